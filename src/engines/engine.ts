@@ -1,0 +1,44 @@
+/**
+ * The engine seam: what a model backend (llama.cpp, MNN, test engines) provides to the decode loop.
+ * Engines know nothing about schemas or grammars: they turn token ids into next-token choices under
+ * a mask handed over as a bitset (bit i of word i>>>5 set = token i allowed).
+ */
+import type { Vocabulary } from "../tokens/vocabulary.js";
+
+export interface SamplingOptions {
+  /** 0 (default) = greedy. */
+  readonly temperature?: number;
+  readonly topK?: number;
+  readonly topP?: number;
+  /** Seed for reproducible sampling when temperature > 0. */
+  readonly seed?: number;
+}
+
+export interface Engine {
+  /** The vocabulary this engine decodes with; `vocabulary.width` is its logits width. */
+  readonly vocabulary: Vocabulary;
+  /** Short name for stats and errors, e.g. "llama.cpp", "mnn", "random". */
+  readonly name: string;
+  /** Context length in tokens (prompt + output), if the engine has a limit. */
+  readonly contextLength: number | undefined;
+  /** Start a generation session. Sessions of one engine may be serialized by the engine. */
+  createSession(options?: SessionOptions): Promise<EngineSession>;
+  /** Release native resources; every later call throws ENGINE_DISPOSED. */
+  dispose(): Promise<void>;
+}
+
+export interface SessionOptions {
+  readonly sampling?: SamplingOptions;
+  readonly signal?: AbortSignal;
+}
+
+export interface EngineSession {
+  /** Feed tokens (the prompt, or forced tokens) in one batch; the next `sample` conditions on them. */
+  feed(ids: readonly number[]): Promise<void>;
+  /** Choose the next token among the ids whose bit is set in `mask` (length ceil(width / 32)). */
+  sample(mask: Uint32Array): Promise<number>;
+  /** Drop the last `n` fed/sampled tokens from the context (KV cache), if supported. */
+  rollback?(n: number): Promise<void>;
+  /** End the session and free its context; idempotent. */
+  close(): Promise<void>;
+}

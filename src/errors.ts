@@ -1,0 +1,78 @@
+/**
+ * Typed errors. Every error the SDK throws on purpose is a `PocketExtractError` with a stable
+ * `code`, so callers can branch on `err.code` instead of parsing messages. Subclasses add the
+ * context that tells the user where the problem is (a file, a JSON pointer, a token id).
+ */
+
+export type ErrorCode =
+  // vocabulary / tokenizer
+  | "TOKENIZER_NOT_FOUND"
+  | "TOKENIZER_INVALID"
+  | "TOKENIZER_UNSUPPORTED"
+  | "VOCABULARY_MISMATCH"
+  // schema compiler
+  | "SCHEMA_INVALID"
+  | "SCHEMA_UNSUPPORTED"
+  | "SCHEMA_UNSATISFIABLE"
+  | "SCHEMA_REF"
+  | "SCHEMA_TOO_LARGE"
+  | "PATTERN_UNSUPPORTED"
+  | "GRAMMAR_SYNTAX"
+  | "AUTOMATON_TOO_LARGE"
+  // mask engine / matcher
+  | "TOKEN_UNKNOWN"
+  | "TOKEN_REJECTED"
+  | "MATCHER_COMPLETE"
+  | "MASK_SIZE"
+  | "MASK_BUDGET"
+  | "ROLLBACK_RANGE"
+  // engines and decoding
+  | "ENGINE_UNAVAILABLE"
+  | "ENGINE_LOAD"
+  | "ENGINE_FAILED"
+  | "ENGINE_DISPOSED"
+  | "MODEL_NOT_FOUND"
+  | "MODEL_INVALID"
+  | "ABORTED"
+  // extraction
+  | "TEXT_EMPTY"
+  | "TEXT_INVALID"
+  | "TEXT_TOO_LONG"
+  | "OPTION_INVALID";
+
+export class PocketExtractError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** A problem located in a schema: `keyword` is the JSON Schema keyword, `pointer` a JSON pointer. */
+export class SchemaError extends PocketExtractError {
+  readonly keyword: string | undefined;
+  readonly pointer: string;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    where: { keyword?: string; pointer: string },
+    options?: { cause?: unknown },
+  ) {
+    super(code, `${message} (at ${where.pointer || "#"}${where.keyword ? `, keyword "${where.keyword}"` : ""})`, options);
+    this.keyword = where.keyword;
+    this.pointer = where.pointer;
+  }
+}
+
+/** A problem with a file the user pointed us at (tokenizer, model). */
+export class FileError extends PocketExtractError {
+  readonly file: string;
+
+  constructor(code: ErrorCode, file: string, message: string, options?: { cause?: unknown }) {
+    super(code, `${file}: ${message}`, options);
+    this.file = file;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The grammar intermediate representation: what the schema compiler produces and the automaton
+ * builder consumes. It is a set of named rules over Unicode characters (encoded as UTF-8 when the
+ * automaton is built). It is not tied to JSON Schema: grammars parsed from GBNF/Lark text give the
+ * same structure. `jsonString` is the one JSON-aware node, because a string's characters, its length
+ * bound and its regex all apply to the *decoded* characters while the bytes must be JSON-escaped.
+ */
+
+export type Expr =
+  /** Literal text, e.g. `{"name":`. */
+  | { readonly kind: "lit"; readonly text: string }
+  /** One code point from a set of inclusive ranges (sorted, non-overlapping). */
+  | { readonly kind: "chars"; readonly ranges: readonly (readonly [number, number])[] }
+  | { readonly kind: "seq"; readonly items: readonly Expr[] }
+  | { readonly kind: "alt"; readonly items: readonly Expr[] }
+  /** `max` may be Infinity. */
+  | { readonly kind: "repeat"; readonly item: Expr; readonly min: number; readonly max: number }
+  /** Reference to a named rule (recursion allowed; the automaton builder bounds its depth). */
+  | { readonly kind: "ref"; readonly name: string }
+  /** A complete JSON string token, quotes included, whose decoded content satisfies all of:
+   *  length in code points within [minLength, maxLength], matches `pattern` (ECMAScript regex
+   *  source, unanchored search semantics as JSON Schema uses) if given, is none of `exclude`,
+   *  and matches none of `excludePatterns`. Characters are written in canonical JSON form:
+   *  `"` and `\` escaped, control characters as \n, \t, ... or \u00XX, everything else raw. */
+  | {
+      readonly kind: "jsonString";
+      readonly minLength: number;
+      readonly maxLength: number;
+      readonly pattern?: string;
+      readonly exclude?: readonly string[];
+      readonly excludePatterns?: readonly string[];
+    };
+
+export interface Grammar {
+  readonly start: string;
+  readonly rules: ReadonlyMap<string, Expr>;
+}
+
+export const lit = (text: string): Expr => ({ kind: "lit", text });
+export const seq = (...items: Expr[]): Expr => ({ kind: "seq", items });
+export const alt = (...items: Expr[]): Expr => ({ kind: "alt", items });
+export const ref = (name: string): Expr => ({ kind: "ref", name });
+export const repeat = (item: Expr, min: number, max: number): Expr => ({ kind: "repeat", item, min, max });
+export const chars = (...ranges: (readonly [number, number])[]): Expr => ({ kind: "chars", ranges });
