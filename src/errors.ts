@@ -10,6 +10,7 @@ export type ErrorCode =
   | "TOKENIZER_INVALID"
   | "TOKENIZER_UNSUPPORTED"
   | "VOCABULARY_MISMATCH"
+  | "ENCODE_UNAVAILABLE"
   // schema compiler
   | "SCHEMA_INVALID"
   | "SCHEMA_UNSUPPORTED"
@@ -17,6 +18,7 @@ export type ErrorCode =
   | "SCHEMA_REF"
   | "SCHEMA_TOO_LARGE"
   | "PATTERN_UNSUPPORTED"
+  | "PATTERN_INVALID"
   | "GRAMMAR_SYNTAX"
   | "AUTOMATON_TOO_LARGE"
   // mask engine / matcher

@@ -42,3 +42,25 @@ export const alt = (...items: Expr[]): Expr => ({ kind: "alt", items });
 export const ref = (name: string): Expr => ({ kind: "ref", name });
 export const repeat = (item: Expr, min: number, max: number): Expr => ({ kind: "repeat", item, min, max });
 export const chars = (...ranges: (readonly [number, number])[]): Expr => ({ kind: "chars", ranges });
+
+/** A JSON string token (see the `jsonString` node); omitted optional fields stay absent. */
+export const jsonString = (opts: {
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  exclude?: readonly string[];
+  excludePatterns?: readonly string[];
+}): Expr => ({
+  kind: "jsonString",
+  minLength: opts.minLength ?? 0,
+  maxLength: opts.maxLength ?? Infinity,
+  ...(opts.pattern !== undefined ? { pattern: opts.pattern } : {}),
+  ...(opts.exclude !== undefined && opts.exclude.length > 0 ? { exclude: opts.exclude } : {}),
+  ...(opts.excludePatterns !== undefined && opts.excludePatterns.length > 0 ? { excludePatterns: opts.excludePatterns } : {}),
+});
+/** The empty string (matches without consuming anything). */
+export const empty = (): Expr => ({ kind: "seq", items: [] });
+/** The empty language (matches nothing): an alternative with no branches. */
+export const never = (): Expr => ({ kind: "alt", items: [] });
+/** `item?` */
+export const optional = (item: Expr): Expr => repeat(item, 0, 1);

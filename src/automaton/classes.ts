@@ -1,0 +1,81 @@
+/**
+ * Byte equivalence classes: partitions of 0..255 into classes of bytes that an automaton treats
+ * alike. Used to keep transition tables narrow (a JSON automaton needs ~10-30 classes, not 256).
+ * Not for anything that depends on automaton semantics beyond column equality.
+ */
+import type { ByteDfa } from "./dfa.js";
+
+export interface Partition {
+  readonly classOf: Uint8Array;
+  readonly numClasses: number;
+}
+
+/** The coarsest partition refining all the given labelings (bytes equal under every labeling). */
+export function refine(...labelings: ArrayLike<number>[]): Partition {
+  const classOf = new Uint8Array(256);
+  const ids = new Map<string, number>();
+  for (let b = 0; b < 256; b++) {
+    let key = "";
+    for (const l of labelings) key += `${l[b]},`;
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(key, id);
+    }
+    classOf[b] = id;
+  }
+  return { classOf, numClasses: ids.size };
+}
+
+/** Partition whose class boundaries are the given cut points (a class starts at each cut). */
+export function partitionFromCuts(cuts: Iterable<number>): Partition {
+  const starts = new Uint8Array(257);
+  starts[0] = 1;
+  for (const c of cuts) if (c >= 0 && c < 256) starts[c] = 1;
+  const classOf = new Uint8Array(256);
+  let cls = -1;
+  for (let b = 0; b < 256; b++) {
+    if (starts[b]) cls++;
+    classOf[b] = cls;
+  }
+  return { classOf, numClasses: cls + 1 };
+}
+
+/** For each class, the maximal byte ranges it covers. */
+export function classRanges(p: Partition): [number, number][][] {
+  const out: [number, number][][] = Array.from({ length: p.numClasses }, () => []);
+  let b = 0;
+  while (b < 256) {
+    const c = p.classOf[b];
+    let e = b;
+    while (e + 1 < 256 && p.classOf[e + 1] === c) e++;
+    out[c].push([b, e]);
+    b = e + 1;
+  }
+  return out;
+}
+
+/** Merges classes whose transition columns are identical in every state. */
+export function compressClasses(dfa: ByteDfa): ByteDfa {
+  const { numStates: n, numClasses: k, trans } = dfa;
+  const colId = new Int32Array(k);
+  const seen = new Map<string, number>();
+  for (let c = 0; c < k; c++) {
+    const col: number[] = new Array(n);
+    for (let s = 0; s < n; s++) col[s] = trans[s * k + c];
+    const key = col.join(",");
+    let id = seen.get(key);
+    if (id === undefined) {
+      id = seen.size;
+      seen.set(key, id);
+    }
+    colId[c] = id;
+  }
+  const nk = seen.size;
+  if (nk === k) return dfa;
+  const out = new Int32Array(n * nk);
+  for (let s = 0; s < n; s++) for (let c = 0; c < k; c++) out[s * nk + colId[c]] = trans[s * k + c];
+  const classOf = new Uint8Array(256);
+  for (let b = 0; b < 256; b++) classOf[b] = colId[dfa.classOf[b]];
+  return { ...dfa, numClasses: nk, classOf, trans: out };
+}

@@ -1,0 +1,73 @@
+/**
+ * Turns a DFA over raw UTF-8 text (a string's decoded content) into a DFA over the bytes of the
+ * complete JSON string token: opening quote, content in canonical JSON form (as JSON.stringify and
+ * Python json.dumps write it: `\"`, `\\`, \b \f \n \r \t, other control characters as \u00XX with
+ * lowercase hex, everything else raw), closing quote. Canonical escapes are a prefix-free code, so
+ * each content state gets a small deterministic trie of escape sequences. Not for non-canonical
+ * input such as `\/` or `\u0041`.
+ */
+import type { Budget } from "./budget.js";
+import type { ByteDfa } from "./dfa.js";
+import { DfaBuilder } from "./dfa-builder.js";
+import { refine } from "./classes.js";
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const SHORT: Readonly<Record<number, string>> = { 0x08: "b", 0x09: "t", 0x0a: "n", 0x0c: "f", 0x0d: "r", 0x22: '"', 0x5c: "\\" };
+
+/** Bytes after the backslash that encode raw byte x (x a control character, `"` or `\`). */
+function escapeTail(x: number): number[] {
+  const s = SHORT[x] ?? `u${x.toString(16).padStart(4, "0")}`;
+  return Array.from(s, (ch) => ch.charCodeAt(0));
+}
+
+const escaped = (b: number): boolean => b < 0x20 || b === QUOTE || b === BACKSLASH;
+
+/** Bytes that appear inside escape sequences each need their own class. */
+const ESCAPE_ALPHABET = new Set<number>();
+for (let x = 0; x < 256; x++) if (escaped(x)) for (const b of escapeTail(x)) ESCAPE_ALPHABET.add(b);
+ESCAPE_ALPHABET.add(QUOTE).add(BACKSLASH);
+
+export function encodeJsonString(content: ByteDfa, budget: Budget, what: string): ByteDfa {
+  const role = Array.from({ length: 256 }, (_, b) => (b < 0x20 ? 256 : ESCAPE_ALPHABET.has(b) ? b : -1));
+  const part = refine(content.classOf, role);
+  const rep = new Int32Array(part.numClasses);
+  for (let x = 255; x >= 0; x--) rep[part.classOf[x]] = x;
+  const out = new DfaBuilder(part.classOf, part.numClasses, budget, what);
+  const n = content.numStates;
+  for (let s = 0; s < n; s++) out.addState();
+  const open = out.addState();
+  const close = out.addState(true);
+  out.set(open, part.classOf[QUOTE], content.start);
+  const step = (s: number, b: number): number => content.trans[s * content.numClasses + content.classOf[b]];
+  for (let s = 0; s < n; s++) {
+    for (let c = 0; c < part.numClasses; c++) {
+      const b = rep[c];
+      if (escaped(b)) continue;
+      const t = step(s, b);
+      if (t >= 0) out.set(s, c, t);
+    }
+    if (content.accepting[s]) out.set(s, part.classOf[QUOTE], close);
+    for (let x = 0; x < 256; x++) {
+      if (!escaped(x)) continue;
+      const t = step(s, x);
+      if (t < 0) continue;
+      let node = s;
+      const path = [BACKSLASH, ...escapeTail(x)];
+      for (let i = 0; i < path.length; i++) {
+        const c = part.classOf[path[i]];
+        if (i === path.length - 1) {
+          out.set(node, c, t);
+        } else {
+          let next = out.get(node, c);
+          if (next < 0) {
+            next = out.addState();
+            out.set(node, c, next);
+          }
+          node = next;
+        }
+      }
+    }
+  }
+  return out.build(open);
+}

@@ -1,0 +1,71 @@
+/**
+ * compileGrammar: what users (and the extractor) call to go from a schema or grammar to a
+ * TokenGrammar ready to mask a vocabulary. It chains the pipeline stages (schema -> grammar IR ->
+ * byte automaton -> token grammar) and keeps a bounded cache keyed by the schema's JSON Schema
+ * text, the options, the vocabulary fingerprint and the package version, so a schema compiled
+ * once is shared by every request and document.
+ */
+import { buildAutomaton } from "../automaton/index.js";
+import type { Grammar } from "../grammar/ir.js";
+import { parseGbnf } from "../grammar/index.js";
+import { LruCache } from "../mask/lru.js";
+import { TokenGrammar, type TokenGrammarOptions } from "../mask/token-grammar.js";
+import { compileSchema, type CompileOptions, type CompileReport, type JsonSchemaObject } from "../schema/index.js";
+import type { Vocabulary } from "../tokens/vocabulary.js";
+import { VERSION } from "../version.js";
+
+export interface CompileGrammarOptions extends CompileOptions, TokenGrammarOptions {
+  /** Largest automaton allowed (states); beyond it compilation fails with AUTOMATON_TOO_LARGE. */
+  readonly maxStates?: number;
+}
+
+/** A TokenGrammar plus what the schema compiler said about it. */
+export interface CompiledGrammar {
+  readonly tokens: TokenGrammar;
+  readonly grammar: Grammar;
+  /** The JSON Schema the grammar was compiled from (undefined for grammars given as text or IR). */
+  readonly jsonSchema: JsonSchemaObject | undefined;
+  readonly report: CompileReport | undefined;
+  /** Milliseconds this compile took (0 when served from the cache). */
+  readonly compileMs: number;
+}
+
+const cache = new LruCache<string, CompiledGrammar>(256);
+
+/**
+ * Compile a Zod schema, a JSON Schema object, a grammar IR, or GBNF text (our dialect, as printed by
+ * `printGbnf`) for a vocabulary.
+ */
+export function compileGrammar(input: unknown, vocabulary: Vocabulary, options: CompileGrammarOptions = {}): CompiledGrammar {
+  const started = performance.now();
+  const grammarInput = asGrammar(input);
+  const compiled = grammarInput ? undefined : compileSchema(input, options);
+  const grammar = grammarInput ?? compiled!.grammar;
+  const key = cacheKey(compiled ? compiled.jsonSchema : grammar, vocabulary, options);
+  const hit = key === undefined ? undefined : cache.get(key);
+  if (hit) return { ...hit, compileMs: 0 };
+  const dfa = buildAutomaton(grammar, { maxRecursionDepth: options.maxRecursionDepth, maxStates: options.maxStates });
+  const result: CompiledGrammar = {
+    tokens: new TokenGrammar(dfa, vocabulary, options),
+    grammar,
+    jsonSchema: compiled?.jsonSchema,
+    report: compiled?.report,
+    compileMs: performance.now() - started,
+  };
+  if (key !== undefined) cache.set(key, result);
+  return result;
+}
+
+function asGrammar(input: unknown): Grammar | undefined {
+  if (typeof input === "string") return parseGbnf(input);
+  if (typeof input === "object" && input !== null && "rules" in input && "start" in input && (input as Grammar).rules instanceof Map) {
+    return input as Grammar;
+  }
+  return undefined;
+}
+
+function cacheKey(source: JsonSchemaObject | Grammar, vocabulary: Vocabulary, options: CompileGrammarOptions): string | undefined {
+  // Grammars given as IR are not cached: their identity is the caller's business.
+  if ((source as Grammar).rules instanceof Map) return undefined;
+  return JSON.stringify([VERSION, vocabulary.fingerprint, options, source]);
+}

@@ -1,0 +1,63 @@
+/**
+ * RandomEngine: a seeded engine whose "model" draws each next token uniformly from the ids the
+ * mask allows. It is the fuzzer of the constrained path: whatever it picks, the output must still
+ * be complete and valid. Same seed, same vocabulary, same masks: same tokens.
+ */
+import { PocketExtractError } from "../../errors.js";
+import type { Vocabulary } from "../../tokens/vocabulary.js";
+import { nthSetBit, popcount } from "../../util/bitset.js";
+import type { Engine, EngineSession, SessionOptions } from "../engine.js";
+import { mulberry32 } from "./prng.js";
+import { TestSession } from "./session-base.js";
+
+export interface RandomEngineOptions {
+  readonly vocabulary: Vocabulary;
+  /** Default seed for sessions that give none in their sampling options. */
+  readonly seed?: number;
+  /** Probability of picking an end-of-generation token whenever one is allowed (default 0.5). */
+  readonly eosProbability?: number;
+  readonly contextLength?: number;
+}
+
+export class RandomEngine implements Engine {
+  readonly name = "random";
+  readonly vocabulary: Vocabulary;
+  readonly contextLength: number | undefined;
+  private disposed = false;
+  private sessions = 0;
+
+  constructor(private readonly options: RandomEngineOptions) {
+    this.vocabulary = options.vocabulary;
+    this.contextLength = options.contextLength;
+  }
+
+  async createSession(options: SessionOptions = {}): Promise<EngineSession> {
+    if (this.disposed) throw new PocketExtractError("ENGINE_DISPOSED", "RandomEngine was disposed");
+    // Each session gets its own stream: seed + session number, unless the caller fixes a seed.
+    const seed = options.sampling?.seed ?? (this.options.seed ?? 0) + this.sessions++;
+    return new RandomSession(options, mulberry32(seed), this.vocabulary.eosIds, this.options.eosProbability ?? 0.5);
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+  }
+}
+
+class RandomSession extends TestSession {
+  constructor(
+    options: SessionOptions,
+    private readonly random: () => number,
+    private readonly eosIds: readonly number[],
+    private readonly eosProbability: number,
+  ) {
+    super(options);
+  }
+
+  protected choose(mask: Uint32Array): number {
+    const eos = this.eosIds.find((id) => (mask[id >>> 5] & (1 << (id & 31))) !== 0);
+    if (eos !== undefined && this.random() < this.eosProbability) return eos;
+    const allowed = popcount(mask);
+    if (allowed === 0) return -1;
+    return nthSetBit(mask, Math.floor(this.random() * allowed));
+  }
+}

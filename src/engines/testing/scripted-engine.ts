@@ -1,0 +1,106 @@
+/**
+ * ScriptedEngine: replays a chosen model output through the real mask path. At each step it
+ * prefers the allowed token that spells the most of the target text at the current position; once
+ * the mask forbids the target (an invalid output), it bends: it takes the allowed token that keeps
+ * the most of the target, and falls back to ending the document (eos) or the lowest allowed id.
+ * Tests use it to show exactly what the grammar does to a given output.
+ */
+import { PocketExtractError } from "../../errors.js";
+import type { Vocabulary } from "../../tokens/vocabulary.js";
+import { hasBit, nthSetBit } from "../../util/bitset.js";
+import type { Engine, EngineSession, SessionOptions } from "../engine.js";
+import { TestSession } from "./session-base.js";
+
+export interface ScriptedEngineOptions {
+  readonly vocabulary: Vocabulary;
+  /** The output to replay, or a function choosing it from the prompt text (for extract() tests). */
+  readonly script: string | ((prompt: string) => string);
+  readonly contextLength?: number;
+}
+
+export class ScriptedEngine implements Engine {
+  readonly name = "scripted";
+  readonly vocabulary: Vocabulary;
+  readonly contextLength: number | undefined;
+  private disposed = false;
+
+  constructor(private readonly options: ScriptedEngineOptions) {
+    this.vocabulary = options.vocabulary;
+    this.contextLength = options.contextLength;
+  }
+
+  async createSession(options: SessionOptions = {}): Promise<EngineSession> {
+    if (this.disposed) throw new PocketExtractError("ENGINE_DISPOSED", "ScriptedEngine was disposed");
+    return new ScriptedSession(options, this.vocabulary, this.options.script);
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+  }
+}
+
+const encoder = new TextEncoder();
+
+class ScriptedSession extends TestSession {
+  private target: Uint8Array | undefined;
+
+  constructor(
+    options: SessionOptions,
+    private readonly vocabulary: Vocabulary,
+    private readonly script: string | ((prompt: string) => string),
+  ) {
+    super(options);
+  }
+
+  protected choose(mask: Uint32Array): number {
+    const target = this.targetBytes();
+    const at = this.matchedLength(target);
+    let best = -1;
+    let bestLen = 0;
+    if (at >= 0 && at < target.length) {
+      for (let w = 0; w < mask.length; w++) {
+        let v = mask[w];
+        while (v !== 0) {
+          const low = v & -v;
+          const id = (w << 5) + 31 - Math.clz32(low);
+          v ^= low;
+          const len = this.commonPrefix(id, target, at);
+          if (len > bestLen) {
+            best = id;
+            bestLen = len;
+          }
+        }
+      }
+    }
+    if (best >= 0) return best;
+    const eos = this.vocabulary.eosIds.find((id) => hasBit(mask, id));
+    return eos ?? nthSetBit(mask, 0);
+  }
+
+  /** How many target bytes the generated tokens spell, or -1 once they left the target. */
+  private matchedLength(target: Uint8Array): number {
+    let at = 0;
+    for (const id of this.generated) {
+      const b = this.vocabulary.bytes(id);
+      for (let i = 0; i < b.length; i++, at++) if (target[at] !== b[i]) return -1;
+    }
+    return at;
+  }
+
+  /** Bytes of `id` that agree with the target from `at`; only a whole-token agreement counts. */
+  private commonPrefix(id: number, target: Uint8Array, at: number): number {
+    if (this.vocabulary.isSpecial(id)) return 0;
+    const b = this.vocabulary.bytes(id);
+    if (b.length === 0 || at + b.length > target.length) return 0;
+    for (let i = 0; i < b.length; i++) if (b[i] !== target[at + i]) return 0;
+    return b.length;
+  }
+
+  private targetBytes(): Uint8Array {
+    if (!this.target) {
+      const text = typeof this.script === "string" ? this.script : this.script(this.vocabulary.decode(this.prompt ?? []));
+      this.target = encoder.encode(text);
+    }
+    return this.target;
+  }
+}

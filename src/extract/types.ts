@@ -1,0 +1,80 @@
+/**
+ * Public types of extraction: what `extract()` returns and the options it takes. They read like
+ * the data: a result has typed `data` (or null), per-field statuses with spans, validation issues,
+ * the raw model output and decode statistics.
+ */
+import type { GenerateStats } from "../decode/generate.js";
+import type { SamplingOptions } from "../engines/engine.js";
+import type { FieldReport, Issue } from "../verify/types.js";
+
+/** Output type of a Zod schema (v4 or v3); `unknown` for plain JSON Schema. */
+export type InferOutput<S> = S extends { _zod: { output: infer O } } ? O : S extends { _output: infer O } ? O : unknown;
+
+/** What a streamed partial value may look like: any part may still be missing. */
+export type DeepPartial<T> = T extends readonly (infer U)[]
+  ? DeepPartial<U>[]
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
+
+export type FieldResult = FieldReport;
+
+export interface ExtractStats extends GenerateStats {
+  readonly promptTokens: number;
+  /** Schema compile time (0 when the compiled grammar came from the cache). */
+  readonly compileMs: number;
+  /** True when budget-aware completion cut the output short (see `fields` for the cut fields). */
+  readonly cutShort: boolean;
+}
+
+export interface ExtractResult<T> {
+  /** True when `data` is present: the output is complete, valid, and no required field is missing. */
+  readonly ok: boolean;
+  /** Zod's output for the extracted value, or null when it cannot satisfy the schema. */
+  readonly data: T | null;
+  /** The parsed JSON value even when it is not valid (null escapes of optional fields removed). */
+  readonly partial: unknown;
+  /** One entry per leaf path: status, value, source spans. */
+  readonly fields: readonly FieldResult[];
+  /** Validation problems, with JSON paths. */
+  readonly issues: readonly Issue[];
+  /** The exact text the model produced. */
+  readonly raw: string;
+  readonly stats: ExtractStats;
+}
+
+export interface ExtractOptions {
+  /** Output token budget (default 512); the output is always complete JSON within it. */
+  readonly maxTokens?: number;
+  readonly sampling?: SamplingOptions;
+  readonly signal?: AbortSignal;
+  /** Prompt language: "auto" (default) picks Chinese when the text is mostly Chinese. */
+  readonly language?: "auto" | "zh" | "en";
+  /** Few-shot examples, validated against the schema. */
+  readonly examples?: readonly { readonly text: string; readonly output: unknown }[];
+  /** Extra instruction appended to the system prompt. */
+  readonly instruction?: string;
+  /** Default bound for strings without maxLength (characters, default 512). */
+  readonly defaultMaxStringLength?: number;
+  /** Retries when zod refinements fail (resampling with a new seed); default 0. */
+  readonly retries?: number;
+}
+
+export interface BatchInput {
+  readonly text: string;
+  /** Caller's id, echoed in the result; defaults to the input's index. */
+  readonly id?: string | number;
+}
+
+export type BatchResult<T> =
+  | { readonly id: string | number; readonly index: number; readonly result: ExtractResult<T>; readonly error?: undefined }
+  | { readonly id: string | number; readonly index: number; readonly result?: undefined; readonly error: Error };
+
+export interface BatchOptions extends ExtractOptions {
+  /** Documents in flight at once (default 1; engines serialize their context anyway). */
+  readonly concurrency?: number;
+}
+
+export type StreamEvent<T> =
+  | { readonly type: "partial"; readonly partial: DeepPartial<T>; readonly raw: string }
+  | { readonly type: "result"; readonly result: ExtractResult<T> };

@@ -1,0 +1,11 @@
+/**
+ * The grammar module's public face: the IR, its text forms (GBNF in and out, Lark out) and the
+ * rule utilities the schema compiler uses. It knows nothing about JSON Schema or tokens.
+ */
+
+export * from "./ir.js";
+export { printGbnf, type GbnfPrintOptions } from "./gbnf-print.js";
+export { parseGbnf } from "./gbnf-parse.js";
+export { printLark } from "./lark-print.js";
+export { importRules, renameRefs } from "./rules.js";
+export { loadGrammarFile, packageRoot } from "./files.js";

@@ -1,0 +1,83 @@
+/**
+ * Computes the token mask of one automaton state by walking the token trie: each trie edge is one
+ * automaton step, dead subtrees are skipped, and subtrees of plain text are accepted whole when the
+ * state provably survives them (state-analysis `plainBudget` vs vocab-index `skipChars`). The walk
+ * visits each trie node at most once, so a mask costs at most O(trie size) whatever the grammar:
+ * that is the per-step work bound.
+ */
+import type { ByteDfa } from "../automaton/dfa.js";
+import { forEachBit, setBit, setRange, wordsFor } from "../util/bitset.js";
+import type { StateAnalysis } from "./state-analysis.js";
+import type { VocabIndex } from "./vocab-index.js";
+
+export class MaskComputer {
+  private readonly orderBits: Uint32Array;
+  private readonly stateAtDepth: Int32Array;
+  /** Trie nodes visited by the last computation (for benchmarks and tests). */
+  lastVisited = 0;
+
+  constructor(
+    private readonly dfa: ByteDfa,
+    private readonly analysis: StateAnalysis,
+    private readonly index: VocabIndex,
+  ) {
+    this.orderBits = new Uint32Array(wordsFor(index.trie.numTokens));
+    this.stateAtDepth = new Int32Array(index.trie.maxDepth + 1);
+  }
+
+  /** Writes the mask of `state` (id order, eos bits included) into `out`, which must be zeroed. */
+  compute(state: number, out: Uint32Array): void {
+    const accepted = this.walk(state);
+    const { trie, textMask } = this.index;
+    const order = trie.order;
+    // Convert trie order to id order by iterating whichever of set/clear bits is rarer.
+    if (accepted * 2 > trie.numTokens) {
+      out.set(textMask);
+      forEachBit(this.orderBits, trie.numTokens, 0, (i) => {
+        const id = order[i];
+        out[id >>> 5] &= ~(1 << (id & 31));
+      });
+    } else {
+      forEachBit(this.orderBits, trie.numTokens, 1, (i) => setBit(out, order[i]));
+    }
+    if (this.dfa.accepting[state]) for (const id of this.index.eosIds) setBit(out, id);
+  }
+
+  /** Fills `orderBits` with the accepted trie-order positions; returns how many. */
+  private walk(state: number): number {
+    const bits = this.orderBits;
+    bits.fill(0);
+    const { trie, skipChars, utf8Pos } = this.index;
+    const { byte, depth, subtreeEnd, tokenStart, tokenEnd, ownEnd, numNodes } = trie;
+    const { trans, classOf, numClasses } = this.dfa;
+    const budget = this.analysis.plainBudget;
+    const stateAtDepth = this.stateAtDepth;
+    stateAtDepth[0] = state;
+    let accepted = 0;
+    let visited = 0;
+    let node = 1;
+    while (node < numNodes) {
+      visited++;
+      const t = trans[stateAtDepth[depth[node] - 1] * numClasses + classOf[byte[node]]];
+      if (t < 0) {
+        node = subtreeEnd[node];
+        continue;
+      }
+      const chars = skipChars[node];
+      if (chars >= 0 && chars <= budget[t * 4 + utf8Pos[node]]) {
+        setRange(bits, tokenStart[node], tokenEnd[node]);
+        accepted += tokenEnd[node] - tokenStart[node];
+        node = subtreeEnd[node];
+        continue;
+      }
+      if (ownEnd[node] > tokenStart[node]) {
+        setRange(bits, tokenStart[node], ownEnd[node]);
+        accepted += ownEnd[node] - tokenStart[node];
+      }
+      stateAtDepth[depth[node]] = t;
+      node++;
+    }
+    this.lastVisited = visited;
+    return accepted;
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * A byte automaton bound to a vocabulary: the shareable, immutable-after-compile half of the mask
+ * engine (XGrammar's CompiledGrammar). It owns the per-state caches (masks, forced runs, shortest
+ * completions); all per-request state lives in a Matcher. Caches are bounded LRUs so a long-lived
+ * grammar serving many documents never grows without bound.
+ */
+import type { ByteDfa } from "../automaton/dfa.js";
+import type { Vocabulary } from "../tokens/vocabulary.js";
+import { LruCache } from "./lru.js";
+import { MaskComputer } from "./mask-computer.js";
+import { Matcher } from "./matcher.js";
+import { analyzeStates, type StateAnalysis } from "./state-analysis.js";
+import { tokenizeBytes } from "./tokenize-bytes.js";
+import { vocabIndex, type VocabIndex } from "./vocab-index.js";
+
+export interface TokenGrammarOptions {
+  /** Most masks kept per grammar (each is width/8 bytes: 8 KiB at 65,536). Default 2,048 (16 MiB). */
+  readonly maxCachedMasks?: number;
+}
+
+/** Bytes the grammar dictates from a state, with the tokens that spell them. */
+export interface ForcedRun {
+  readonly bytes: Uint8Array;
+  readonly tokens: readonly number[];
+}
+
+export interface TokenGrammarStats {
+  readonly states: number;
+  readonly cachedMasks: number;
+  readonly maskHits: number;
+  readonly maskMisses: number;
+  /** Bytes held by this grammar's automaton, analysis and caches (vocabulary index excluded). */
+  readonly memoryBytes: number;
+}
+
+export class TokenGrammar {
+  readonly index: VocabIndex;
+  readonly analysis: StateAnalysis;
+  private readonly computer: MaskComputer;
+  private readonly masks: LruCache<number, Uint32Array>;
+  private readonly forcedRuns = new LruCache<number, ForcedRun>(4096);
+  private readonly completions = new LruCache<number, ForcedRun>(4096);
+  private hits = 0;
+  private misses = 0;
+
+  constructor(
+    readonly dfa: ByteDfa,
+    readonly vocabulary: Vocabulary,
+    options: TokenGrammarOptions = {},
+  ) {
+    this.index = vocabIndex(vocabulary);
+    this.analysis = analyzeStates(dfa);
+    this.computer = new MaskComputer(dfa, this.analysis, this.index);
+    this.masks = new LruCache(options.maxCachedMasks ?? 2048);
+  }
+
+  get maskWords(): number {
+    return this.index.maskWords;
+  }
+
+  /** A new matcher at the start of the document. */
+  matcher(): Matcher {
+    return new Matcher(this);
+  }
+
+  /** The mask of a state (cached; callers must not modify it). */
+  maskOf(state: number): Uint32Array {
+    let mask = this.masks.get(state);
+    if (mask) {
+      this.hits++;
+      return mask;
+    }
+    this.misses++;
+    mask = new Uint32Array(this.index.maskWords);
+    this.computer.compute(state, mask);
+    this.masks.set(state, mask);
+    return mask;
+  }
+
+  /** State after reading `id`'s bytes from `state`, or -1. */
+  stepToken(state: number, id: number): number {
+    const { byteOffsets, byteData } = this.index;
+    const { trans, classOf, numClasses } = this.dfa;
+    let s = state;
+    for (let i = byteOffsets[id], end = byteOffsets[id + 1]; i < end && s >= 0; i++) {
+      s = trans[s * numClasses + classOf[byteData[i]]];
+    }
+    return byteOffsets[id + 1] === byteOffsets[id] ? -1 : s;
+  }
+
+  stepBytes(state: number, bytes: Uint8Array): number {
+    const { trans, classOf, numClasses } = this.dfa;
+    let s = state;
+    for (let i = 0; i < bytes.length && s >= 0; i++) s = trans[s * numClasses + classOf[bytes[i]]];
+    return s;
+  }
+
+  /**
+   * The run of bytes the grammar forces from `state`, tokenized, with the last token backed off
+   * when a longer token could start inside it and cross the end of the run (the model would have
+   * chosen that longer token; forcing the shorter one would make the tokenization non-canonical).
+   */
+  forcedRun(state: number): ForcedRun {
+    let run = this.forcedRuns.get(state);
+    if (!run) {
+      run = this.computeForcedRun(state);
+      this.forcedRuns.set(state, run);
+    }
+    return run;
+  }
+
+  /** The shortest bytes that complete the document from `state` (empty when it is complete). */
+  shortestCompletion(state: number): ForcedRun {
+    let run = this.completions.get(state);
+    if (!run) {
+      const bytes = this.shortestCompletionBytes(state);
+      run = { bytes, tokens: tokenizeBytes(this.index, bytes) };
+      this.completions.set(state, run);
+    }
+    return run;
+  }
+
+  stats(): TokenGrammarStats {
+    const a = this.analysis;
+    const maskBytes = this.masks.size * this.index.maskWords * 4;
+    return {
+      states: this.dfa.numStates,
+      cachedMasks: this.masks.size,
+      maskHits: this.hits,
+      maskMisses: this.misses,
+      memoryBytes:
+        this.dfa.trans.byteLength + this.dfa.accepting.byteLength + a.plainBudget.byteLength + a.distToAccept.byteLength + a.forcedByte.byteLength + maskBytes,
+    };
+  }
+
+  private computeForcedRun(state: number): ForcedRun {
+    const forcedByte = this.analysis.forcedByte;
+    const bytes: number[] = [];
+    let s = state;
+    while (forcedByte[s] >= 0 && bytes.length < 4096) {
+      bytes.push(forcedByte[s]);
+      s = this.stepBytes(s, Uint8Array.of(forcedByte[s]));
+    }
+    if (bytes.length === 0) return { bytes: new Uint8Array(0), tokens: [] };
+    const all = Uint8Array.from(bytes);
+    const tokens = tokenizeBytes(this.index, all);
+    // The run ends where the document is complete with nothing more to read: no backoff needed.
+    const endsDocument = this.dfa.accepting[s] === 1 && this.analysis.distToAccept[s] === 0 && !this.hasMoves(s);
+    if (!endsDocument && tokens.length > 0 && this.mayExtend(tokens[tokens.length - 1])) tokens.pop();
+    let len = 0;
+    for (const id of tokens) len += this.index.byteOffsets[id + 1] - this.index.byteOffsets[id];
+    return { bytes: all.subarray(0, len), tokens };
+  }
+
+  private hasMoves(state: number): boolean {
+    const { trans, numClasses } = this.dfa;
+    for (let c = 0; c < numClasses; c++) if (trans[state * numClasses + c] >= 0) return true;
+    return false;
+  }
+
+  /** True when some longer text token starts with this token's bytes. */
+  private mayExtend(id: number): boolean {
+    const { byteOffsets, byteData, trie } = this.index;
+    const node = trie.find(byteData.subarray(byteOffsets[id], byteOffsets[id + 1]));
+    return node >= 0 && trie.tokenEnd[node] - trie.ownEnd[node] > 0;
+  }
+
+  private shortestCompletionBytes(state: number): Uint8Array {
+    const { trans, numClasses, classOf } = this.dfa;
+    const dist = this.analysis.distToAccept;
+    const out: number[] = [];
+    let s = state;
+    while (dist[s] > 0) {
+      // Follow a byte that lowers the distance; prefer the smallest byte for determinism.
+      let next = -1;
+      let chosen = -1;
+      for (let b = 0; b < 256 && chosen < 0; b++) {
+        const t = trans[s * numClasses + classOf[b]];
+        if (t >= 0 && dist[t] === dist[s] - 1) {
+          chosen = b;
+          next = t;
+        }
+      }
+      out.push(chosen);
+      s = next;
+    }
+    return Uint8Array.from(out);
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Everything the mask engine precomputes once per vocabulary, independent of any grammar:
+ * the token trie, a flat table of token bytes (for `accept`), the mask of all text tokens, and
+ * per-trie-node UTF-8 annotations used to accept whole subtrees inside free text (see `skipChars`).
+ * Built lazily and shared by every grammar compiled for the same vocabulary.
+ */
+import { TokenTrie } from "../tokens/trie.js";
+import type { Vocabulary } from "../tokens/vocabulary.js";
+import { setBit, wordsFor } from "../util/bitset.js";
+
+export interface VocabIndex {
+  readonly vocabulary: Vocabulary;
+  readonly trie: TokenTrie;
+  readonly width: number;
+  readonly maskWords: number;
+  /** Flat token bytes: token id's bytes are data[offsets[id] .. offsets[id + 1]). Specials are empty. */
+  readonly byteOffsets: Int32Array;
+  readonly byteData: Uint8Array;
+  /** All ids that may appear inside text (non-special, non-empty bytes). */
+  readonly textMask: Uint32Array;
+  readonly eosIds: readonly number[];
+  /**
+   * Per trie node: pending UTF-8 continuation bytes after the node's path (0..3), or -1 when the
+   * path is not well-formed UTF-8 from a character boundary.
+   */
+  readonly utf8Pos: Int8Array;
+  /**
+   * Per trie node: if every token below the node continues the node's path with "plain text" bytes
+   * (no `"`, `\\` or control bytes, well-formed UTF-8 from `utf8Pos`), the largest number of
+   * characters such a continuation starts; -1 otherwise. A grammar state that provably survives
+   * any plain text of that many characters accepts the whole subtree without walking it.
+   */
+  readonly skipChars: Int16Array;
+  readonly memoryBytes: number;
+}
+
+const indexes = new WeakMap<Vocabulary, VocabIndex>();
+
+export function vocabIndex(vocabulary: Vocabulary): VocabIndex {
+  let index = indexes.get(vocabulary);
+  if (!index) {
+    index = buildVocabIndex(vocabulary);
+    indexes.set(vocabulary, index);
+  }
+  return index;
+}
+
+/** Bytes that are always fine inside a JSON string body, at a character boundary. */
+export function isPlainAscii(b: number): boolean {
+  return b >= 0x20 && b < 0x80 && b !== 0x22 && b !== 0x5c;
+}
+
+/**
+ * UTF-8 position after a lead byte: how many continuation bytes it announces, or -1 when the
+ * byte cannot start a character. Lead bytes whose second byte is range-restricted (E0, ED, F0,
+ * F4) are not "plain": they are walked byte by byte, never skipped.
+ */
+export function plainLeadPending(b: number): number {
+  if (isPlainAscii(b)) return 0;
+  if (b >= 0xc2 && b <= 0xdf) return 1;
+  if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) return 2;
+  if (b >= 0xf1 && b <= 0xf3) return 3;
+  return -1;
+}
+
+function buildVocabIndex(vocabulary: Vocabulary): VocabIndex {
+  const trie = TokenTrie.build(vocabulary);
+  const width = vocabulary.width;
+  const maskWords = wordsFor(width);
+
+  const byteOffsets = new Int32Array(width + 1);
+  const pieces: Uint8Array[] = [];
+  let total = 0;
+  const textMask = new Uint32Array(maskWords);
+  for (let id = 0; id < width; id++) {
+    byteOffsets[id] = total;
+    if (id >= vocabulary.size || vocabulary.isSpecial(id)) continue;
+    const b = vocabulary.bytes(id);
+    if (b.length === 0) continue;
+    pieces.push(b);
+    total += b.length;
+    setBit(textMask, id);
+  }
+  byteOffsets[width] = total;
+  const byteData = new Uint8Array(total);
+  let at = 0;
+  for (const p of pieces) {
+    byteData.set(p, at);
+    at += p.length;
+  }
+
+  const { utf8Pos, skipChars } = annotateTrie(trie);
+  return {
+    vocabulary,
+    trie,
+    width,
+    maskWords,
+    byteOffsets,
+    byteData,
+    textMask,
+    eosIds: vocabulary.eosIds,
+    utf8Pos,
+    skipChars,
+    memoryBytes:
+      trie.memoryBytes + byteOffsets.byteLength + byteData.byteLength + textMask.byteLength + utf8Pos.byteLength + skipChars.byteLength,
+  };
+}
+
+const UNSAFE = -1;
+const CAP = 0x7fff;
+
+/**
+ * Bottom-up over the preorder numbering: plain[p][n] = the most characters started by any path
+ * below n read from UTF-8 position p, or UNSAFE if some path leaves "plain text".
+ */
+function annotateTrie(trie: TokenTrie): { utf8Pos: Int8Array; skipChars: Int16Array } {
+  const n = trie.numNodes;
+  const { byte, subtreeEnd } = trie;
+  const plain = [new Int16Array(n), new Int16Array(n), new Int16Array(n), new Int16Array(n)];
+  for (let node = n - 1; node >= 0; node--) {
+    let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+    for (let child = node + 1; child < subtreeEnd[node]; child = subtreeEnd[child]) {
+      const b = byte[child];
+      // From a character boundary.
+      if (c0 !== UNSAFE) {
+        const pending = plainLeadPending(b);
+        const below = pending < 0 ? UNSAFE : plain[pending][child];
+        c0 = below === UNSAFE ? UNSAFE : Math.max(c0, Math.min(CAP, below + 1));
+      }
+      // Inside a character: only a continuation byte keeps the path plain.
+      const isCont = b >= 0x80 && b <= 0xbf;
+      c1 = c1 === UNSAFE || !isCont || plain[0][child] === UNSAFE ? UNSAFE : Math.max(c1, plain[0][child]);
+      c2 = c2 === UNSAFE || !isCont || plain[1][child] === UNSAFE ? UNSAFE : Math.max(c2, plain[1][child]);
+      c3 = c3 === UNSAFE || !isCont || plain[2][child] === UNSAFE ? UNSAFE : Math.max(c3, plain[2][child]);
+    }
+    plain[0][node] = c0;
+    plain[1][node] = c1;
+    plain[2][node] = c2;
+    plain[3][node] = c3;
+  }
+
+  const utf8Pos = new Int8Array(n);
+  const skipChars = new Int16Array(n);
+  utf8Pos[0] = 0;
+  skipChars[0] = plain[0][0];
+  // Preorder: a parent is numbered before its children, so one forward pass sets positions.
+  const parentStack: number[] = [0];
+  for (let node = 1; node < n; node++) {
+    const d = trie.depth[node];
+    parentStack.length = d;
+    const parent = parentStack[d - 1];
+    const pp = utf8Pos[parent];
+    const b = byte[node];
+    let pos: number;
+    if (pp < 0) pos = -1;
+    else if (pp > 0) pos = b >= 0x80 && b <= 0xbf ? pp - 1 : -1;
+    else if (b < 0x80) pos = 0;
+    else if (b >= 0xc2 && b <= 0xdf) pos = 1;
+    else if (b >= 0xe0 && b <= 0xef) pos = 2;
+    else if (b >= 0xf0 && b <= 0xf4) pos = 3;
+    else pos = -1;
+    utf8Pos[node] = pos;
+    skipChars[node] = pos < 0 ? UNSAFE : plain[pos][node];
+    parentStack.push(node);
+  }
+  return { utf8Pos, skipChars };
+}

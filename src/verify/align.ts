@@ -1,0 +1,127 @@
+/**
+ * Aligns one extracted scalar to the source text, in tiers:
+ *  1. exact: every verbatim occurrence of the string;
+ *  2. normalized: equal after normalization (normalize.ts), or the same date, phone number or
+ *     number/amount read from the text (dates.ts, phones.ts, numbers.ts);
+ *  3. fuzzy: only when tiers 1-2 found nothing, only for strings whose normalized form has at
+ *     least `minFuzzyLength` characters, similarity >= `fuzzyThreshold` (fuzzy.ts).
+ * Numbers (JSON numbers) are matched only against numbers read from the text, never as
+ * substrings, so 3 does not match the 3 inside 2023 or 138-1234-5678.
+ *
+ * Short values: a match may not begin or end inside a Latin word or digit group (the value "Li"
+ * does not match "Lisa", "12" does not match "2012"); CJK has no word boundaries, so one- and
+ * two-character CJK values match wherever they occur. Values of 1-2 normalized characters are
+ * never fuzzy-matched (one edit would already be 50%).
+ */
+import { dateScore, parseDateValue, readingsFor, type DateOrder } from "./dates.js";
+import { isWordChar } from "./fold.js";
+import { fuzzyFind } from "./fuzzy.js";
+import { normalizeValue } from "./normalize.js";
+import { parseNumberValue } from "./numbers.js";
+import { canonicalPhone, parsePhoneValue } from "./phones.js";
+import type { PreparedText } from "./prepared.js";
+import type { Span } from "./types.js";
+
+export interface AlignOptions {
+  readonly dateOrder: DateOrder;
+  readonly fuzzy: boolean;
+  readonly fuzzyThreshold: number;
+  readonly minFuzzyLength: number;
+}
+
+const NORMALIZED_SCORE = 0.9;
+
+type Candidate = Omit<Span, "text">;
+
+function exactSpans(value: string, p: PreparedText, out: Candidate[]): void {
+  const { text } = p;
+  const needsStart = isWordChar(value[0]);
+  const needsEnd = isWordChar(value[value.length - 1]);
+  for (let s = text.indexOf(value); s >= 0; s = text.indexOf(value, s + 1)) {
+    const e = s + value.length;
+    if ((needsStart && isWordChar(text[s - 1])) || (needsEnd && isWordChar(text[e]))) continue;
+    out.push({ start: s, end: e, match: "exact", score: 1 });
+  }
+}
+
+function normalizedSpans(nv: string, p: PreparedText, out: Candidate[]): void {
+  const { text: N, starts, ends } = p.normalized;
+  const needsStart = isWordChar(nv[0]);
+  const needsEnd = isWordChar(nv[nv.length - 1]);
+  for (let i = N.indexOf(nv); i >= 0; i = N.indexOf(nv, i + 1)) {
+    const j = i + nv.length;
+    // Neighbours count only when they touch in the original text (no separator between them):
+    // "john smith" may match "smith", "johnsmith" may not; digits of one numeral run (十二) touch.
+    if (needsStart && i > 0 && isWordChar(N[i - 1]) && starts[i] <= ends[i - 1]) continue;
+    if (needsEnd && j < N.length && isWordChar(N[j]) && starts[j] <= ends[j - 1]) continue;
+    out.push({ start: starts[i], end: ends[j - 1], match: "normalized", score: NORMALIZED_SCORE });
+  }
+}
+
+function numberSpans(n: number, currency: boolean, p: PreparedText, out: Candidate[]): void {
+  const tol = 1e-9 * Math.max(1, Math.abs(n));
+  for (const e of p.numbers) {
+    if (Math.abs(e.value - n) > tol) continue;
+    const exact = !currency && e.raw === String(n);
+    out.push({
+      start: currency ? e.outerStart : e.start,
+      end: currency ? e.outerEnd : e.end,
+      match: exact ? "exact" : "normalized",
+      score: exact ? 1 : NORMALIZED_SCORE,
+    });
+  }
+}
+
+function phoneSpans(digits: string, p: PreparedText, out: Candidate[]): void {
+  for (const e of p.phones) if (e.digits === digits) out.push({ start: e.start, end: e.end, match: "normalized", score: NORMALIZED_SCORE });
+}
+
+function dateSpans(value: string, p: PreparedText, order: DateOrder, out: Candidate[]): void {
+  const want = parseDateValue(value, order);
+  if (!want) return;
+  for (const e of p.dates) {
+    const score = Math.max(0, ...readingsFor(e, order).map((r) => dateScore(want, r)));
+    if (score > 0) out.push({ start: e.start, end: e.end, match: "normalized", score: score * NORMALIZED_SCORE });
+  }
+}
+
+/** Best first (score, then position); a candidate overlapping a better one is the same support
+ *  seen by a weaker tier and is dropped. */
+function rank(cands: Candidate[], text: string): Span[] {
+  cands.sort((a, b) => b.score - a.score || a.start - b.start || b.end - a.end);
+  const kept: Span[] = [];
+  for (const c of cands) {
+    if (c.end <= c.start || kept.some((k) => c.start < k.end && k.start < c.end)) continue;
+    kept.push({ ...c, text: text.slice(c.start, c.end) });
+  }
+  return kept;
+}
+
+/** All spans supporting `value` in the prepared text, best first; [] when it has no support. */
+export function alignValue(value: string | number, p: PreparedText, o: AlignOptions): Span[] {
+  const cands: Candidate[] = [];
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return [];
+    numberSpans(value, false, p, cands);
+    const phone = Number.isInteger(value) && value > 0 ? canonicalPhone(String(value)) : undefined;
+    if (phone) phoneSpans(phone, p, cands);
+    return rank(cands, p.text);
+  }
+  const v = value.trim();
+  if (v.length === 0) return [];
+  exactSpans(v, p, cands);
+  const nv = normalizeValue(v);
+  if (nv.length > 0) normalizedSpans(nv, p, cands);
+  dateSpans(v, p, o.dateOrder, cands);
+  const phone = parsePhoneValue(v);
+  if (phone) phoneSpans(phone, p, cands);
+  const num = parseNumberValue(v);
+  if (num) numberSpans(num.value, num.currency, p, cands);
+  if (cands.length === 0 && o.fuzzy && nv.length >= Math.max(3, o.minFuzzyLength)) {
+    const { starts, ends } = p.normalized;
+    for (const h of fuzzyFind(nv, p.normalized.text, o.fuzzyThreshold)) {
+      cands.push({ start: starts[h.start], end: ends[h.end - 1], match: "fuzzy", score: h.score });
+    }
+  }
+  return rank(cands, p.text);
+}

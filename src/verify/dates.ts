@@ -1,0 +1,104 @@
+/**
+ * Dates written in text and in values: 2026年3月15日, 二〇二六年三月十五日, 3月15日, 2026-03-15,
+ * 2026/3/15, 15/03/2026 (day-first or month-first, see `DateOrder`), March 15, 2026, 15 March
+ * 2026, Mar. 15. A date without a year matches any year. Knows nothing about other entities.
+ */
+import { parseChineseNumeral } from "./chinese-numerals.js";
+
+/** How to read the ambiguous nn/nn/yyyy form: day first (15/03/2026, the default; most of the
+ *  world), month first (03/15/2026, US), or either. */
+export type DateOrder = "dmy" | "mdy" | "any";
+
+export interface DateParts {
+  readonly year?: number;
+  readonly month: number;
+  readonly day: number;
+}
+
+export interface DateEntity {
+  readonly start: number;
+  readonly end: number;
+  /** Every reading of the text (two for an ambiguous nn/nn/yyyy). */
+  readonly readings: readonly { readonly parts: DateParts; readonly order?: "dmy" | "mdy" }[];
+}
+
+const MONTHS = "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
+const CN_NUM = "[〇零一二三四五六七八九十两]";
+const CN_DATE = new RegExp(
+  `(?:(\\d{4}|${CN_NUM}{4})\\s*年\\s*)?(\\d{1,2}|${CN_NUM}{1,2})\\s*月\\s*(\\d{1,2}|${CN_NUM}{1,3})\\s*[日号號]`,
+  "g",
+);
+const YMD = /(?<![\d.])(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?![\d])/g;
+const NN_YYYY = /(?<![\d/.-])(\d{1,2})([-/.])(\d{1,2})\2(\d{4})(?![\d])/g;
+const EN_MDY = new RegExp(`\\b(${MONTHS})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4})\\b)?`, "gi");
+const EN_DMY = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTHS})\\b\\.?(?:,?\\s+(\\d{4})\\b)?`, "gi");
+
+function num(s: string | undefined): number | undefined {
+  if (s === undefined) return undefined;
+  if (/^\d+$/.test(s)) return Number(s);
+  return parseChineseNumeral(s)?.value;
+}
+
+function monthOf(name: string): number {
+  return "janfebmaraprmayjunjulaugsepoctnovdec".indexOf(name.slice(0, 3).toLowerCase()) / 3 + 1;
+}
+
+function valid(p: DateParts): boolean {
+  return p.month >= 1 && p.month <= 12 && p.day >= 1 && p.day <= 31 && (p.year === undefined || (p.year >= 1000 && p.year <= 9999));
+}
+
+/** Finds every date in `text` (already width-folded). Overlapping finds keep the earliest,
+ *  longest one: 2026年3月15日 is one date, not also 3月15日. */
+export function findDates(text: string): DateEntity[] {
+  const found: DateEntity[] = [];
+  const add = (start: number, end: number, readings: DateEntity["readings"]): void => {
+    const ok = readings.filter((r) => valid(r.parts));
+    if (ok.length > 0) found.push({ start, end, readings: ok });
+  };
+  const scan = (re: RegExp, read: (m: RegExpExecArray) => DateEntity["readings"]): void => {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) add(m.index, m.index + m[0].length, read(m));
+  };
+  scan(CN_DATE, (m) => {
+    const month = num(m[2]);
+    const day = num(m[3]);
+    if (month === undefined || day === undefined) return [];
+    return [{ parts: { year: num(m[1]), month, day } }];
+  });
+  scan(YMD, (m) => [{ parts: { year: Number(m[1]), month: Number(m[3]), day: Number(m[4]) } }]);
+  scan(NN_YYYY, (m) => {
+    const a = Number(m[1]);
+    const b = Number(m[3]);
+    const year = Number(m[4]);
+    return [
+      { parts: { year, month: b, day: a }, order: "dmy" as const },
+      { parts: { year, month: a, day: b }, order: "mdy" as const },
+    ];
+  });
+  scan(EN_MDY, (m) => [{ parts: { year: m[3] ? Number(m[3]) : undefined, month: monthOf(m[1]), day: Number(m[2]) } }]);
+  scan(EN_DMY, (m) => [{ parts: { year: m[3] ? Number(m[3]) : undefined, month: monthOf(m[2]), day: Number(m[1]) } }]);
+  found.sort((x, y) => x.start - y.start || y.end - x.end);
+  const kept: DateEntity[] = [];
+  for (const d of found) if (kept.length === 0 || d.start >= kept[kept.length - 1].end) kept.push(d);
+  return kept;
+}
+
+/** Reads a value as a date when the whole (trimmed) value is one date; ISO date-times
+ *  (2026-03-15T10:00) are read by their date part. */
+export function parseDateValue(value: string, order: DateOrder): DateParts | undefined {
+  const v = value.trim().replace(/^(\d{4}-\d{2}-\d{2})[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/, "$1");
+  const ds = findDates(v);
+  if (ds.length !== 1 || ds[0].start !== 0 || ds[0].end !== v.length) return undefined;
+  return readingsFor(ds[0], order)[0];
+}
+
+export function readingsFor(d: DateEntity, order: DateOrder): DateParts[] {
+  return d.readings.filter((r) => order === "any" || r.order === undefined || r.order === order).map((r) => r.parts);
+}
+
+/** 1 when equal, 0.8 when equal except that one side has no year, 0 otherwise. */
+export function dateScore(a: DateParts, b: DateParts): number {
+  if (a.month !== b.month || a.day !== b.day) return 0;
+  if (a.year === b.year) return 1;
+  return a.year === undefined || b.year === undefined ? 0.8 : 0;
+}

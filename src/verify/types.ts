@@ -1,0 +1,64 @@
+/**
+ * Public types of verification: validation issues, source spans and per-field grounding reports.
+ * Kept apart from the code so that the prompt builder and the extractor can import the shapes
+ * without pulling in ajv or the alignment machinery.
+ */
+
+/** A JSON Schema document or sub-schema, as produced by zod's `toJSONSchema` or written by hand. */
+export type JsonSchema = boolean | JsonSchemaObject;
+export interface JsonSchemaObject {
+  readonly [keyword: string]: unknown;
+}
+
+/** A path into a JSON value: object keys and array indices. */
+export type JsonPath = readonly (string | number)[];
+
+/** One validation problem. `pointer` is the RFC 6901 form of `path` ("" is the root). */
+export interface Issue {
+  readonly path: (string | number)[];
+  readonly pointer: string;
+  readonly message: string;
+  readonly source: "ajv" | "zod";
+}
+
+/**
+ * A piece of the source text supporting a value. Offsets are UTF-16 code-unit offsets into the
+ * ORIGINAL text (as `String.prototype.slice` uses them), `end` exclusive, and
+ * `text === source.slice(start, end)` always holds.
+ */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+  /** exact: the value's characters occur verbatim; normalized: equal after normalization
+   *  (case, width, spacing, punctuation, Chinese numerals, date/phone/amount forms);
+   *  fuzzy: approximately equal (see `fuzzyThreshold`). */
+  readonly match: "exact" | "normalized" | "fuzzy";
+  /** 1 for exact, 0.9 for normalized (0.8 for a date whose year the text does not state),
+   *  the similarity for fuzzy. */
+  readonly score: number;
+}
+
+/**
+ * - found: the value is supported by at least one span of the text.
+ * - missing: null, absent, or empty; the text did not state it.
+ * - fabricated: a value with no support in the text.
+ * - inferred: a boolean, an enum/const value not written in the text, or a field the schema marks
+ *   as derived (`"x-pocket": { "derived": true }`): not expected to appear verbatim.
+ * - invalid: the value failed validation at exactly this path (see `GroundOptions.issues`).
+ */
+export type FieldStatus = "found" | "missing" | "fabricated" | "inferred" | "invalid";
+
+export interface FieldReport {
+  readonly path: (string | number)[];
+  readonly pointer: string;
+  readonly status: FieldStatus;
+  /** The value as extracted (undefined when absent). */
+  readonly value: unknown;
+  /** True when the schema admits neither null nor absence here, so `missing` means the
+   *  extraction did not satisfy the schema. */
+  readonly required: boolean;
+  /** Every supporting span, best first. */
+  readonly spans: Span[];
+  readonly best?: Span;
+}

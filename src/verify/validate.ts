@@ -1,0 +1,123 @@
+/**
+ * Validation of an extracted value: ajv against the JSON Schema (structure, formats, bounds),
+ * then zod's `safeParse` for what JSON Schema cannot say (refinements, transforms). The typed
+ * `data` is zod's output when a zod schema is given. Every issue carries a path.
+ *
+ * Ajv validators are compiled once per schema object (WeakMap by identity): extractors reuse
+ * one schema object for thousands of documents. The draft is chosen from `$schema`
+ * (draft-07, 2019-09, 2020-12; 2020-12 when absent, which is what zod v4 emits).
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { SchemaError } from "../errors.js";
+import { fromPointer, toPointer } from "./pointer.js";
+import type { Issue, JsonSchema } from "./types.js";
+
+/** The part of a zod schema (v3 or v4) validation needs. */
+export interface ZodLike<Out = unknown> {
+  safeParse(data: unknown): ZodSafeParse<Out>;
+}
+export type ZodSafeParse<Out> =
+  | { readonly success: true; readonly data: Out }
+  | {
+      readonly success: false;
+      readonly error: { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] };
+    };
+
+export interface ValidationResult<T> {
+  readonly ok: boolean;
+  /** zod's output (or the value itself without a zod schema) when ok, else null. */
+  readonly data: T | null;
+  readonly issues: Issue[];
+}
+
+type Draft = "07" | "2019" | "2020";
+type AjvInstance = InstanceType<typeof Ajv>;
+
+// ajv-formats is CommonJS; depending on the loader the plugin is the default export or its
+// `default` property.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as typeof addFormatsModule;
+
+const instances = new Map<Draft, AjvInstance>();
+const compiled = new WeakMap<object, ValidateFunction>();
+const booleanSchemas = new Map<boolean, ValidateFunction>();
+
+function draftOf(schema: JsonSchema): Draft {
+  const uri = typeof schema === "object" && typeof schema.$schema === "string" ? schema.$schema : "";
+  if (uri.includes("2019-09")) return "2019";
+  if (/draft-0[467]/.test(uri)) return "07";
+  return "2020";
+}
+
+function ajvFor(draft: Draft): AjvInstance {
+  let ajv = instances.get(draft);
+  if (!ajv) {
+    // addUsedSchema: false so that two schemas sharing an $id do not collide in the instance.
+    const opts = { strict: false, allErrors: true, addUsedSchema: false } as const;
+    ajv = draft === "2020" ? new Ajv2020(opts) : draft === "2019" ? new Ajv2019(opts) : new Ajv(opts);
+    addFormats(ajv);
+    instances.set(draft, ajv);
+  }
+  return ajv;
+}
+
+/** Returns the (cached) ajv validator for a schema; throws SchemaError SCHEMA_INVALID. */
+export function compileValidator(schema: JsonSchema): ValidateFunction {
+  const hit = typeof schema === "boolean" ? booleanSchemas.get(schema) : compiled.get(schema);
+  if (hit) return hit;
+  const draft = draftOf(schema);
+  let target: JsonSchema = schema;
+  // draft-04/06 meta-schemas are not bundled with ajv 8; their keywords are validated with the
+  // draft-07 vocabulary instead of failing on the unknown `$schema`.
+  if (typeof schema === "object" && typeof schema.$schema === "string" && /draft-0[46]/.test(schema.$schema)) {
+    const { $schema: _dropped, ...rest } = schema;
+    target = rest;
+  }
+  let fn: ValidateFunction;
+  try {
+    fn = ajvFor(draft).compile(target);
+  } catch (err) {
+    throw new SchemaError("SCHEMA_INVALID", `JSON Schema does not compile: ${(err as Error).message}`, { pointer: "" }, { cause: err });
+  }
+  if (typeof schema === "boolean") booleanSchemas.set(schema, fn);
+  else compiled.set(schema, fn);
+  return fn;
+}
+
+function ajvIssue(e: ErrorObject, value: unknown): Issue {
+  // Point `required` / `additionalProperties` errors at the property itself, not its parent, so
+  // the issue lands on the field the user will look at.
+  let pointer = e.instancePath;
+  const params = e.params as { missingProperty?: unknown; additionalProperty?: unknown };
+  const extra = e.keyword === "required" ? params.missingProperty : e.keyword === "additionalProperties" ? params.additionalProperty : undefined;
+  if (typeof extra === "string") pointer += toPointer([extra]);
+  const path = fromPointer(pointer, value);
+  return { path, pointer: toPointer(path), message: e.message ?? e.keyword, source: "ajv" };
+}
+
+/** Validates with ajv, then zod. Zod issues at a pointer ajv already reported are dropped as
+ *  duplicates (the same type error seen twice). */
+export function validate<T = unknown>(value: unknown, jsonSchema: JsonSchema, zodSchema?: ZodLike<T>): ValidationResult<T> {
+  const fn = compileValidator(jsonSchema);
+  const issues: Issue[] = [];
+  if (!fn(value)) for (const e of fn.errors ?? []) issues.push(ajvIssue(e, value));
+  let data: T | null = issues.length === 0 ? (value as T) : null;
+  if (zodSchema) {
+    const r = zodSchema.safeParse(value);
+    if (r.success) {
+      if (issues.length === 0) data = r.data;
+    } else {
+      data = null;
+      const seen = new Set(issues.map((i) => i.pointer));
+      for (const zi of r.error.issues) {
+        const path = zi.path.map((k) => (typeof k === "number" ? k : String(k)));
+        const pointer = toPointer(path);
+        if (!seen.has(pointer)) issues.push({ path, pointer, message: zi.message, source: "zod" });
+      }
+    }
+  }
+  return { ok: issues.length === 0, data: issues.length === 0 ? data : null, issues };
+}
