@@ -10,7 +10,7 @@
  *   node native/build.mjs --optional  build, but on failure print why and exit 0 (for npm install)
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -120,7 +120,10 @@ async function build() {
     for (let job = queue.shift(); job; job = queue.shift()) await job();
   }));
   const addon = join(buildDir, "Release", "pocket_llama.node");
-  await run(cxx, ["-shared", "-o", addon, ...objects, `-L${lib.dir}`, ...lib.libs.map((l) => `-l:${l}`), `-Wl,-rpath,${lib.dir}`]);
+  // Link to a temporary name: a failed link must not replace a working addon with a broken file.
+  const linking = `${addon}.tmp`;
+  await run(cxx, ["-shared", "-o", linking, ...objects, `-L${lib.dir}`, ...lib.libs.map((l) => `-l:${l}`), `-Wl,-rpath,${lib.dir}`]);
+  renameSync(linking, addon);
   writeFileSync(join(buildDir, "pocket_llama.json"), `${JSON.stringify({ addon, backendsDir: lib.dir }, null, 2)}\n`);
   console.log(`pocket-extract: built ${addon} in ${((Date.now() - started) / 1000).toFixed(1)} s (llama.cpp libraries: ${lib.dir})`);
 }

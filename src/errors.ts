@@ -36,6 +36,7 @@ export type ErrorCode =
   | "MODEL_NOT_FOUND"
   | "MODEL_INVALID"
   | "ABORTED"
+  | "CONTEXT_OVERFLOW"
   // extraction
   | "TEXT_EMPTY"
   | "TEXT_INVALID"

@@ -142,7 +142,8 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
   Napi::Value seed(const Napi::CallbackInfo& info) {
     live(info.Env());
     const double value = info[0].ToNumber().DoubleValue();
-    rng_.reseed(static_cast<uint64_t>(std::fabs(value)));
+    // Out-of-range doubles would make the cast undefined behaviour: they seed with 0 instead.
+    rng_.reseed(std::isfinite(value) && value >= 0 && value < 1.8e19 ? static_cast<uint64_t>(value) : 0);
     return info.Env().Undefined();
   }
 

@@ -29,6 +29,30 @@ void for_each_allowed(const uint32_t* mask, size_t mask_words, int32_t width, Fn
   }
 }
 
+// Nucleus selection without sorting: moves the smallest set of heaviest candidates whose weight
+// reaches `keep_mass` to the front (in no particular order) and returns its size. Bisects with
+// nth_element, so it costs O(n) even for flat distributions where the nucleus is most of the vocabulary.
+template <typename Higher>
+size_t nucleus_size(std::vector<std::pair<float, int32_t>>& c, double keep_mass, Higher higher) {
+  // Invariant: [0, lo) is kept and weighs `acc` < keep_mass; [lo, hi) is heavier than [hi, n).
+  size_t lo = 0;
+  size_t hi = c.size();
+  double acc = 0.0;
+  while (hi - lo > 1) {
+    const size_t mid = lo + (hi - lo) / 2;
+    std::nth_element(c.begin() + lo, c.begin() + mid, c.begin() + hi, higher);
+    double upper = 0.0;
+    for (size_t i = lo; i < mid; ++i) upper += c[i].first;
+    if (acc + upper >= keep_mass) {
+      hi = mid;
+    } else {
+      acc += upper;
+      lo = mid;
+    }
+  }
+  return lo + 1;
+}
+
 }  // namespace
 
 int32_t MaskedSampler::sample(const float* logits, int32_t width, const uint32_t* mask, size_t mask_words,
@@ -72,21 +96,10 @@ int32_t MaskedSampler::sample(const float* logits, int32_t width, const uint32_t
     total += c.first;
   }
   if (options.top_p < 1.0f) {
-    // Nucleus: order only as much of the head as the mass needs (doubling), not the whole vocabulary.
-    const double keep_mass = std::max(0.0, static_cast<double>(options.top_p)) * total;
-    size_t sorted = 0;
-    size_t keep = 0;
-    double mass = 0.0;
-    while (keep < candidates_.size() && (keep == 0 || mass < keep_mass)) {
-      if (keep == sorted) {
-        const size_t next = std::min(candidates_.size(), std::max<size_t>(64, sorted * 2));
-        std::partial_sort(candidates_.begin() + sorted, candidates_.begin() + next, candidates_.end(), higher);
-        sorted = next;
-      }
-      mass += candidates_[keep++].first;
-    }
+    const size_t keep = nucleus_size(candidates_, std::max(0.0, static_cast<double>(options.top_p)) * total, higher);
     candidates_.resize(keep);
-    total = mass;
+    total = 0.0;
+    for (const auto& c : candidates_) total += c.first;
   }
   double target = rng.uniform() * total;
   int32_t last_possible = candidates_.front().second;

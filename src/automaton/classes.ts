@@ -58,23 +58,23 @@ export function classRanges(p: Partition): [number, number][][] {
 /** Merges classes whose transition columns are identical in every state. */
 export function compressClasses(dfa: ByteDfa): ByteDfa {
   const { numStates: n, numClasses: k, trans } = dfa;
+  const sameColumn = (a: number, b: number): boolean => {
+    for (let s = 0; s < n; s++) if (trans[s * k + a] !== trans[s * k + b]) return false;
+    return true;
+  };
+  const hash = new Int32Array(k);
+  for (let s = 0; s < n; s++) for (let c = 0; c < k; c++) hash[c] = Math.imul(hash[c], 31) + trans[s * k + c];
+  // colId[c]: the first class with the same column; representatives get consecutive new ids.
   const colId = new Int32Array(k);
-  const seen = new Map<string, number>();
+  const reps: number[] = [];
   for (let c = 0; c < k; c++) {
-    const col: number[] = new Array(n);
-    for (let s = 0; s < n; s++) col[s] = trans[s * k + c];
-    const key = col.join(",");
-    let id = seen.get(key);
-    if (id === undefined) {
-      id = seen.size;
-      seen.set(key, id);
-    }
-    colId[c] = id;
+    const same = reps.findIndex((r) => hash[r] === hash[c] && sameColumn(r, c));
+    colId[c] = same >= 0 ? same : reps.push(c) - 1;
   }
-  const nk = seen.size;
+  const nk = reps.length;
   if (nk === k) return dfa;
   const out = new Int32Array(n * nk);
-  for (let s = 0; s < n; s++) for (let c = 0; c < k; c++) out[s * nk + colId[c]] = trans[s * k + c];
+  for (let s = 0; s < n; s++) for (let r = 0; r < nk; r++) out[s * nk + r] = trans[s * k + reps[r]];
   const classOf = new Uint8Array(256);
   for (let b = 0; b < 256; b++) classOf[b] = colId[dfa.classOf[b]];
   return { ...dfa, numClasses: nk, classOf, trans: out };

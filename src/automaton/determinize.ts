@@ -1,8 +1,10 @@
 /**
  * Subset construction: byte NFA -> DFA (not yet minimal or trimmed). The byte classes of the
- * result are the elementary intervals cut out by the NFA's edge ranges, so the work per DFA state
- * is proportional to its NFA edges, not to 256. Every state and every edge visit is charged to the
- * budget, so exponential blow-ups stop with AUTOMATON_TOO_LARGE.
+ * result are the elementary intervals cut out by the NFA's edge ranges and its embedded DFAs'
+ * classes, so the work per DFA state is proportional to its NFA moves, not to 256. Subsets that
+ * are a single state without epsilon moves (most states inside embedded DFAs and literals) are
+ * interned by number, without building keys. Every state and edge visit is charged to the budget,
+ * so exponential blow-ups stop with AUTOMATON_TOO_LARGE.
  */
 import type { Budget } from "./budget.js";
 import type { ByteDfa } from "./dfa.js";
@@ -14,24 +16,20 @@ export function determinize(nfa: Nfa, frag: Fragment, budget: Budget, what: stri
   const n = nfa.numStates;
   const cuts = new Set<number>();
   for (const e of nfa.edges) for (let i = 0; i < e.length; i += 3) cuts.add(e[i]).add(e[i + 1] + 1);
-  const part = partitionFromCuts(cuts);
-  const { classOf, numClasses } = part;
-  // Edges as class intervals: ranges never split a class because classes come from the cuts.
-  const cedges: Int32Array[] = nfa.edges.map((e) => {
-    const out = new Int32Array(e.length);
-    for (let i = 0; i < e.length; i += 3) {
-      out[i] = classOf[e[i]];
-      out[i + 1] = classOf[e[i + 1]];
-      out[i + 2] = e[i + 2];
-    }
-    return out;
+  for (const { dfa } of nfa.blocks) for (let b = 1; b < 256; b++) if (dfa.classOf[b] !== dfa.classOf[b - 1]) cuts.add(b);
+  const { classOf, numClasses } = partitionFromCuts(cuts);
+  // Per block: our class -> the block's class (our partition refines every block's).
+  const blockClass = nfa.blocks.map(({ dfa }) => {
+    const map = new Int32Array(numClasses);
+    for (let b = 0; b < 256; b++) map[classOf[b]] = dfa.classOf[b];
+    return map;
   });
 
   const mark = new Int32Array(n).fill(-1);
   let gen = 0;
   const stack: number[] = [];
   /** Epsilon closure of `seeds`, sorted (the canonical subset). */
-  const close = (seeds: number[]): number[] => {
+  const close = (seeds: readonly number[]): number[] => {
     gen++;
     const out: number[] = [];
     for (const s of seeds) {
@@ -54,43 +52,75 @@ export function determinize(nfa: Nfa, frag: Fragment, budget: Budget, what: stri
   };
 
   const dfa = new DfaBuilder(classOf, numClasses, budget, what);
-  const ids = new Map<string, number>();
   const subsets: number[][] = [];
-  const intern = (set: number[]): number => {
-    const key = set.length === 1 ? String(set[0]) : set.join(",");
+  const add = (set: number[]): number => {
+    subsets.push(set);
+    return dfa.addState(set.includes(frag.end));
+  };
+  const singleton = new Int32Array(n).fill(-1);
+  const ids = new Map<string, number>();
+  /** A single state without epsilon moves is its own closure. */
+  const internOne = (s: number): number => {
+    if (singleton[s] < 0) singleton[s] = add([s]);
+    return singleton[s];
+  };
+  const intern = (seeds: readonly number[]): number => {
+    if (seeds.length === 1 && nfa.eps[seeds[0]].length === 0) return internOne(seeds[0]);
+    const set = close(seeds);
+    if (set.length === 1) {
+      if (singleton[set[0]] < 0) singleton[set[0]] = add(set);
+      return singleton[set[0]];
+    }
+    const key = set.join(",");
     let id = ids.get(key);
     if (id === undefined) {
-      id = dfa.addState(set.includes(frag.end));
+      id = add(set);
       ids.set(key, id);
-      subsets.push(set);
     }
     return id;
   };
 
   const buckets: number[][] = Array.from({ length: numClasses }, () => []);
   const touched: number[] = [];
-  const start = intern(close([frag.start]));
+  const push = (c: number, t: number): void => {
+    if (buckets[c].length === 0) touched.push(c);
+    buckets[c].push(t);
+  };
+  const start = intern([frag.start]);
   for (let d = 0; d < subsets.length; d++) {
-    for (const s of subsets[d]) {
-      const e = cedges[s];
-      budget.charge(e.length, what);
-      for (let i = 0; i < e.length; i += 3) {
-        for (let c = e[i]; c <= e[i + 1]; c++) {
-          if (buckets[c].length === 0) touched.push(c);
-          buckets[c].push(e[i + 2]);
+    const members = subsets[d];
+    budget.charge(numClasses, what);
+    for (const s of members) {
+      const block = nfa.blockOf[s];
+      if (block >= 0) {
+        const { base, dfa: inner } = nfa.blocks[block];
+        const map = blockClass[block];
+        const row = (s - base) * inner.numClasses;
+        if (members.length === 1) {
+          // Fast path: a lone block state maps row to row.
+          for (let c = 0; c < numClasses; c++) {
+            const t = inner.trans[row + map[c]];
+            if (t >= 0) dfa.set(d, c, nfa.eps[base + t].length === 0 ? internOne(base + t) : intern([base + t]));
+          }
+          continue;
+        }
+        for (let c = 0; c < numClasses; c++) {
+          const t = inner.trans[row + map[c]];
+          if (t >= 0) push(c, base + t);
+        }
+      } else {
+        const e = nfa.edges[s];
+        budget.charge(e.length, what);
+        for (let i = 0; i < e.length; i += 3) {
+          const to = e[i + 2];
+          for (let c = classOf[e[i]], hi = classOf[e[i + 1]]; c <= hi; c++) push(c, to);
         }
       }
     }
-    // Classes with identical target lists share one closure computation.
-    let lastKey = "";
-    let lastId = -1;
     for (const c of touched) {
-      const key = buckets[c].join(",");
-      const id = key === lastKey ? lastId : intern(close(buckets[c]));
-      dfa.set(d, c, id);
-      lastKey = key;
-      lastId = id;
-      buckets[c].length = 0;
+      const b = buckets[c];
+      dfa.set(d, c, intern(b.length === 1 ? b : [...new Set(b)]));
+      b.length = 0;
     }
     touched.length = 0;
   }

@@ -11,6 +11,6 @@ import { trim } from "./trim.js";
 export function finish(dfa: ByteDfa): ByteDfa | null {
   const trimmed = trim(dfa);
   if (trimmed === null) return null;
-  // Minimizing a trimmed automaton keeps it trimmed; trim again only to renumber canonically.
-  return compressClasses(trim(minimize(trimmed))!);
+  // Minimizing a trimmed automaton keeps it trimmed.
+  return compressClasses(minimize(trimmed));
 }

@@ -15,18 +15,18 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const SHORT: Readonly<Record<number, string>> = { 0x08: "b", 0x09: "t", 0x0a: "n", 0x0c: "f", 0x0d: "r", 0x22: '"', 0x5c: "\\" };
 
-/** Bytes after the backslash that encode raw byte x (x a control character, `"` or `\`). */
-function escapeTail(x: number): number[] {
-  const s = SHORT[x] ?? `u${x.toString(16).padStart(4, "0")}`;
-  return Array.from(s, (ch) => ch.charCodeAt(0));
-}
-
 const escaped = (b: number): boolean => b < 0x20 || b === QUOTE || b === BACKSLASH;
 
+/** Each escaped raw byte with the bytes of its escape sequence, backslash included. */
+const ESCAPES: readonly (readonly [number, readonly number[]])[] = Array.from({ length: 256 }, (_, x) => x)
+  .filter(escaped)
+  .map((x) => {
+    const tail = SHORT[x] ?? `u${x.toString(16).padStart(4, "0")}`;
+    return [x, [BACKSLASH, ...Array.from(tail, (ch) => ch.charCodeAt(0))]] as const;
+  });
+
 /** Bytes that appear inside escape sequences each need their own class. */
-const ESCAPE_ALPHABET = new Set<number>();
-for (let x = 0; x < 256; x++) if (escaped(x)) for (const b of escapeTail(x)) ESCAPE_ALPHABET.add(b);
-ESCAPE_ALPHABET.add(QUOTE).add(BACKSLASH);
+const ESCAPE_ALPHABET = new Set(ESCAPES.flatMap(([, path]) => path));
 
 export function encodeJsonString(content: ByteDfa, budget: Budget, what: string): ByteDfa {
   const role = Array.from({ length: 256 }, (_, b) => (b < 0x20 ? 256 : ESCAPE_ALPHABET.has(b) ? b : -1));
@@ -40,6 +40,7 @@ export function encodeJsonString(content: ByteDfa, budget: Budget, what: string)
   const close = out.addState(true);
   out.set(open, part.classOf[QUOTE], content.start);
   const step = (s: number, b: number): number => content.trans[s * content.numClasses + content.classOf[b]];
+  const paths = ESCAPES.map(([x, path]) => [x, path.map((b) => part.classOf[b])] as const);
   for (let s = 0; s < n; s++) {
     for (let c = 0; c < part.numClasses; c++) {
       const b = rep[c];
@@ -48,25 +49,19 @@ export function encodeJsonString(content: ByteDfa, budget: Budget, what: string)
       if (t >= 0) out.set(s, c, t);
     }
     if (content.accepting[s]) out.set(s, part.classOf[QUOTE], close);
-    for (let x = 0; x < 256; x++) {
-      if (!escaped(x)) continue;
+    for (const [x, path] of paths) {
       const t = step(s, x);
       if (t < 0) continue;
       let node = s;
-      const path = [BACKSLASH, ...escapeTail(x)];
-      for (let i = 0; i < path.length; i++) {
-        const c = part.classOf[path[i]];
-        if (i === path.length - 1) {
-          out.set(node, c, t);
-        } else {
-          let next = out.get(node, c);
-          if (next < 0) {
-            next = out.addState();
-            out.set(node, c, next);
-          }
-          node = next;
+      for (let i = 0; i < path.length - 1; i++) {
+        let next = out.get(node, path[i]);
+        if (next < 0) {
+          next = out.addState();
+          out.set(node, path[i], next);
         }
+        node = next;
       }
+      out.set(node, path[path.length - 1], t);
     }
   }
   return out.build(open);

@@ -9,6 +9,7 @@ import type { Budget } from "./budget.js";
 import type { ByteDfa } from "./dfa.js";
 import { DfaBuilder } from "./dfa-builder.js";
 import { refine } from "./classes.js";
+import { PairIndex } from "./pair-index.js";
 
 const isContinuation = (b: number): boolean => (b & 0xc0) === 0x80;
 
@@ -19,14 +20,13 @@ export function boundLength(content: ByteDfa, min: number, max: number, budget: 
   for (let x = 255; x >= 0; x--) rep[part.classOf[x]] = x;
   const cap = max === Infinity ? min : max;
   const out = new DfaBuilder(part.classOf, part.numClasses, budget, what);
-  const ids = new Map<number, number>();
+  const ids = new PairIndex(content.numStates, cap + 1);
   const pairs: number[] = [];
   const intern = (s: number, count: number): number => {
-    const key = s * (cap + 1) + count;
-    let id = ids.get(key);
-    if (id === undefined) {
+    let id = ids.get(s, count);
+    if (id < 0) {
       id = out.addState(content.accepting[s] === 1 && count >= min);
-      ids.set(key, id);
+      ids.set(s, count, id);
       pairs.push(s, count);
     }
     return id;

@@ -5,6 +5,9 @@
  * is only correct when every state is reachable and co-reachable.
  */
 import type { ByteDfa } from "./dfa.js";
+import { ScratchPool } from "./scratch.js";
+
+const pool = new ScratchPool();
 
 /** A partition of 0..n-1 into sets that can be split by marking elements. */
 class Refinable {
@@ -18,17 +21,18 @@ class Refinable {
   private readonly W: Int32Array; // sets with marks
   private w = 0;
 
-  constructor(n: number) {
+  /** Uses pool slots [slot, slot + 7). */
+  constructor(n: number, slot: number) {
     this.z = n > 0 ? 1 : 0;
-    this.E = new Int32Array(n);
-    this.L = new Int32Array(n);
+    this.E = pool.int32(slot, n);
+    this.L = pool.int32(slot + 1, n);
     for (let i = 0; i < n; i++) this.E[i] = this.L[i] = i;
-    this.S = new Int32Array(n);
-    this.F = new Int32Array(n + 1);
-    this.P = new Int32Array(n + 1);
+    this.S = pool.int32(slot + 2, n).fill(0);
+    this.F = pool.int32(slot + 3, n + 1).fill(0);
+    this.P = pool.int32(slot + 4, n + 1).fill(0);
     this.P[0] = n;
-    this.M = new Int32Array(n + 1);
-    this.W = new Int32Array(n + 1);
+    this.M = pool.int32(slot + 5, n + 1).fill(0);
+    this.W = pool.int32(slot + 6, n + 1);
   }
 
   mark(e: number): void {
@@ -68,14 +72,17 @@ class Refinable {
   }
 }
 
+/** The minimal DFA of a trimmed DFA, states numbered breadth-first from the start. */
 export function minimize(dfa: ByteDfa): ByteDfa {
   const { numStates: n, numClasses: k, trans } = dfa;
   let m = 0;
-  const perLabel = new Int32Array(k + 1);
-  for (let i = 0; i < trans.length; i++) if (trans[i] >= 0) (m++, perLabel[(i % k) + 1]++);
-  const T = new Int32Array(m);
-  const H = new Int32Array(m);
-  const Lab = new Int32Array(m);
+  const perLabel = pool.int32(0, k + 1).fill(0);
+  for (let s = 0; s < n; s++) {
+    for (let c = 0; c < k; c++) if (trans[s * k + c] >= 0) (m++, perLabel[c + 1]++);
+  }
+  const T = pool.int32(1, m);
+  const H = pool.int32(2, m);
+  const Lab = pool.int32(3, m);
   let t = 0;
   for (let s = 0; s < n; s++) {
     for (let c = 0; c < k; c++) {
@@ -84,12 +91,12 @@ export function minimize(dfa: ByteDfa): ByteDfa {
     }
   }
 
-  const B = new Refinable(n);
+  const B = new Refinable(n, 10);
   for (let s = 0; s < n; s++) if (dfa.accepting[s]) B.mark(s);
   B.split();
 
   // Cords: transitions grouped by label.
-  const C = new Refinable(m);
+  const C = new Refinable(m, 20);
   for (let c = 0; c < k; c++) perLabel[c + 1] += perLabel[c];
   const pos = perLabel.slice(0, k);
   for (let i = 0; i < m; i++) {
@@ -110,11 +117,12 @@ export function minimize(dfa: ByteDfa): ByteDfa {
   C.z = z;
 
   // Incoming transitions per state.
-  const inOff = new Int32Array(n + 1);
+  const inOff = pool.int32(4, n + 1).fill(0);
   for (let i = 0; i < m; i++) inOff[H[i] + 1]++;
   for (let s = 0; s < n; s++) inOff[s + 1] += inOff[s];
-  const inc = new Int32Array(m);
-  const fill = inOff.slice(0, n);
+  const inc = pool.int32(5, m);
+  const fill = pool.int32(8, n);
+  fill.set(inOff.subarray(0, n));
   for (let i = 0; i < m; i++) inc[fill[H[i]]++] = i;
 
   let b = 1;
@@ -133,17 +141,28 @@ export function minimize(dfa: ByteDfa): ByteDfa {
     }
   }
 
+  // Quotient, numbered breadth-first from the start block through block representatives.
   const nb = B.z;
-  if (nb === n) return dfa;
+  const id = pool.int32(6, nb).fill(-1);
+  const order = pool.int32(7, nb);
+  let qt = 0;
+  id[B.S[dfa.start]] = qt;
+  order[qt++] = B.S[dfa.start];
   const out = new Int32Array(nb * k);
   const acc = new Uint8Array(nb);
-  for (let blk = 0; blk < nb; blk++) {
-    const rep = B.E[B.F[blk]];
-    acc[blk] = dfa.accepting[rep];
+  for (let qh = 0; qh < qt; qh++) {
+    const rep = B.E[B.F[order[qh]]];
+    acc[qh] = dfa.accepting[rep];
     for (let cc = 0; cc < k; cc++) {
       const to = trans[rep * k + cc];
-      out[blk * k + cc] = to >= 0 ? B.S[to] : -1;
+      if (to < 0) {
+        out[qh * k + cc] = -1;
+        continue;
+      }
+      const blk = B.S[to];
+      if (id[blk] < 0) ((id[blk] = qt), (order[qt++] = blk));
+      out[qh * k + cc] = id[blk];
     }
   }
-  return { numStates: nb, start: B.S[dfa.start], numClasses: k, classOf: dfa.classOf, trans: out, accepting: acc };
+  return { numStates: nb, start: 0, numClasses: k, classOf: dfa.classOf, trans: out, accepting: acc };
 }

@@ -1,11 +1,12 @@
 /**
  * A byte-level NFA with epsilon moves (Thompson style), the common target that grammar
  * expressions, regexes and embedded sub-automata are translated into before subset construction.
- * Not for matching text directly.
+ * Embedded DFAs are kept as blocks that point at their transition table instead of being copied
+ * into edge lists: a 10,000-state string automaton costs no per-state allocation here, and the
+ * subset construction reads its rows directly. Not for matching text directly.
  */
 import type { Budget } from "./budget.js";
 import type { ByteDfa } from "./dfa.js";
-import { classRanges } from "./classes.js";
 import { utf8Sequences } from "./utf8.js";
 
 /** A sub-automaton with one entry and one exit state. */
@@ -14,11 +15,22 @@ export interface Fragment {
   readonly end: number;
 }
 
+/** An embedded DFA occupying NFA states [base, base + dfa.numStates). */
+export interface Block {
+  readonly base: number;
+  readonly dfa: ByteDfa;
+}
+
+const NO_MOVES: readonly number[] = Object.freeze([]);
+
 export class Nfa {
   /** eps[s]: epsilon successors. */
-  readonly eps: number[][] = [];
-  /** edges[s]: flat triples (lo, hi, to). */
-  readonly edges: number[][] = [];
+  readonly eps: (readonly number[])[] = [];
+  /** edges[s]: flat triples (lo, hi, to); empty for block states. */
+  readonly edges: (readonly number[])[] = [];
+  /** blockOf[s]: index into `blocks`, or -1 for a plain state. */
+  readonly blockOf: number[] = [];
+  readonly blocks: Block[] = [];
 
   constructor(
     private readonly budget: Budget,
@@ -32,16 +44,17 @@ export class Nfa {
   addState(): number {
     this.eps.push([]);
     this.edges.push([]);
+    this.blockOf.push(-1);
     this.budget.checkStates(this.eps.length, this.what);
     return this.eps.length - 1;
   }
 
   addEps(from: number, to: number): void {
-    this.eps[from].push(to);
+    (this.eps[from] as number[]).push(to);
   }
 
   addRange(from: number, lo: number, hi: number, to: number): void {
-    this.edges[from].push(lo, hi, to);
+    (this.edges[from] as number[]).push(lo, hi, to);
   }
 
   /** Epsilon-only fragment (matches the empty string). */
@@ -79,23 +92,18 @@ export class Nfa {
     return { start, end };
   }
 
-  /** Copies a DFA in as a fragment: its accepting states get epsilon moves to the exit. */
+  /** Embeds a DFA as a block: its accepting states get epsilon moves to the exit. */
   embed(dfa: ByteDfa): Fragment {
     const base = this.numStates;
-    this.budget.checkStates(base + dfa.numStates + 1, this.what);
-    const ranges = classRanges(dfa);
-    for (let s = 0; s < dfa.numStates; s++) this.addState();
-    const end = this.addState();
-    const k = dfa.numClasses;
+    const end = base + dfa.numStates;
+    this.budget.checkStates(end + 1, this.what);
+    const block = this.blocks.push({ base, dfa }) - 1;
     for (let s = 0; s < dfa.numStates; s++) {
-      const out = this.edges[base + s];
-      for (let c = 0; c < k; c++) {
-        const t = dfa.trans[s * k + c];
-        if (t < 0) continue;
-        for (const [lo, hi] of ranges[c]) out.push(lo, hi, base + t);
-      }
-      if (dfa.accepting[s]) this.eps[base + s].push(end);
+      this.eps.push(dfa.accepting[s] ? [end] : NO_MOVES);
+      this.edges.push(NO_MOVES);
+      this.blockOf.push(block);
     }
+    this.addState();
     return { start: base + dfa.start, end };
   }
 }

@@ -7,6 +7,7 @@ import type { Budget } from "./budget.js";
 import type { ByteDfa } from "./dfa.js";
 import { DfaBuilder } from "./dfa-builder.js";
 import { refine } from "./classes.js";
+import { PairIndex } from "./pair-index.js";
 
 export type ProductMode = "intersect" | "difference";
 
@@ -16,19 +17,17 @@ export function product(a: ByteDfa, b: ByteDfa, mode: ProductMode, budget: Budge
   // A representative byte per joint class gives the class in each operand.
   const rep = new Int32Array(part.numClasses);
   for (let x = 255; x >= 0; x--) rep[part.classOf[x]] = x;
-  const ids = new Map<number, number>();
+  const ids = new PairIndex(a.numStates, b.numStates + 1); // b's dead state -1 is stored as 0
   const pairs: number[] = [];
-  const width = b.numStates + 1; // b's state -1 (dead) is encoded as 0
   const accepts = (sa: number, sb: number): boolean => {
     const inB = sb >= 0 && b.accepting[sb] === 1;
     return a.accepting[sa] === 1 && (mode === "intersect" ? inB : !inB);
   };
   const intern = (sa: number, sb: number): number => {
-    const key = sa * width + sb + 1;
-    let id = ids.get(key);
-    if (id === undefined) {
+    let id = ids.get(sa, sb + 1);
+    if (id < 0) {
       id = out.addState(accepts(sa, sb));
-      ids.set(key, id);
+      ids.set(sa, sb + 1, id);
       pairs.push(sa, sb);
     }
     return id;

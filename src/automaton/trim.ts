@@ -4,44 +4,58 @@
  * relies on (a live state never leads into a dead end). Returns null for the empty language.
  */
 import type { ByteDfa } from "./dfa.js";
+import { ScratchPool } from "./scratch.js";
+
+const pool = new ScratchPool();
 
 export function trim(dfa: ByteDfa): ByteDfa | null {
   const { numStates: n, numClasses: k, trans, accepting } = dfa;
   // Co-reachability over reverse edges (CSR layout).
-  const indeg = new Int32Array(n + 1);
-  for (let i = 0; i < trans.length; i++) if (trans[i] >= 0) indeg[trans[i] + 1]++;
-  for (let s = 0; s < n; s++) indeg[s + 1] += indeg[s];
-  const rev = new Int32Array(indeg[n]);
-  const fill = indeg.slice(0, n);
+  const off = pool.int32(0, n + 1).fill(0);
+  for (let i = 0; i < trans.length; i++) if (trans[i] >= 0) off[trans[i] + 1]++;
+  for (let s = 0; s < n; s++) off[s + 1] += off[s];
+  const rev = pool.int32(1, off[n]);
+  const fill = pool.int32(2, n);
+  fill.set(off.subarray(0, n));
   for (let s = 0; s < n; s++) {
     for (let c = 0; c < k; c++) {
       const t = trans[s * k + c];
       if (t >= 0) rev[fill[t]++] = s;
     }
   }
-  const live = new Uint8Array(n);
-  const queue = new Int32Array(n);
+  const live = pool.int32(3, n).fill(0);
+  const queue = pool.int32(4, n);
   let qh = 0;
   let qt = 0;
   for (let s = 0; s < n; s++) if (accepting[s]) ((live[s] = 1), (queue[qt++] = s));
   while (qh < qt) {
     const s = queue[qh++];
-    for (let i = indeg[s]; i < indeg[s + 1]; i++) {
+    for (let i = off[s]; i < off[s + 1]; i++) {
       const p = rev[i];
       if (!live[p]) ((live[p] = 1), (queue[qt++] = p));
     }
   }
   if (!live[dfa.start]) return null;
-  // Forward BFS through live states only; numbering in visit order.
-  const id = new Int32Array(n).fill(-1);
-  qh = qt = 0;
+  return renumber(dfa, (t) => live[t] === 1);
+}
+
+/**
+ * Breadth-first renumbering from the start through the states `keep` admits; transitions to
+ * other states become dead. The result's classes are unchanged.
+ */
+export function renumber(dfa: ByteDfa, keep: (state: number) => boolean): ByteDfa {
+  const { numStates: n, numClasses: k, trans, accepting } = dfa;
+  const id = pool.int32(5, n).fill(-1);
+  const queue = pool.int32(6, n);
+  let qh = 0;
+  let qt = 0;
   id[dfa.start] = qt;
   queue[qt++] = dfa.start;
   while (qh < qt) {
     const s = queue[qh++];
     for (let c = 0; c < k; c++) {
       const t = trans[s * k + c];
-      if (t >= 0 && live[t] && id[t] < 0) ((id[t] = qt), (queue[qt++] = t));
+      if (t >= 0 && id[t] < 0 && keep(t)) ((id[t] = qt), (queue[qt++] = t));
     }
   }
   const m = qt;

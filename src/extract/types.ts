@@ -17,7 +17,8 @@ export type DeepPartial<T> = T extends readonly (infer U)[]
     ? { [K in keyof T]?: DeepPartial<T[K]> }
     : T;
 
-export type FieldResult = FieldReport;
+/** A field's grounding report; `truncated` marks a value finished by budget-aware completion. */
+export type FieldResult = FieldReport & { readonly truncated?: true };
 
 export interface ExtractStats extends GenerateStats {
   readonly promptTokens: number;

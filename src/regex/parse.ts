@@ -24,7 +24,6 @@ export function parseRegex(source: string): RegexNode {
   return new Parser(source).parse();
 }
 
-const SYNTAX = new Set(Array.from("^$\\.*+?()[]{}|/-"));
 const CONTROL_ESCAPES: Readonly<Record<string, number>> = { t: 9, n: 10, v: 11, f: 12, r: 13 };
 
 class Parser {
@@ -164,7 +163,8 @@ class Parser {
       this.i += b.length;
     }
     if (this.peek() === "?") this.i++; // lazy: same language
-    if ("*+?".includes(this.peek()) && this.peek() !== "" || this.tryBraces() !== null) {
+    const next = this.peek();
+    if ((next !== "" && "*+?".includes(next)) || this.tryBraces() !== null) {
       this.fail("PATTERN_INVALID", "nothing to repeat", this.i);
     }
     return bounds;

@@ -46,7 +46,7 @@ export function vocabularyFromBytes(options: VocabularyFromBytesOptions): Vocabu
   const special = new Uint8Array(size);
   for (const id of options.specialIds) special[id] = 1;
 
-  const utf8 = new TextDecoder();
+  const utf8 = new TextDecoder("utf-8", { ignoreBOM: true }); // keep a leading U+FEFF: it is token text
   const concatDecode = (ids: readonly number[]): string => {
     const parts = ids.map((id) => packed.data.subarray(packed.offsets[id], packed.offsets[id + 1]));
     const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));

@@ -75,7 +75,7 @@ export class PackedVocabulary implements Vocabulary {
     this.encodeFn = parts.encode;
     this.decodeFn = parts.decode;
     const byText = new Map<string, number>();
-    const utf8 = new TextDecoder();
+    const utf8 = new TextDecoder("utf-8", { ignoreBOM: true }); // keep a leading U+FEFF: it is token text
     for (let id = 0; id < this.size; id++) {
       if (!this.special[id]) continue;
       const text = utf8.decode(this.data.subarray(this.offsets[id], this.offsets[id + 1]));

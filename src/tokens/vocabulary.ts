@@ -23,6 +23,6 @@ export interface Vocabulary {
   encode(text: string): number[];
   /** Decoded text of ids (invalid UTF-8 becomes U+FFFD). */
   decode(ids: readonly number[]): string;
-  /** Stable hash of (width, every id's bytes, specials): part of every compile-cache key. */
+  /** Stable hash of (width, every id's bytes, specials, eos and pad ids): part of every compile-cache key. */
   readonly fingerprint: string;
 }

@@ -4,19 +4,21 @@
  *  2. normalized: equal after normalization (normalize.ts), or the same date, phone number or
  *     number/amount read from the text (dates.ts, phones.ts, numbers.ts);
  *  3. fuzzy: only when tiers 1-2 found nothing, only for strings whose normalized form has at
- *     least `minFuzzyLength` characters, similarity >= `fuzzyThreshold` (fuzzy.ts).
+ *     least `minFuzzyLength` (default 4, never below 3) characters, similarity >=
+ *     `fuzzyThreshold` (default 0.8), whole units left out or short filler words added, never a
+ *     unit replaced (fuzzy.ts).
  * Numbers (JSON numbers) are matched only against numbers read from the text, never as
  * substrings, so 3 does not match the 3 inside 2023 or 138-1234-5678.
  *
  * Short values: a match may not begin or end inside a Latin word or digit group (the value "Li"
  * does not match "Lisa", "12" does not match "2012"); CJK has no word boundaries, so one- and
  * two-character CJK values match wherever they occur. Values of 1-2 normalized characters are
- * never fuzzy-matched (one edit would already be 50%).
+ * never fuzzy-matched, whatever the options (one edit would already be half the value).
  */
 import { dateScore, parseDateValue, readingsFor, type DateOrder } from "./dates.js";
 import { isWordChar } from "./fold.js";
-import { fuzzyFind } from "./fuzzy.js";
-import { normalizeValue } from "./normalize.js";
+import { fuzzyFind, toUnits } from "./fuzzy.js";
+import { normalizeWithMap } from "./normalize.js";
 import { parseNumberValue } from "./numbers.js";
 import { canonicalPhone, parsePhoneValue } from "./phones.js";
 import type { PreparedText } from "./prepared.js";
@@ -110,7 +112,8 @@ export function alignValue(value: string | number, p: PreparedText, o: AlignOpti
   const v = value.trim();
   if (v.length === 0) return [];
   exactSpans(v, p, cands);
-  const nv = normalizeValue(v);
+  const nvMap = normalizeWithMap(v);
+  const nv = nvMap.text;
   if (nv.length > 0) normalizedSpans(nv, p, cands);
   dateSpans(v, p, o.dateOrder, cands);
   const phone = parsePhoneValue(v);
@@ -119,7 +122,7 @@ export function alignValue(value: string | number, p: PreparedText, o: AlignOpti
   if (num) numberSpans(num.value, num.currency, p, cands);
   if (cands.length === 0 && o.fuzzy && nv.length >= Math.max(3, o.minFuzzyLength)) {
     const { starts, ends } = p.normalized;
-    for (const h of fuzzyFind(nv, p.normalized.text, o.fuzzyThreshold)) {
+    for (const h of fuzzyFind(toUnits(nvMap), p.units, o.fuzzyThreshold)) {
       cands.push({ start: starts[h.start], end: ends[h.end - 1], match: "fuzzy", score: h.score });
     }
   }

@@ -45,23 +45,25 @@ export function parseChineseNumeral(run: string): ChineseNumber | undefined {
     for (const ch of run) digits += String(DIGITS[ch]);
     return { value: Number(digits), digits };
   }
-  let total = 0;
-  let section = 0;
+  // Three levels: 亿 (yi), 万 (wan), and the part below 万 (rest); 一亿二千万 = 1e8 + 2000 * 1e4.
+  let yi = 0;
+  let wan = 0;
+  let rest = 0;
   let current = 0;
   for (const ch of run) {
     if (ch in DIGITS) current = DIGITS[ch];
     else if (ch in SMALL_UNITS) {
-      section += (current || 1) * SMALL_UNITS[ch];
+      rest += (current || 1) * SMALL_UNITS[ch];
       current = 0;
+    } else if (BIG_UNITS[ch] === 1e4) {
+      wan += (rest + current || 1) * 1e4;
+      rest = current = 0;
     } else {
-      const unit = BIG_UNITS[ch];
-      const part = section + current;
-      // 万亿: a big unit right after another multiplies what came before.
-      total = part === 0 ? total * unit : (total + part) * unit;
-      section = 0;
-      current = 0;
+      // 万亿: everything so far is multiplied.
+      yi = (yi + wan + rest + current || 1) * 1e8;
+      wan = rest = current = 0;
     }
   }
-  const value = total + section + current;
+  const value = yi + wan + rest + current;
   return { value, digits: String(value) };
 }

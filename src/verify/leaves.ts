@@ -9,6 +9,7 @@
  * every member). Anything else only loses annotations (enum, derived), never leaves.
  */
 import { toPointer } from "./pointer.js";
+import { isNullType, isSchemaObject as isObj, resolveSchema as resolve, unionBranches } from "./schema-nav.js";
 import type { JsonSchema, JsonSchemaObject } from "./types.js";
 
 /** The annotation key for pocket-extract's own schema annotations. `{"x-pocket": {"derived":
@@ -27,24 +28,6 @@ export interface Leaf {
 
 type Obj = JsonSchemaObject;
 
-const isObj = (x: unknown): x is Obj => typeof x === "object" && x !== null && !Array.isArray(x);
-
-function resolve(root: JsonSchema | undefined, s: unknown, depth = 0): Obj | undefined {
-  if (!isObj(s)) return undefined;
-  if (typeof s.$ref === "string" && s.$ref.startsWith("#") && depth < 32 && isObj(root)) {
-    let node: unknown = root;
-    for (const raw of s.$ref.slice(1).split("/").slice(1)) {
-      const seg = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-      node = isObj(node) ? node[seg] : undefined;
-    }
-    const target = resolve(root, node, depth + 1);
-    // Sibling keywords next to $ref (allowed since 2019-09) are kept: the description, x-pocket.
-    const { $ref: _ref, ...siblings } = s;
-    return target ? { ...target, ...siblings } : undefined;
-  }
-  return s;
-}
-
 function jsonType(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "array";
@@ -61,7 +44,7 @@ function admitsType(s: Obj, t: string): boolean {
 /** Narrows a schema to the branch that describes `v`. */
 function branchFor(root: JsonSchema | undefined, s: Obj | undefined, v: unknown): Obj | undefined {
   if (!s) return undefined;
-  const branches = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined;
+  const branches = unionBranches(s);
   if (!branches) return s;
   const t = jsonType(v);
   for (const b of branches) {
@@ -76,11 +59,8 @@ function branchFor(root: JsonSchema | undefined, s: Obj | undefined, v: unknown)
 
 export function admitsNull(root: JsonSchema | undefined, s: Obj | undefined): boolean {
   if (!s) return true;
-  if (s.nullable === true || s.const === null) return true;
-  if (Array.isArray(s.enum) && s.enum.includes(null)) return true;
-  if (s.type === "null" || (Array.isArray(s.type) && s.type.includes("null"))) return true;
-  const branches = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : [];
-  return branches.some((b) => admitsNull(root, resolve(root, b)));
+  if (isNullType(s)) return true;
+  return (unionBranches(s) ?? []).some((b) => admitsNull(root, resolve(root, b)));
 }
 
 function members(root: JsonSchema | undefined, s: Obj): Obj[] {

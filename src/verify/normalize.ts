@@ -16,15 +16,40 @@ export interface NormalizedText {
   readonly ends: Int32Array;
 }
 
+/** Per code point: its folded form with separators removed. Texts reuse few distinct code
+ *  points, and NFKC plus the Unicode property test are the expensive part of normalizing. */
+const foldCache = new Map<number, string>();
+
+function foldKeep(cp: number): string {
+  let f = foldCache.get(cp);
+  if (f === undefined) {
+    f = "";
+    for (const ch of foldCodePoint(String.fromCodePoint(cp))) if (!isSeparator(ch)) f += ch;
+    foldCache.set(cp, f);
+  }
+  return f;
+}
+
 export function normalizeWithMap(text: string): NormalizedText {
-  const out: string[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
+  const parts: string[] = [];
+  // NFKC can expand a code point (㎏ -> kg), so the map may outgrow the text; grow on demand.
+  let starts = new Int32Array(text.length + 8);
+  let ends = new Int32Array(text.length + 8);
+  let n = 0;
   const emit = (s: string, start: number, end: number): void => {
-    for (let k = 0; k < s.length; k++) {
-      out.push(s[k]);
-      starts.push(start);
-      ends.push(end);
+    if (n + s.length > starts.length) {
+      const size = 2 * (n + s.length);
+      const ns = new Int32Array(size);
+      const ne = new Int32Array(size);
+      ns.set(starts);
+      ne.set(ends);
+      starts = ns;
+      ends = ne;
+    }
+    parts.push(s);
+    for (let k = 0; k < s.length; k++, n++) {
+      starts[n] = start;
+      ends[n] = end;
     }
   };
   // Numeral runs are found on the original text, before separators are dropped, so that 一、二
@@ -32,24 +57,25 @@ export function normalizeWithMap(text: string): NormalizedText {
   const runs = new Map<number, { end: number; digits: string }>();
   CHINESE_NUMERAL_RUN.lastIndex = 0;
   for (let m = CHINESE_NUMERAL_RUN.exec(text); m; m = CHINESE_NUMERAL_RUN.exec(text)) {
-    const n = parseChineseNumeral(m[0]);
-    if (n) runs.set(m.index, { end: m.index + m[0].length, digits: n.digits });
+    const num = parseChineseNumeral(m[0]);
+    if (num) runs.set(m.index, { end: m.index + m[0].length, digits: num.digits });
   }
   let i = 0;
   while (i < text.length) {
-    const run = runs.get(i);
+    const run = runs.size > 0 ? runs.get(i) : undefined;
     if (run) {
       // Every digit maps to the whole run: 十二 has no sub-span that means "2".
       emit(run.digits, i, run.end);
       i = run.end;
       continue;
     }
-    const cp = String.fromCodePoint(text.codePointAt(i) ?? 0);
-    const folded = foldCodePoint(cp);
-    for (const ch of folded) if (!isSeparator(ch)) emit(ch, i, i + cp.length);
-    i += cp.length;
+    const cp = text.codePointAt(i) ?? 0;
+    const width = cp > 0xffff ? 2 : 1;
+    const f = foldKeep(cp);
+    if (f.length > 0) emit(f, i, i + width);
+    i += width;
   }
-  return { text: out.join(""), starts: Int32Array.from(starts), ends: Int32Array.from(ends) };
+  return { text: parts.join(""), starts: starts.slice(0, n), ends: ends.slice(0, n) };
 }
 
 /** The normalized form of a value (same rules as the text, so the two compare directly). */

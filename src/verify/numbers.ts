@@ -1,10 +1,12 @@
 /**
  * Numbers and amounts in text and values: 1299, 1,299.00, ¥1,299, 1299元, 3万 (= 30000), and
- * Chinese numerals (三, 十二, 一百零五). Values compare numerically. A number entity records both
+ * Chinese numerals (三, 十二, 一百零五) and English number words (twelve). Values compare
+ * numerically. Digits glued to a preceding letter (A4, SF1234, G92) belong to a code, not a number. A number entity records both
  * its digits-only span and the span widened over an adjacent currency mark, so an amount value
  * (¥1,299.00) is shown with its symbol while a bare quantity is not.
  */
 import { CHINESE_NUMERAL_RUN, parseChineseNumeral } from "./chinese-numerals.js";
+import { ENGLISH_NUMBER_PHRASE, parseEnglishNumber } from "./english-numerals.js";
 
 export interface NumberEntity {
   readonly start: number;
@@ -17,7 +19,7 @@ export interface NumberEntity {
   readonly raw: string;
 }
 
-const ARABIC = /(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d]|[.,]\d)(\s*[万萬亿億])?/g;
+const ARABIC = /(?<![A-Za-z\d.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d]|[.,]\d)(\s*[万萬亿億])?/g;
 const CURRENCY_BEFORE = /(?:[¥￥$€£]|rmb|cny|usd|hk\$|us\$)\s*$/i;
 const CURRENCY_AFTER = /^\s*(?:元|块|圆|人民币|rmb|cny|usd|dollars?|yuan)/i;
 const MULTIPLIER: Readonly<Record<string, number>> = { 万: 1e4, 萬: 1e4, 亿: 1e8, 億: 1e8 };
@@ -59,12 +61,19 @@ export function findNumbers(text: string, taken: readonly { start: number; end: 
     const n = parseChineseNumeral(m[0]);
     if (n) out.push({ start, end, ...currencySpan(text, start, end), value: n.value, raw: m[0] });
   }
+  ENGLISH_NUMBER_PHRASE.lastIndex = 0;
+  for (let m = ENGLISH_NUMBER_PHRASE.exec(text); m; m = ENGLISH_NUMBER_PHRASE.exec(text)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    const value = parseEnglishNumber(m[0]);
+    if (value !== undefined && free(start, end)) out.push({ start, end, ...currencySpan(text, start, end), value, raw: m[0] });
+  }
   return out;
 }
 
 /**
  * Reads a whole value as a number or amount: optional currency mark, thousands separators,
- * decimals, a 万/亿 multiplier, or Chinese numerals. Returns undefined for anything else
+ * decimals, a 万/亿 multiplier, Chinese numerals or English number words. Returns undefined for anything else
  * (3台 is not a number value; it is compared as text, where 三台 normalizes to 3台).
  */
 export function parseNumberValue(value: string): { value: number; currency: boolean } | undefined {
@@ -76,5 +85,7 @@ export function parseNumberValue(value: string): { value: number; currency: bool
   }
   const cn = /^(.+?)(元|块)?$/.exec(v);
   const n = cn ? parseChineseNumeral(cn[1]) : undefined;
-  return n ? { value: n.value, currency: Boolean(cn?.[2]) } : undefined;
+  if (n) return { value: n.value, currency: Boolean(cn?.[2]) };
+  const en = parseEnglishNumber(v);
+  return en === undefined ? undefined : { value: en, currency: false };
 }

@@ -7,6 +7,7 @@
  */
 import { findDates, type DateEntity } from "./dates.js";
 import { foldWidth } from "./fold.js";
+import { toUnits, type Units } from "./fuzzy.js";
 import { normalizeWithMap, type NormalizedText } from "./normalize.js";
 import { findNumbers, type NumberEntity } from "./numbers.js";
 import { findPhones, type PhoneEntity } from "./phones.js";
@@ -16,6 +17,8 @@ export interface PreparedText {
   /** `text` with full-width ASCII folded to ASCII; same length, same offsets. */
   readonly folded: string;
   readonly normalized: NormalizedText;
+  /** Units of the normalized text for fuzzy matching (fuzzy.ts). */
+  readonly units: Units;
   readonly dates: readonly DateEntity[];
   readonly phones: readonly PhoneEntity[];
   readonly numbers: readonly NumberEntity[];
@@ -31,7 +34,8 @@ export function prepareText(text: string): PreparedText {
   const dates = findDates(folded);
   const phones = findPhones(folded, dates);
   const numbers = findNumbers(folded, [...dates, ...phones]);
-  const prepared: PreparedText = { text, folded, normalized: normalizeWithMap(text), dates, phones, numbers };
+  const normalized = normalizeWithMap(text);
+  const prepared: PreparedText = { text, folded, normalized, units: toUnits(normalized), dates, phones, numbers };
   if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
   memo.set(text, prepared);
   return prepared;

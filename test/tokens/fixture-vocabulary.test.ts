@@ -8,7 +8,7 @@ import { loadTokenizerJson, vocabularyFromBytes, type Vocabulary } from "../../s
 import { fixtureVocabulary } from "./helpers.js";
 
 const utf8 = new TextEncoder();
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 function concatBytes(vocab: Vocabulary, ids: readonly number[]): Uint8Array {
   const parts = ids.map((id) => vocab.bytes(id));
@@ -27,7 +27,7 @@ const SAMPLES = {
   english: "The quick brown fox jumps over the lazy dog. It's 3:45pm, isn't it?\n\tIndented   spaces  ",
   chinese: "客户购买了3台笔记本电脑，型号为锐思Book Pro 14，单价为人民币七千九百元整。交货日期：2024年5月3日。",
   json: '{"product":"锐思Book Pro 14","quantity":3,"price":null,"tags":["a","b\\n\\"c\\""],"x":-1.5e-3}',
-  mixed: "Order #42 → 发货 🚚 on 2024-05-03 (naïve café) ½ \u0000\u001f\u007f 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 <b>bold</b>",
+  mixed: "\uFEFFOrder #42 → 发货 🚚 on 2024-05-03 (naïve café) ½ \u0000\u001f\u007f 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 <b>bold</b>",
 };
 
 describe("fixture tokenizer.json", () => {

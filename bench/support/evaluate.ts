@@ -1,0 +1,167 @@
+/**
+ * MaskBench for one schema file: compile (JSON Schema semantics, flexible whitespace), run every
+ * test instance token by token through a fresh matcher twice (first pass on cold caches, second
+ * pass warm, same compiled grammar) and classify the outcome like the benchmark does. Typed
+ * `PocketExtractError`s from the compiler are compile errors; any other exception is a crash.
+ */
+import { compileGrammar, type CompiledGrammar, type CompileGrammarOptions } from "../../src/compile/index.js";
+import { PocketExtractError, SchemaError } from "../../src/errors.js";
+import type { Vocabulary } from "../../src/tokens/vocabulary.js";
+import type { MaskbenchFile } from "./corpus.js";
+import { DeadlineExceeded, driveMatcher, type DriveOutcome } from "./drive.js";
+import { Samples } from "./stats.js";
+
+export type SchemaStatus = "pass" | "fail" | "compile-error" | "timeout" | "crash";
+
+export interface ErrorInfo {
+  /** Where it happened: compile, tokenize or match. */
+  readonly stage: string;
+  /** PocketExtractError code, or the exception's class name for crashes. */
+  readonly code: string;
+  readonly keyword?: string;
+  readonly pointer?: string;
+  readonly message: string;
+  readonly stack?: string;
+}
+
+export interface TestFailure {
+  readonly index: number;
+  readonly description: string;
+  readonly tokens: number;
+  /** Token index refused, or -1 when every token was taken but the document was incomplete. */
+  readonly at: number;
+  /** Text accepted before the refused token, and the refused token (decoded). */
+  readonly before?: string;
+  readonly token?: string;
+  readonly text: string;
+}
+
+export interface SchemaOutcome {
+  readonly file: string;
+  readonly status: SchemaStatus;
+  readonly tests: number;
+  readonly compileMs?: number;
+  readonly error?: ErrorInfo;
+  /** Valid instances refused (validation errors). */
+  readonly validRejected: readonly TestFailure[];
+  /** Invalid instances accepted (invalidation errors). */
+  readonly invalidAccepted: readonly TestFailure[];
+  /** Engine inconsistencies (mask vs accept, eos vs isComplete, cold vs warm pass). */
+  readonly mismatches: readonly string[];
+  /** Keywords the compiler reported as checked after decoding (not enforced by the mask). */
+  readonly validatedAfter: readonly string[];
+  readonly states?: number;
+  readonly grammarBytes?: number;
+  /** Microseconds per token (fill + check + accept), first pass and second pass; fill alone, first pass. */
+  readonly coldTokenUs: Float64Array;
+  readonly warmTokenUs: Float64Array;
+  readonly coldMaskUs: Float64Array;
+}
+
+export const MASKBENCH_OPTIONS: CompileGrammarOptions = { mode: "jsonschema", format: "flexible" };
+
+let nonce = 0;
+
+/**
+ * compileGrammar with the compile cache defeated (a fresh nonce in the options changes the cache
+ * key), so every call measures a real compile and starts with cold mask caches.
+ */
+export function compileUncached(schema: unknown, vocabulary: Vocabulary, options: CompileGrammarOptions): CompiledGrammar {
+  const uncached: CompileGrammarOptions & { readonly benchNonce: number } = { ...options, benchNonce: ++nonce };
+  return compileGrammar(schema, vocabulary, uncached);
+}
+
+const TEXT_LIMIT = 600;
+
+export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeoutMs: number): SchemaOutcome {
+  const started = performance.now();
+  const deadline = started + timeoutMs;
+  const cold = new Samples();
+  const warm = new Samples();
+  const coldMask = new Samples();
+  const base = { file: file.name, tests: file.tests.length, validRejected: [], invalidAccepted: [], mismatches: [], validatedAfter: [] };
+  const timings = { coldTokenUs: cold.values(), warmTokenUs: warm.values(), coldMaskUs: coldMask.values() };
+
+  let compiled: CompiledGrammar;
+  try {
+    compiled = compileUncached(file.schema, vocabulary, MASKBENCH_OPTIONS);
+  } catch (err) {
+    const error = describe(err, "compile");
+    return { ...base, ...timings, status: err instanceof PocketExtractError ? "compile-error" : "crash", error };
+  }
+  const compileMs = performance.now() - started;
+  const validatedAfter = [...new Set(compiled.report?.validatedAfter.map((use) => use.keyword) ?? [])];
+  const withGrammar = { ...base, compileMs, validatedAfter, states: compiled.tokens.stats().states };
+  if (performance.now() > deadline) return { ...withGrammar, ...timings, status: "timeout" };
+
+  let stage = "tokenize";
+  try {
+    const ids = file.tests.map((test) => vocabulary.encode(test.text));
+    stage = "match";
+    const mask = new Uint32Array(compiled.tokens.maskWords);
+    const eos = vocabulary.eosIds[0];
+    const run = (pass: number): DriveOutcome[] =>
+      ids.map((tokens) => driveMatcher(compiled.tokens.matcher(), tokens, mask, eos, pass === 0 ? { token: cold, mask: coldMask } : { token: warm }, deadline));
+    const first = run(0);
+    const second = run(1);
+    const validRejected: TestFailure[] = [];
+    const invalidAccepted: TestFailure[] = [];
+    const mismatches: string[] = [];
+    file.tests.forEach((test, i) => {
+      const outcome = first[i];
+      const accepted = outcome.rejectedAt < 0 && outcome.complete;
+      if (test.valid && !accepted) validRejected.push(failure(i, test.description, test.text, ids[i], outcome, vocabulary));
+      if (!test.valid && accepted) invalidAccepted.push(failure(i, test.description, test.text, ids[i], outcome, vocabulary));
+      for (const m of outcome.mismatches) mismatches.push(`test ${i}: ${m}`);
+      if (second[i].rejectedAt !== outcome.rejectedAt || second[i].complete !== outcome.complete) {
+        mismatches.push(`test ${i}: warm pass disagrees with cold pass (${second[i].rejectedAt}/${second[i].complete} vs ${outcome.rejectedAt}/${outcome.complete})`);
+      }
+    });
+    const status = validRejected.length + invalidAccepted.length + mismatches.length === 0 ? "pass" : "fail";
+    const stats = compiled.tokens.stats();
+    return {
+      ...withGrammar,
+      coldTokenUs: cold.values(),
+      warmTokenUs: warm.values(),
+      coldMaskUs: coldMask.values(),
+      status,
+      validRejected,
+      invalidAccepted,
+      mismatches,
+      grammarBytes: stats.memoryBytes,
+    };
+  } catch (err) {
+    if (err instanceof DeadlineExceeded) return { ...withGrammar, ...timings, status: "timeout" };
+    const error = describe(err, stage);
+    return { ...withGrammar, ...timings, status: err instanceof PocketExtractError ? "fail" : "crash", error };
+  }
+}
+
+function failure(index: number, description: string, text: string, ids: readonly number[], outcome: DriveOutcome, vocabulary: Vocabulary): TestFailure {
+  const at = outcome.rejectedAt;
+  return {
+    index,
+    description,
+    tokens: ids.length,
+    at,
+    ...(at >= 0 ? { before: clipTail(vocabulary.decode(ids.slice(0, at))), token: vocabulary.decode([ids[at]]) } : {}),
+    text: text.length <= TEXT_LIMIT ? text : `${text.slice(0, TEXT_LIMIT)}…`,
+  };
+}
+
+function clipTail(text: string): string {
+  return text.length <= TEXT_LIMIT ? text : `…${text.slice(-TEXT_LIMIT)}`;
+}
+
+export function describe(err: unknown, stage: string): ErrorInfo {
+  if (err instanceof PocketExtractError) {
+    return {
+      stage,
+      code: err.code,
+      message: err.message,
+      ...(err instanceof SchemaError ? { pointer: err.pointer, ...(err.keyword ? { keyword: err.keyword } : {}) } : {}),
+    };
+  }
+  const e = err instanceof Error ? err : new Error(String(err));
+  return { stage, code: e.name, message: e.message, stack: e.stack?.split("\n").slice(0, 6).join("\n") };
+}

@@ -1,0 +1,24 @@
+/**
+ * One expression -> finished DFA (NFA, subset construction, trim, minimize). Leaves (refs,
+ * JSON strings) are resolved by the caller; expressions from regexes have none.
+ */
+import type { Expr } from "../grammar/ir.js";
+import type { Budget } from "./budget.js";
+import type { ByteDfa } from "./dfa.js";
+import { determinize } from "./determinize.js";
+import { addExpr, type ResolveLeaf } from "./expr-nfa.js";
+import { finish } from "./finish.js";
+import { Nfa } from "./nfa.js";
+
+const noLeaves: ResolveLeaf = (leaf) => {
+  throw new Error(`unexpected ${leaf.kind} in a self-contained expression`);
+};
+
+export function compileExpr(expr: Expr, budget: Budget, what: string, resolve: ResolveLeaf = noLeaves): ByteDfa | null {
+  // A lone leaf is already a finished DFA.
+  if (expr.kind === "ref" || expr.kind === "jsonString") return resolve(expr);
+  const nfa = new Nfa(budget, what);
+  const frag = addExpr(nfa, expr, resolve);
+  if (frag === null) return null;
+  return finish(determinize(nfa, frag, budget, what));
+}

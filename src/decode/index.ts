@@ -1,0 +1,2 @@
+/** Public face of decoding: the engine-agnostic constrained generation loop. */
+export { generate, type GenerateOptions, type GenerateResult, type GenerateStats, type StopReason } from "./generate.js";

@@ -1,0 +1,34 @@
+/**
+ * Entry points: `createExtractor` (load a model or wrap a ready engine once, extract many times)
+ * and the one-off `extract`. A model path picks its engine by what it is: a `.gguf` file runs on
+ * the llama.cpp engine, a directory holding `llm_config.json`/`config.json` on MNN.
+ */
+import { loadEngine, type LoadEngineOptions } from "../engines/load.js";
+import type { Engine } from "../engines/engine.js";
+import { PocketExtractError } from "../errors.js";
+import { Extractor } from "./extractor.js";
+import type { ExtractOptions, ExtractResult, InferOutput } from "./types.js";
+
+export type ExtractorOptions = ExtractOptions &
+  LoadEngineOptions &
+  ({ readonly model: string; readonly engine?: undefined } | { readonly engine: Engine; readonly model?: undefined });
+
+export async function createExtractor(options: ExtractorOptions): Promise<Extractor> {
+  const { model, engine, contextLength, threads, ...defaults } = options;
+  if (engine) return new Extractor(engine, defaults);
+  if (typeof model !== "string" || model.length === 0) {
+    throw new PocketExtractError("OPTION_INVALID", "createExtractor needs `model` (a .gguf file or an MNN model directory) or `engine`");
+  }
+  return new Extractor(await loadEngine(model, { contextLength, threads }), defaults);
+}
+
+/** One-off extraction: loads the model, extracts, releases the model. */
+export async function extract<S>(schema: S, text: string, options: ExtractorOptions): Promise<ExtractResult<InferOutput<S>>> {
+  const extractor = await createExtractor(options);
+  try {
+    return await extractor.extract(schema, text, options);
+  } finally {
+    // A caller-provided engine stays the caller's to dispose.
+    if (!options.engine) await extractor.dispose();
+  }
+}

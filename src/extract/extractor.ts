@@ -1,0 +1,216 @@
+/**
+ * The Extractor: one loaded engine, its compiled schemas, and the three ways to use them:
+ * `extract` (one document), `extractMany` (a batch, with bounded concurrency, results tagged with
+ * their input), and `stream` (partial values while decoding). It orchestrates the pipeline stages
+ * (compile -> prompt -> generate -> resolve escapes -> validate -> ground) and owns no stage itself.
+ */
+import { compileGrammar, type CompiledGrammar } from "../compile/index.js";
+import { generate } from "../decode/generate.js";
+import type { Engine } from "../engines/engine.js";
+import { PocketExtractError } from "../errors.js";
+import { buildPrompt } from "../prompt/index.js";
+import { groundFields, validate, type ZodLike } from "../verify/index.js";
+import type { JsonSchema } from "../verify/types.js";
+import { markTruncated } from "./truncation.js";
+import { resolveNullEscapes } from "./null-escapes.js";
+import { parsePartialJson } from "./partial-json.js";
+import { checkText } from "./text-checks.js";
+import type {
+  BatchInput,
+  BatchOptions,
+  BatchResult,
+  DeepPartial,
+  ExtractOptions,
+  ExtractResult,
+  InferOutput,
+  StreamEvent,
+} from "./types.js";
+
+const DEFAULT_MAX_STRING_LENGTH = 512;
+
+export class Extractor {
+  private disposed = false;
+
+  constructor(
+    readonly engine: Engine,
+    private readonly defaults: ExtractOptions = {},
+  ) {}
+
+  /** Compile (or fetch from the cache) the extraction grammar of a schema for this engine. */
+  compile(schema: unknown, options: ExtractOptions = {}): CompiledGrammar {
+    const o = { ...this.defaults, ...options };
+    return compileGrammar(schema, this.engine.vocabulary, {
+      mode: "extraction",
+      format: "compact",
+      defaultMaxStringLength: o.defaultMaxStringLength ?? DEFAULT_MAX_STRING_LENGTH,
+    });
+  }
+
+  async extract<S>(schema: S, text: string, options: ExtractOptions = {}): Promise<ExtractResult<InferOutput<S>>> {
+    return this.run(schema, text, options);
+  }
+
+  /** Extract from many documents; results arrive in completion order, tagged with id and index. */
+  async *extractMany<S>(
+    schema: S,
+    inputs: Iterable<BatchInput | string> | AsyncIterable<BatchInput | string>,
+    options: BatchOptions = {},
+  ): AsyncGenerator<BatchResult<InferOutput<S>>> {
+    const concurrency = options.concurrency ?? 1;
+    if (!Number.isInteger(concurrency) || concurrency < 1) {
+      throw new PocketExtractError("OPTION_INVALID", `concurrency must be a positive integer, got ${concurrency}`);
+    }
+    this.compile(schema, options); // fail fast on a bad schema, before any document
+    const source = toAsyncIterator(inputs);
+    let index = 0;
+    const inFlight = new Map<number, Promise<{ key: number; out: BatchResult<InferOutput<S>> }>>();
+    const startNext = async (): Promise<boolean> => {
+      const next = await source.next();
+      if (next.done) return false;
+      const input = typeof next.value === "string" ? { text: next.value } : next.value;
+      const key = index++;
+      const id = input.id ?? key;
+      inFlight.set(
+        key,
+        this.run(schema, input.text, options).then(
+          (result) => ({ key, out: { id, index: key, result } }),
+          (error: unknown) => ({ key, out: { id, index: key, error: error instanceof Error ? error : new Error(String(error)) } }),
+        ),
+      );
+      return true;
+    };
+    while (inFlight.size < concurrency && (await startNext()));
+    while (inFlight.size > 0) {
+      const { key, out } = await Promise.race(inFlight.values());
+      inFlight.delete(key);
+      yield out;
+      if (!options.signal?.aborted) await startNext();
+    }
+  }
+
+  /** Partial values as decoding proceeds, then the full result. */
+  async *stream<S>(schema: S, text: string, options: ExtractOptions = {}): AsyncGenerator<StreamEvent<InferOutput<S>>> {
+    const events: StreamEvent<InferOutput<S>>[] = [];
+    let wake: (() => void) | undefined;
+    let finished = false;
+    let failure: unknown;
+    const decoder = new TextDecoder();
+    const push = (e: StreamEvent<InferOutput<S>>): void => {
+      events.push(e);
+      wake?.();
+    };
+    this.run(schema, text, options, (bytes) => {
+      const raw = decoder.decode(bytes);
+      push({ type: "partial", partial: parsePartialJson(raw) as DeepPartial<InferOutput<S>>, raw });
+    }).then(
+      (result) => push({ type: "result", result }),
+      (error: unknown) => (failure = error),
+    ).finally(() => {
+      finished = true;
+      wake?.();
+    });
+    for (;;) {
+      const e = events.shift();
+      if (e) {
+        yield e;
+        continue;
+      }
+      if (finished) break;
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+    if (failure !== undefined) throw failure;
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.engine.dispose();
+  }
+
+  private async run<S>(
+    schema: S,
+    text: string,
+    options: ExtractOptions,
+    onProgress?: (bytes: Uint8Array) => void,
+  ): Promise<ExtractResult<InferOutput<S>>> {
+    if (this.disposed) throw new PocketExtractError("ENGINE_DISPOSED", "this extractor was disposed");
+    checkText(text);
+    const o = { ...this.defaults, ...options };
+    const compiled = this.compile(schema, o);
+    const jsonSchema = compiled.jsonSchema as JsonSchema;
+    const prompt = buildPrompt({ jsonSchema, text, language: o.language, examples: o.examples, instruction: o.instruction });
+    const promptIds = this.engine.vocabulary.encode(prompt.full);
+    const maxTokens = o.maxTokens ?? 512;
+    const limit = this.engine.contextLength;
+    if (limit !== undefined && promptIds.length + maxTokens > limit) {
+      throw new PocketExtractError(
+        "TEXT_TOO_LONG",
+        `prompt (${promptIds.length} tokens) + maxTokens (${maxTokens}) exceeds the model context (${limit} tokens); shorten the text or lower maxTokens`,
+      );
+    }
+    const zod = isZodLike(schema) ? (schema as ZodLike<InferOutput<S>>) : undefined;
+    const attempts = 1 + (o.retries ?? 0);
+    let result: ExtractResult<InferOutput<S>> | undefined;
+    for (let attempt = 0; attempt < attempts && !result?.ok; attempt++) {
+      const seed = (o.sampling?.seed ?? 0) + attempt;
+      const sampling = attempt === 0 ? o.sampling : { temperature: 0.7, ...o.sampling, seed };
+      const session = await this.engine.createSession({ sampling, signal: o.signal });
+      let generated;
+      try {
+        generated = await generate(session, compiled.tokens, promptIds, { maxTokens, signal: o.signal, onProgress });
+      } finally {
+        await session.close();
+      }
+      result = this.verify(generated, text, jsonSchema, zod, compiled, promptIds.length);
+    }
+    return result!;
+  }
+
+  private verify<T>(
+    generated: Awaited<ReturnType<typeof generate>>,
+    text: string,
+    jsonSchema: JsonSchema,
+    zod: ZodLike<T> | undefined,
+    compiled: CompiledGrammar,
+    promptTokens: number,
+  ): ExtractResult<T> {
+    const parsed: unknown = JSON.parse(generated.text);
+    const escapes = resolveNullEscapes(parsed, (v) => validate(v, jsonSchema).issues);
+    const checked = validate(escapes.value, jsonSchema, zod);
+    const missing = new Set(escapes.missingRequired);
+    const issues = checked.issues.map((i) =>
+      missing.has(i.pointer) ? { ...i, message: "required field not stated in the text (the model answered null)" } : i,
+    );
+    const fields = markTruncated(
+      groundFields(escapes.value, text, { schema: jsonSchema, issues: issues.filter((i) => !missing.has(i.pointer)) }),
+      generated.text,
+      generated.cutAt,
+    );
+    const ok = checked.ok && generated.stats.stopReason !== "budget";
+    return {
+      ok,
+      data: ok ? checked.data : null,
+      partial: escapes.value,
+      fields,
+      issues,
+      raw: generated.text,
+      stats: {
+        ...generated.stats,
+        promptTokens,
+        compileMs: compiled.compileMs,
+        cutShort: generated.stats.stopReason === "budget",
+      },
+    };
+  }
+}
+
+function isZodLike(value: unknown): boolean {
+  return typeof value === "object" && value !== null && typeof (value as { safeParse?: unknown }).safeParse === "function";
+}
+
+function toAsyncIterator<T>(source: Iterable<T> | AsyncIterable<T>): AsyncIterator<T> {
+  if (Symbol.asyncIterator in source) return source[Symbol.asyncIterator]();
+  const it = source[Symbol.iterator]();
+  return { next: async () => it.next() };
+}

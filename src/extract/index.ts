@@ -1,0 +1,16 @@
+/** Public face of extraction: the extractor, the one-off call, and the result types. */
+export { createExtractor, extract, type ExtractorOptions } from "./create.js";
+export { Extractor } from "./extractor.js";
+export { parsePartialJson } from "./partial-json.js";
+export type {
+  BatchInput,
+  BatchOptions,
+  BatchResult,
+  DeepPartial,
+  ExtractOptions,
+  ExtractResult,
+  ExtractStats,
+  FieldResult,
+  InferOutput,
+  StreamEvent,
+} from "./types.js";

@@ -1,0 +1,13 @@
+/**
+ * pocket-extract: structured extraction with grammar-constrained decoding.
+ * Zod schema in, typed and grounded result out. See README.md for the API tour.
+ */
+export * from "./extract/index.js";
+export { compileGrammar, type CompiledGrammar, type CompileGrammarOptions } from "./compile/index.js";
+export * from "./mask/index.js";
+export * from "./decode/index.js";
+export * from "./engines/index.js";
+export { loadTokenizerJson, vocabularyFromBytes, TokenTrie, type Vocabulary } from "./tokens/index.js";
+export { PocketExtractError, SchemaError, FileError, type ErrorCode } from "./errors.js";
+export type { FieldReport, FieldStatus, Issue, Span, JsonSchema } from "./verify/types.js";
+export { VERSION } from "./version.js";

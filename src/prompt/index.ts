@@ -1,0 +1,8 @@
+/**
+ * Prompts for extraction: the ChatML template of MNN-Pocket, the schema description and the
+ * language choice. Produces strings only; tokenization belongs to the engine.
+ */
+export { buildPrompt, systemPrompt, type Prompt, type PromptExample, type PromptOptions } from "./build.js";
+export { describeSchema } from "./describe-schema.js";
+export { detectLanguage, type PromptLanguage } from "./language.js";
+export { ASSISTANT_OPEN, IM_END, IM_START, chatTurns, escapeControlTokens } from "./chatml.js";

@@ -1,0 +1,174 @@
+/**
+ * The state of one compilation: options, the rules built so far, the report, the `$ref`
+ * resolver, the null escapes, and the budgets that keep hostile schemas from hanging the process.
+ */
+
+import { SchemaError } from "../errors.js";
+import { importRules, renameRefs } from "../grammar/rules.js";
+import { loadGrammarFile } from "../grammar/files.js";
+import { alt, jsonString, lit, never, ref, type Expr } from "../grammar/ir.js";
+import { cat, gapExpr } from "./format.js";
+import { RefResolver } from "./refs.js";
+import { ReportBuilder } from "./report.js";
+import type { CompileOptions, NullEscape } from "./types.js";
+
+/** Bounds on the work one compilation may do (documented in the README of src/schema). */
+export const LIMITS = {
+  /** Serialized schema size. */
+  maxSchemaBytes: 4_000_000,
+  /** Subschema compilations (counts repeats from merging and inlining). */
+  maxCompiledNodes: 200_000,
+  /** Nesting depth of subschemas while compiling. */
+  maxDepth: 256,
+  /** Alternatives produced by distributing anyOf/oneOf over siblings. */
+  maxBranches: 256,
+  /** Nested $ref inlining when a $ref must be merged with siblings or allOf. */
+  maxInlineDepth: 16,
+  /** Estimated size of one regex after expanding counted repetition. */
+  maxPatternSize: 100_000,
+} as const;
+
+export interface Unsat {
+  readonly message: string;
+  readonly keyword: string;
+  readonly pointer: string;
+}
+
+export class CompileContext {
+  readonly rules = new Map<string, Expr>();
+  readonly report = new ReportBuilder();
+  readonly nullEscapes: NullEscape[] = [];
+  readonly options: Required<CompileOptions>;
+  readonly resolver: RefResolver;
+  /** Draft 7 and earlier: siblings of `$ref` are ignored. */
+  readonly legacyRefs: boolean;
+  /** The most recent reason a subschema turned out to accept nothing (for the root error). */
+  lastUnsat: Unsat | undefined;
+  private readonly refRules = new Map<string, string>();
+  private readonly usedNames = new Set<string>();
+  private compiled = 0;
+  depth = 0;
+  inlineDepth = 0;
+  private readonly gap: Expr | null;
+
+  constructor(root: unknown, options: CompileOptions) {
+    const mode = options.mode ?? "extraction";
+    this.options = {
+      format: options.format ?? "compact",
+      mode,
+      defaultMaxStringLength: options.defaultMaxStringLength ?? 512,
+      nullEscape: options.nullEscape ?? mode === "extraction",
+      maxRecursionDepth: options.maxRecursionDepth ?? 8,
+      maxAnyValueDepth: options.maxAnyValueDepth ?? 3,
+    };
+    if (mode === "jsonschema" && options.nullEscape === true) {
+      throw new SchemaError("SCHEMA_INVALID", "nullEscape applies to extraction mode only", { pointer: "" });
+    }
+    const schemaUri = typeof root === "object" && root !== null && "$schema" in root ? String((root as { $schema: unknown }).$schema) : "";
+    this.legacyRefs = /draft-0[3-7]/.test(schemaUri);
+    this.resolver = new RefResolver(root, /draft-0[34]/.test(schemaUri), this.legacyRefs);
+    this.gap = gapExpr(this.options.format);
+    if (this.gap !== null) this.rules.set("ws", this.gap);
+  }
+
+  get extraction(): boolean {
+    return this.options.mode === "extraction";
+  }
+
+  /** Whitespace between tokens (a reference to the `ws` rule, or nothing in compact format). */
+  ws(): Expr | null {
+    return this.gap === null ? null : ref("ws");
+  }
+
+  /** `,` `:` `{` `}` `[` `]` with the gaps around them. */
+  punct(p: "," | ":" | "{" | "}" | "[" | "]"): Expr {
+    const w = this.ws();
+    if (p === "{" || p === "[") return cat(lit(p), w);
+    if (p === "}" || p === "]") return cat(w, lit(p));
+    return cat(w, lit(p), w);
+  }
+
+  /** A fresh rule name derived from `hint`. */
+  ruleName(hint: string): string {
+    const base = hint.replace(/[^A-Za-z0-9-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "r";
+    let name = base;
+    for (let i = 2; this.usedNames.has(name) || this.rules.has(name); i++) name = `${base}-${i}`;
+    this.usedNames.add(name);
+    return name;
+  }
+
+  /** A rule from grammars/<file>.gbnf, imported once (with `ws` and `string` substituted). */
+  library(file: string, rule: string): Expr {
+    const g = loadGrammarFile(file);
+    const prefix = `${file}-`;
+    const overrides = new Map<string, string>([["ws", "ws"]]);
+    if (file === "json") {
+      if (!this.rules.has("string")) this.rules.set("string", this.stringExpr());
+      overrides.set("string", "string");
+      if (this.gap === null && !this.rules.has("ws")) this.rules.set("ws", cat());
+    }
+    importRules(this.rules, { start: rule, rules: g.rules }, prefix, overrides);
+    return ref(prefix + rule);
+  }
+
+  /** An unconstrained JSON string in the current mode (bounded in extraction mode). */
+  stringExpr(): Expr {
+    return jsonString({ maxLength: this.extraction ? this.options.defaultMaxStringLength : Infinity });
+  }
+
+  /**
+   * Any JSON value (`true` schema), with at most `maxAnyValueDepth` levels of nested containers.
+   * A byte automaton must remember the open brackets, so its size grows about 4x per level;
+   * json.gbnf's recursive `value` is therefore imported once per level, each level's containers
+   * holding values of the level below, and level 0 holding scalars only.
+   */
+  anyValue(): Expr {
+    return ref(this.anyValueRule(this.options.maxAnyValueDepth));
+  }
+
+  private anyValueRule(depth: number): string {
+    const name = `any-value-${depth}`;
+    if (this.rules.has(name)) return name;
+    const g = loadGrammarFile("json");
+    this.library("json", "number");
+    const valueBody = g.rules.get("value")!;
+    if (depth === 0) {
+      const scalars = valueBody.kind === "alt" ? valueBody.items.filter((e) => !(e.kind === "ref" && (e.name === "object" || e.name === "array"))) : [valueBody];
+      this.rules.set(name, renameRefs(alt(...scalars), (n) => (n === "string" ? "string" : `json-${n}`)));
+      return name;
+    }
+    const inner = this.anyValueRule(depth - 1);
+    const prefix = `json-${depth}-`;
+    const overrides = new Map([["ws", "ws"], ["string", "string"], ["value", inner], ["number", "json-number"]]);
+    importRules(this.rules, { start: "object", rules: g.rules }, prefix, overrides);
+    this.rules.set(name, renameRefs(valueBody, (n) => overrides.get(n) === inner ? inner : (overrides.get(n) ?? prefix + n)));
+    return name;
+  }
+
+  /** The rule for a `$ref` target, compiled on first use; recursion goes through the rule name. */
+  refRule(key: string, hint: string, build: () => Expr | null): Expr {
+    let name = this.refRules.get(key);
+    if (name === undefined) {
+      name = this.ruleName(`def-${hint}`);
+      this.refRules.set(key, name);
+      this.rules.set(name, never());
+      this.rules.set(name, build() ?? never());
+    }
+    return ref(name);
+  }
+
+  /** Counts one subschema compilation against the budget. */
+  tick(pointer: string): void {
+    if (++this.compiled > LIMITS.maxCompiledNodes) {
+      throw new SchemaError("SCHEMA_TOO_LARGE", `schema expands to more than ${LIMITS.maxCompiledNodes} subschema compilations`, { pointer });
+    }
+    if (this.depth > LIMITS.maxDepth) {
+      throw new SchemaError("SCHEMA_TOO_LARGE", `subschemas nested deeper than ${LIMITS.maxDepth}`, { pointer });
+    }
+  }
+
+  unsat(message: string, keyword: string, pointer: string): null {
+    this.lastUnsat = { message, keyword, pointer };
+    return null;
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Input detection: turns what the user handed us into a JSON Schema. Zod v4 schemas go through
+ * Zod's own `z.toJSONSchema`; Zod v3 schemas (the `zod/v3` entry of zod 4, or a zod 3.x install)
+ * through `zod-to-json-schema`; plain JSON Schema objects and booleans pass through.
+ */
+
+import { toJSONSchema, type ZodType } from "zod";
+import { zodToJsonSchema } from "zod-to-json-schema";
+import { SchemaError } from "../errors.js";
+import type { JsonSchema } from "./types.js";
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export type SchemaSource = "zod4" | "zod3" | "json-schema";
+
+export function detectSource(input: unknown): SchemaSource {
+  if (isRecord(input) && "_zod" in input) return "zod4";
+  if (isRecord(input) && isRecord(input._def) && typeof input.safeParse === "function") return "zod3";
+  if (typeof input === "boolean" || isRecord(input)) {
+    if (typeof input === "object" && typeof input.safeParse === "function") {
+      throw new SchemaError("SCHEMA_UNSUPPORTED", "a schema-like object with safeParse that is neither Zod v3 nor Zod v4", { pointer: "" });
+    }
+    return "json-schema";
+  }
+  throw new SchemaError("SCHEMA_INVALID", `expected a Zod schema or a JSON Schema (object or boolean), got ${input === null ? "null" : Array.isArray(input) ? "an array" : typeof input}`, { pointer: "" });
+}
+
+export function toJsonSchema(input: unknown): JsonSchema {
+  const source = detectSource(input);
+  try {
+    if (source === "zod4") {
+      return toJSONSchema(input as ZodType, { target: "draft-2020-12", unrepresentable: "throw", cycles: "ref", reused: "inline" }) as JsonSchema;
+    }
+    if (source === "zod3") {
+      return zodToJsonSchema(input as Parameters<typeof zodToJsonSchema>[0], { $refStrategy: "root" }) as JsonSchema;
+    }
+  } catch (err) {
+    throw new SchemaError("SCHEMA_UNSUPPORTED", `the Zod schema cannot be expressed as JSON Schema: ${(err as Error).message}`, { pointer: "" }, { cause: err });
+  }
+  return input as JsonSchema;
+}

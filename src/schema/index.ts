@@ -1,0 +1,66 @@
+/**
+ * The schema compiler's public face: Zod v4 / Zod v3 / JSON Schema in, grammar IR plus a report
+ * of how every keyword is handled out. See types.ts for the options and their defaults.
+ *
+ * Bounds (each failure is a SchemaError with code, keyword and pointer, raised within bounded
+ * time): serialized schema <= 4 MB (SCHEMA_TOO_LARGE), <= 200,000 subschema compilations,
+ * nesting <= 256, anyOf/oneOf distribution <= 256 branches, $ref inlining (for merges) <= 16
+ * deep, regex size after expanding counted repetition <= 100,000 (see context.ts LIMITS).
+ */
+
+import { SchemaError } from "../errors.js";
+import type { Grammar } from "../grammar/ir.js";
+import { compileNode } from "./compile.js";
+import { CompileContext, LIMITS } from "./context.js";
+import { toJsonSchema } from "./detect.js";
+import { productiveRules } from "./productive.js";
+import type { CompileOptions, CompiledSchema, JsonSchemaObject } from "./types.js";
+
+export { toJsonSchema, detectSource, type SchemaSource } from "./detect.js";
+export { LIMITS } from "./context.js";
+export { FLEXIBLE_INDENT } from "./format.js";
+export type * from "./types.js";
+
+const START = "root";
+
+export function compileSchema(input: unknown, options: CompileOptions = {}): CompiledSchema {
+  const schema = toJsonSchema(input);
+  let size: number;
+  try {
+    size = JSON.stringify(schema).length;
+  } catch (err) {
+    throw new SchemaError("SCHEMA_INVALID", `the schema is not JSON (${(err as Error).message})`, { pointer: "" }, { cause: err });
+  }
+  if (size > LIMITS.maxSchemaBytes) {
+    throw new SchemaError("SCHEMA_TOO_LARGE", `the schema is ${size} bytes serialized (limit ${LIMITS.maxSchemaBytes})`, { pointer: "" });
+  }
+  if (schema === false) throw new SchemaError("SCHEMA_UNSATISFIABLE", "the schema is false: nothing is valid", { keyword: "false", pointer: "" });
+  const ctx = new CompileContext(schema, options);
+  ctx.report.classifyAll(schema, ctx.legacyRefs);
+  let body;
+  try {
+    body = compileNode(ctx, schema, "", "");
+  } catch (err) {
+    if (err instanceof RangeError) {
+      throw new SchemaError("SCHEMA_TOO_LARGE", "the schema nests too deeply to compile", { pointer: "" }, { cause: err });
+    }
+    throw err;
+  }
+  if (body === null) {
+    const why = ctx.lastUnsat ?? { message: "no instance satisfies the schema", keyword: undefined, pointer: "" };
+    throw new SchemaError("SCHEMA_UNSATISFIABLE", why.message, { keyword: why.keyword, pointer: why.pointer });
+  }
+  const rules = new Map(ctx.rules);
+  rules.set(START, body);
+  const grammar: Grammar = { start: START, rules };
+  if (!productiveRules(grammar).has(START)) {
+    throw new SchemaError("SCHEMA_UNSATISFIABLE", "the schema has no finite instance: a $ref cycle without a base case", { keyword: "$ref", pointer: "" });
+  }
+  return {
+    grammar,
+    jsonSchema: schema === true ? {} : (schema as JsonSchemaObject),
+    report: ctx.report.build(),
+    nullEscapes: ctx.nullEscapes,
+    options: ctx.options,
+  };
+}

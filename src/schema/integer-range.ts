@@ -1,0 +1,64 @@
+/**
+ * Integer ranges as digit grammars (the classic range-to-regex construction): the canonical
+ * decimal forms (no leading zeros, no "-0", no "+") of exactly the integers in [lo, hi], either
+ * end possibly unbounded. Works on bigint so bounds beyond 2^53 stay exact.
+ */
+
+import { alt, chars, lit, repeat, seq, type Expr } from "../grammar/ir.js";
+import { cat, union } from "./format.js";
+
+const DIGIT = chars([0x30, 0x39]);
+const digitRange = (a: number, b: number): Expr => (a === b ? lit(String(a)) : chars([0x30 + a, 0x30 + b]));
+const anyDigits = (n: number): Expr | null => (n === 0 ? null : repeat(DIGIT, n, n));
+
+/** Digit strings of equal length from `lo` to `hi` (lexicographic = numeric order). */
+function sameLength(lo: string, hi: string): Expr {
+  if (lo === hi) return lit(lo);
+  const n = lo.length;
+  const a = Number(lo[0]);
+  const b = Number(hi[0]);
+  const restLo = lo.slice(1);
+  const restHi = hi.slice(1);
+  if (a === b) return cat(lit(lo[0]), sameLength(restLo, restHi));
+  const loFull = /^0*$/.test(restLo); // lo's tail is the smallest tail
+  const hiFull = /^9*$/.test(restHi); // hi's tail is the largest tail
+  const parts: (Expr | null)[] = [];
+  const midA = loFull ? a : a + 1;
+  const midB = hiFull ? b : b - 1;
+  if (!loFull) parts.push(cat(lit(lo[0]), sameLength(restLo, "9".repeat(n - 1))));
+  if (midA <= midB) parts.push(cat(digitRange(midA, midB), anyDigits(n - 1)));
+  if (!hiFull) parts.push(cat(lit(hi[0]), sameLength("0".repeat(n - 1), restHi)));
+  return union(parts)!;
+}
+
+/** Non-negative integers in [lo, hi]; hi undefined = unbounded. */
+function nonNegative(lo: bigint, hi: bigint | undefined): Expr | null {
+  if (hi !== undefined && lo > hi) return null;
+  const loS = lo.toString();
+  const parts: (Expr | null)[] = [];
+  const maxLen = hi === undefined ? loS.length : hi.toString().length;
+  for (let len = loS.length; len <= maxLen; len++) {
+    const from = len === loS.length ? loS : `1${"0".repeat(len - 1)}`;
+    const top = "9".repeat(len);
+    const to = hi !== undefined && len === maxLen ? hi.toString() : top;
+    parts.push(sameLength(from, to));
+  }
+  // Unbounded above: every number longer than lo's length.
+  if (hi === undefined) parts.push(seq(chars([0x31, 0x39]), repeat(DIGIT, loS.length, Infinity)));
+  return union(parts);
+}
+
+/** Canonical decimal integers in [lo, hi] (undefined = unbounded on that side). */
+export function integerRange(lo: bigint | undefined, hi: bigint | undefined): Expr | null {
+  if (lo !== undefined && hi !== undefined && lo > hi) return null;
+  const parts: (Expr | null)[] = [];
+  if (lo === undefined || lo < 0n) {
+    // Negative part: -x for x in [max(1, -hi), -lo].
+    const absLo = hi === undefined || hi >= 0n ? 1n : -hi;
+    const absHi = lo === undefined ? undefined : -lo;
+    const neg = nonNegative(absLo, absHi);
+    if (neg !== null) parts.push(cat(lit("-"), neg));
+  }
+  if (hi === undefined || hi >= 0n) parts.push(nonNegative(lo === undefined || lo < 0n ? 0n : lo, hi));
+  return parts.length === 2 && parts[0] !== null && parts[1] !== null ? alt(parts[1], parts[0]) : union(parts);
+}

@@ -1,0 +1,79 @@
+/**
+ * The keyword table: where each JSON Schema keyword keeps its subschemas, and how the compiler
+ * treats it by default (enforced by the grammar, validated after decoding, annotation). The
+ * compile step refines a default where it knows better (e.g. `minimum` on integers is exact,
+ * `minProperties` may fall back to validation after decoding). Keywords not in the table are
+ * reported as annotations with the note "unknown keyword, ignored" so they never pass silently.
+ */
+
+export type KeywordClass = "enforced" | "validatedAfter" | "annotation";
+
+/** Keywords whose value is one subschema. */
+export const SCHEMA_KEYWORDS = [
+  "additionalProperties", "additionalItems", "contains", "propertyNames", "not", "if", "then", "else",
+  "unevaluatedProperties", "unevaluatedItems", "contentSchema",
+] as const;
+/** Keywords whose value is an array of subschemas. */
+export const SCHEMA_ARRAY_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
+/** Keywords whose value maps names to subschemas. */
+export const SCHEMA_MAP_KEYWORDS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"] as const;
+
+const ENFORCED = new Set([
+  "type", "enum", "const", "nullable",
+  "properties", "required", "additionalProperties", "patternProperties", "propertyNames", "minProperties", "maxProperties",
+  "items", "prefixItems", "additionalItems", "minItems", "maxItems",
+  "minLength", "maxLength", "pattern", "format",
+  "anyOf", "oneOf", "allOf", "$ref",
+]);
+const VALIDATED_AFTER = new Set([
+  "uniqueItems", "contains", "minContains", "maxContains", "multipleOf", "not", "if", "then", "else",
+  "dependencies", "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems",
+  "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+]);
+const ANNOTATIONS = new Set([
+  "title", "description", "examples", "example", "default", "$comment", "$schema", "$id", "id", "deprecated", "readOnly",
+  "writeOnly", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$defs", "definitions", "$vocabulary", "contentMediaType",
+  "contentEncoding", "contentSchema", "markdownDescription", "discriminator", "externalDocs", "xml",
+]);
+/** Keywords the compiler refuses (it would have to guess their meaning). */
+export const REJECTED = new Set(["$dynamicRef", "$recursiveRef"]);
+
+export const KNOWN_FORMATS = new Set(["date", "time", "date-time", "duration", "email", "uuid", "uri", "uri-reference", "ipv4", "ipv6", "hostname"]);
+
+export function defaultClass(keyword: string): { cls: KeywordClass; note?: string } {
+  if (ENFORCED.has(keyword)) return { cls: "enforced" };
+  if (VALIDATED_AFTER.has(keyword)) return { cls: "validatedAfter" };
+  if (ANNOTATIONS.has(keyword)) return { cls: "annotation" };
+  if (REJECTED.has(keyword)) return { cls: "validatedAfter", note: "rejected when compiled" };
+  if (keyword.startsWith("x-")) return { cls: "annotation", note: "vendor extension, ignored" };
+  return { cls: "annotation", note: "unknown keyword, ignored" };
+}
+
+/** Keywords that never constrain an instance (used to tell "empty" schemas apart). */
+export function isAnnotationKeyword(keyword: string): boolean {
+  return defaultClass(keyword).cls === "annotation" || keyword === "$defs" || keyword === "definitions";
+}
+
+const escapePointer = (s: string): string => s.replace(/~/g, "~0").replace(/\//g, "~1");
+export const childPointer = (ptr: string, ...segments: (string | number)[]): string =>
+  ptr + segments.map((s) => `/${escapePointer(String(s))}`).join("");
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Every direct subschema of `node` with its JSON pointer (values that are not schemas are skipped). */
+export function* subschemas(node: Record<string, unknown>, ptr: string): Generator<[unknown, string]> {
+  for (const k of SCHEMA_KEYWORDS) if (k in node) yield [node[k], childPointer(ptr, k)];
+  for (const k of SCHEMA_ARRAY_KEYWORDS) {
+    const v = node[k];
+    if (Array.isArray(v)) for (let i = 0; i < v.length; i++) yield [v[i], childPointer(ptr, k, i)];
+  }
+  for (const k of SCHEMA_MAP_KEYWORDS) {
+    const v = node[k];
+    if (isRecord(v)) for (const [name, s] of Object.entries(v)) yield [s, childPointer(ptr, k, name)];
+  }
+  const items = node.items;
+  if (Array.isArray(items)) for (let i = 0; i < items.length; i++) yield [items[i], childPointer(ptr, "items", i)];
+  else if (items !== undefined) yield [items, childPointer(ptr, "items")];
+  const deps = node.dependencies;
+  if (isRecord(deps)) for (const [name, s] of Object.entries(deps)) if (!Array.isArray(s)) yield [s, childPointer(ptr, "dependencies", name)];
+}

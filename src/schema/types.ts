@@ -1,0 +1,81 @@
+/**
+ * Public types of the schema compiler: what goes in (JSON Schema, options) and what comes out
+ * (grammar, the JSON Schema used, the keyword report, the null-escape list).
+ */
+
+import type { Grammar } from "../grammar/ir.js";
+
+/** A JSON value as JSON Schema keywords hold them. */
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [k: string]: JsonValue };
+/** A JSON Schema object; keyword values are left `unknown` because the compiler validates them. */
+export type JsonSchemaObject = { readonly [keyword: string]: unknown };
+/** A JSON Schema: `true` (anything), `false` (nothing) or a schema object. */
+export type JsonSchema = boolean | JsonSchemaObject;
+
+export interface CompileOptions {
+  /**
+   * "compact" (default): no whitespace anywhere. "flexible": JSON whitespace between tokens,
+   * bounded per gap: an optional line break (\n or \r\n) followed by up to 32 spaces or tabs.
+   * (That admits `JSON.stringify(x, null, 2)` up to 16 levels deep.)
+   */
+  readonly format?: "compact" | "flexible";
+  /**
+   * "extraction" (default): `additionalProperties` is false unless the schema says otherwise;
+   * every declared property value may also be `null` (the null escape, see `nullEscape`);
+   * strings without a maxLength, pattern or format get `defaultMaxStringLength`.
+   * "jsonschema": standard JSON Schema semantics (additional properties allowed unless
+   * forbidden, no null escape, no default length bound).
+   */
+  readonly mode?: "extraction" | "jsonschema";
+  /** Extraction mode's bound for unbounded strings, in code points. Default 512. */
+  readonly defaultMaxStringLength?: number;
+  /** Extraction mode: property values may be `null` meaning "not in the text". Default true. */
+  readonly nullEscape?: boolean;
+  /** Recursion bound handed to the automaton builder for recursive schemas. Default 8. */
+  readonly maxRecursionDepth?: number;
+  /**
+   * How deep an unconstrained value (`true`, `{}`, `z.unknown()`) may nest containers. Default 3
+   * (e.g. `[{"a":[1]}]`); deeper instances are refused there. A byte automaton must remember every
+   * open bracket, so its size grows about 4x per level (see CompileContext.anyValue).
+   */
+  readonly maxAnyValueDepth?: number;
+}
+
+/** One keyword occurrence: the keyword, the JSON pointer of the schema holding it, a remark. */
+export interface KeywordUse {
+  readonly keyword: string;
+  readonly pointer: string;
+  readonly note?: string;
+}
+
+/**
+ * How every keyword of the schema is handled. Keywords the compiler cannot handle are not listed:
+ * they make `compileSchema` throw a `SchemaError` naming the keyword and pointer.
+ */
+export interface CompileReport {
+  /** Enforced by the grammar while decoding. */
+  readonly enforced: readonly KeywordUse[];
+  /** Not (or not fully) enforced by the grammar; the verify step checks them after decoding. */
+  readonly validatedAfter: readonly KeywordUse[];
+  /** No effect on validity (title, description, ...); unknown keywords land here with a note. */
+  readonly annotations: readonly KeywordUse[];
+}
+
+/** A declared property whose value may be the `null` escape (extraction mode). */
+export interface NullEscape {
+  /** Instance path as a JSON pointer; `*` stands for any array index or additional key. For
+   *  definitions reached through `$ref`, the path of the first use. */
+  readonly instancePath: string;
+  /** JSON pointer of the property's schema. */
+  readonly schemaPointer: string;
+}
+
+export interface CompiledSchema {
+  readonly grammar: Grammar;
+  /** The JSON Schema that was compiled (Zod input converted); the verify step validates with it. */
+  readonly jsonSchema: JsonSchemaObject;
+  readonly report: CompileReport;
+  readonly nullEscapes: readonly NullEscape[];
+  /** Options in effect, defaults filled in. */
+  readonly options: Required<CompileOptions>;
+}

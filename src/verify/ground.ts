@@ -1,0 +1,90 @@
+/**
+ * Grounding: one report per leaf of an extracted value, saying whether the source text supports
+ * it and where. Status rules, in order:
+ *  - null, absent, empty string, empty array/object -> missing;
+ *  - a validation issue at exactly this path (`options.issues`) -> invalid (spans still given);
+ *  - booleans -> inferred (no alignment: "true" is not something a text says);
+ *  - derived fields (`"x-pocket": {"derived": true}` on the field or an ancestor) -> inferred,
+ *    with any spans that happen to support the value;
+ *  - enum / const values -> found when written in the text (exact or normalized), else inferred;
+ *  - strings and numbers -> found when aligned (align.ts), else fabricated.
+ */
+import { PocketExtractError } from "../errors.js";
+import { alignValue, type AlignOptions } from "./align.js";
+import type { DateOrder } from "./dates.js";
+import { collectLeaves, type Leaf } from "./leaves.js";
+import { prepareText, type PreparedText } from "./prepared.js";
+import type { FieldReport, FieldStatus, Issue, JsonSchema, Span } from "./types.js";
+
+export interface GroundOptions {
+  /** The JSON Schema the value was extracted with: tells required fields, enums, derived fields
+   *  and declared properties the value lacks (reported as missing). Without it every leaf of
+   *  the value is grounded as a plain value. */
+  readonly schema?: JsonSchema;
+  /** Validation issues (from `validate`); a leaf with an issue at its exact path is `invalid`. */
+  readonly issues?: readonly Pick<Issue, "pointer">[];
+  /** How to read nn/nn/yyyy dates in the text; default "dmy". */
+  readonly dateOrder?: DateOrder;
+  /** Minimum similarity for a fuzzy match, in (0, 1]; default 0.8. */
+  readonly fuzzyThreshold?: number;
+  /** Minimum normalized length of a string value for fuzzy matching; default 4 (never below 3). */
+  readonly minFuzzyLength?: number;
+  /** Set false to disable the fuzzy tier entirely. */
+  readonly fuzzy?: boolean;
+}
+
+const DEFAULTS = { dateOrder: "dmy", fuzzy: true, fuzzyThreshold: 0.8, minFuzzyLength: 4 } as const;
+
+function isEmpty(v: unknown): boolean {
+  if (v === null || v === undefined) return true;
+  if (typeof v === "string") return v.trim().length === 0;
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === "object" && Object.keys(v).length === 0;
+}
+
+function isChoice(leaf: Leaf): boolean {
+  return Array.isArray(leaf.schema?.enum) || (leaf.schema !== undefined && "const" in leaf.schema);
+}
+
+function report(leaf: Leaf, status: FieldStatus, spans: Span[]): FieldReport {
+  const base = { path: leaf.path, pointer: leaf.pointer, status, value: leaf.value, required: leaf.required, spans };
+  return spans.length > 0 ? { ...base, best: spans[0] } : base;
+}
+
+function groundLeaf(leaf: Leaf, p: PreparedText, align: AlignOptions, invalid: ReadonlySet<string>): FieldReport {
+  const v = leaf.value;
+  if (isEmpty(v)) return report(leaf, "missing", []);
+  const alignable = typeof v === "string" || typeof v === "number";
+  if (typeof v === "boolean") return report(leaf, invalid.has(leaf.pointer) ? "invalid" : "inferred", []);
+  const choice = isChoice(leaf);
+  const spans = alignable ? alignValue(v, p, choice ? { ...align, fuzzy: false } : align) : [];
+  if (invalid.has(leaf.pointer)) return report(leaf, "invalid", spans);
+  if (leaf.derived) return report(leaf, "inferred", spans);
+  if (spans.length > 0) return report(leaf, "found", spans);
+  return report(leaf, choice ? "inferred" : "fabricated", spans);
+}
+
+/**
+ * Grounds every leaf of `value` in `text`. `text` may be a `PreparedText` (from `prepareText`)
+ * to share the precomputed index across calls explicitly; plain strings are memoized too.
+ * Never drops a leaf: the result has one report per leaf, in document order.
+ * Throws PocketExtractError OPTION_INVALID for a fuzzyThreshold outside (0, 1] or an unknown
+ * dateOrder.
+ */
+export function groundFields(value: unknown, text: string | PreparedText, options: GroundOptions = {}): FieldReport[] {
+  const p = typeof text === "string" ? prepareText(text) : text;
+  const align: AlignOptions = {
+    dateOrder: options.dateOrder ?? DEFAULTS.dateOrder,
+    fuzzy: options.fuzzy ?? DEFAULTS.fuzzy,
+    fuzzyThreshold: options.fuzzyThreshold ?? DEFAULTS.fuzzyThreshold,
+    minFuzzyLength: options.minFuzzyLength ?? DEFAULTS.minFuzzyLength,
+  };
+  if (!(align.fuzzyThreshold > 0 && align.fuzzyThreshold <= 1)) {
+    throw new PocketExtractError("OPTION_INVALID", `fuzzyThreshold must be in (0, 1], got ${align.fuzzyThreshold}`);
+  }
+  if (!["dmy", "mdy", "any"].includes(align.dateOrder)) {
+    throw new PocketExtractError("OPTION_INVALID", `dateOrder must be "dmy", "mdy" or "any", got ${JSON.stringify(align.dateOrder)}`);
+  }
+  const invalid = new Set((options.issues ?? []).map((i) => i.pointer));
+  return collectLeaves(value, options.schema).map((leaf) => groundLeaf(leaf, p, align, invalid));
+}

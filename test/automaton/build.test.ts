@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { buildAutomaton } from "../../src/automaton/index.js";
+import { PocketExtractError } from "../../src/errors.js";
+import { alt, chars, lit, ref, repeat, seq, type Expr } from "../../src/grammar/ir.js";
+import { accepts, grammar, jsonString, mooreClassCount, untrimmedStates } from "./helpers.js";
+
+const codeOf = (f: () => unknown): string | undefined => {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof PocketExtractError) return e.code;
+    throw e;
+  }
+  return undefined;
+};
+
+describe("expressions", () => {
+  it("builds literals, sequences, alternatives and repeats", () => {
+    const dfa = buildAutomaton(grammar(seq(lit("{"), alt(lit("true"), lit("false"), lit("null")), repeat(lit(",x"), 1, 3), lit("}"))));
+    for (const ok of ["{true,x}", "{null,x,x,x}", "{false,x,x}"]) expect(accepts(dfa, ok)).toBe(true);
+    for (const bad of ["{true}", "{true,x,x,x,x}", "{nul,x}", "{true,x", ""]) expect(accepts(dfa, bad)).toBe(false);
+  });
+
+  it("encodes non-ASCII literals and character ranges as UTF-8", () => {
+    const dfa = buildAutomaton(grammar(seq(lit("价格"), repeat(chars([0x4e00, 0x9fff], [0x1f600, 0x1f64f]), 1, 2))));
+    expect(accepts(dfa, "价格中")).toBe(true);
+    expect(accepts(dfa, "价格中😀")).toBe(true);
+    expect(accepts(dfa, "价格a")).toBe(false);
+    expect(accepts(dfa, "价格中文字")).toBe(false);
+  });
+
+  it("handles unbounded and empty-matching repeats", () => {
+    const dfa = buildAutomaton(grammar(seq(lit("a"), repeat(repeat(lit("b"), 0, 2), 0, Infinity), lit("c"))));
+    for (const n of [0, 1, 2, 3, 7]) expect(accepts(dfa, `a${"b".repeat(n)}c`)).toBe(true);
+    expect(accepts(dfa, "abbb")).toBe(false);
+  });
+
+  it("compiles large bounded repeats of a sequence exactly", () => {
+    const dfa = buildAutomaton(grammar(repeat(lit("ab"), 3, 150)));
+    expect(accepts(dfa, "ab".repeat(2))).toBe(false);
+    expect(accepts(dfa, "ab".repeat(3))).toBe(true);
+    expect(accepts(dfa, "ab".repeat(150))).toBe(true);
+    expect(accepts(dfa, "ab".repeat(151))).toBe(false);
+  });
+});
+
+describe("invariants", () => {
+  const arb: fc.Arbitrary<Expr> = fc.letrec<{ e: Expr }>((tie) => ({
+    e: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      fc.constantFrom("a", "b", "ab", "é", "中").map(lit),
+      fc.constantFrom(chars([0x61, 0x62]), chars([0x80, 0x800]), chars([0x10000, 0x10010])),
+      fc.array(tie("e"), { minLength: 1, maxLength: 3 }).map((items): Expr => ({ kind: "seq", items })),
+      fc.array(tie("e"), { minLength: 1, maxLength: 3 }).map((items): Expr => ({ kind: "alt", items })),
+      fc.tuple(tie("e"), fc.integer({ min: 0, max: 3 }), fc.option(fc.integer({ min: 0, max: 3 }))).map(([item, min, extra]): Expr => repeat(item, min, extra === null ? Infinity : min + extra)),
+      fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 4 })).map(([min, extra]) => jsonString(min, min + extra)),
+    ),
+  })).e;
+
+  it("every built automaton is trimmed and minimal", () => {
+    fc.assert(
+      fc.property(arb, (expr) => {
+        let dfa;
+        try {
+          dfa = buildAutomaton(grammar(expr));
+        } catch (e) {
+          if (e instanceof PocketExtractError && e.code === "SCHEMA_UNSATISFIABLE") return;
+          throw e;
+        }
+        expect(untrimmedStates(dfa)).toEqual([]);
+        expect(mooreClassCount(dfa)).toBe(dfa.numStates);
+        expect(dfa.trans.length).toBe(dfa.numStates * dfa.numClasses);
+        expect(dfa.classOf.length).toBe(256);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("rules and recursion", () => {
+  // arr := "[" (arr ("," arr)*)? "]"
+  const nested = {
+    start: "arr",
+    rules: new Map<string, Expr>([["arr", seq(lit("["), repeat(seq(ref("arr"), repeat(seq(lit(","), ref("arr")), 0, Infinity)), 0, 1), lit("]"))]]),
+  };
+  const brackets = (depth: number): string => "[".repeat(depth) + "]".repeat(depth);
+
+  it("unrolls recursion to maxRecursionDepth re-entries and rejects deeper nesting", () => {
+    for (const depth of [0, 1, 3]) {
+      const dfa = buildAutomaton(nested, { maxRecursionDepth: depth });
+      expect(accepts(dfa, brackets(depth + 1))).toBe(true);
+      expect(accepts(dfa, brackets(depth + 2))).toBe(false);
+    }
+    const dfa = buildAutomaton(nested);
+    expect(accepts(dfa, brackets(9))).toBe(true);
+    expect(accepts(dfa, brackets(10))).toBe(false);
+    expect(accepts(dfa, "[[],[[]],[]]")).toBe(true);
+  });
+
+  it("counts depth through mutual recursion (value -> array -> value)", () => {
+    const g = {
+      start: "value",
+      rules: new Map<string, Expr>([
+        ["value", alt(lit("1"), ref("array"))],
+        ["array", seq(lit("["), ref("items"), lit("]"))],
+        ["items", alt(lit(""), seq(ref("value"), repeat(seq(lit(","), ref("value")), 0, Infinity)))],
+      ]),
+    };
+    const dfa = buildAutomaton(g, { maxRecursionDepth: 2 });
+    expect(accepts(dfa, "[[1,[]],1]")).toBe(true);
+    expect(accepts(dfa, "[[[1]]]")).toBe(false);
+  });
+
+  it("inlines non-recursive rules", () => {
+    const dfa = buildAutomaton(grammar(seq(ref("a"), ref("a")), { a: alt(lit("x"), lit("y")) }));
+    expect(accepts(dfa, "xy")).toBe(true);
+    expect(accepts(dfa, "x")).toBe(false);
+  });
+
+  it("rejects recursion without a base case, naming the rule", () => {
+    const g = grammar(ref("loop"), { loop: seq(lit("("), ref("loop"), lit(")")) });
+    expect(codeOf(() => buildAutomaton(g))).toBe("SCHEMA_UNSATISFIABLE");
+    expect(() => buildAutomaton(g)).toThrow(/no base case.*'loop'/);
+  });
+
+  it("rejects empty languages and undefined rules with typed errors", () => {
+    expect(codeOf(() => buildAutomaton(grammar(chars())))).toBe("SCHEMA_UNSATISFIABLE");
+    expect(codeOf(() => buildAutomaton(grammar(jsonString(5, 3))))).toBe("SCHEMA_UNSATISFIABLE");
+    expect(codeOf(() => buildAutomaton(grammar(jsonString(0, 3, { pattern: "^abcd$" }))))).toBe("SCHEMA_UNSATISFIABLE");
+    expect(codeOf(() => buildAutomaton(grammar(ref("missing"))))).toBe("GRAMMAR_SYNTAX");
+  });
+});
+
+describe("limits", () => {
+  it("fails with AUTOMATON_TOO_LARGE instead of growing without bound", () => {
+    expect(codeOf(() => buildAutomaton(grammar(jsonString(0, 5000)), { maxStates: 10_000 }))).toBe("AUTOMATON_TOO_LARGE");
+    // Exponential determinization: (a|b)*a(a|b){18}
+    const ab = alt(lit("a"), lit("b"));
+    const blowup = seq(repeat(ab, 0, Infinity), lit("a"), repeat(ab, 18, 18));
+    const t0 = performance.now();
+    expect(codeOf(() => buildAutomaton(grammar(blowup), { maxStates: 20_000 }))).toBe("AUTOMATON_TOO_LARGE");
+    expect(performance.now() - t0).toBeLessThan(20_000);
+  });
+
+  it("prints compile times of large repeats (informational)", () => {
+    for (const max of [200, 1000, 5000]) {
+      buildAutomaton(grammar(jsonString(0, max)));
+      const t0 = performance.now();
+      const dfa = buildAutomaton(grammar(jsonString(0, max)));
+      console.log(`jsonString maxLength ${max}: ${dfa.numStates} states, ${dfa.numClasses} classes, ${(performance.now() - t0).toFixed(1)} ms (warm)`);
+      expect(accepts(dfa, JSON.stringify("x".repeat(max)))).toBe(true);
+      expect(accepts(dfa, JSON.stringify("x".repeat(max + 1)))).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * Test helpers for automata: byte-by-byte acceptance, structural invariants (trimmed, minimal)
+ * checked by brute force independently of the builder's own algorithms, and small grammar
+ * constructors.
+ */
+import type { ByteDfa } from "../../src/automaton/index.js";
+import type { Expr, Grammar } from "../../src/grammar/ir.js";
+
+export function accepts(dfa: ByteDfa, input: string | Uint8Array | number[]): boolean {
+  const bytes = typeof input === "string" ? new TextEncoder().encode(input) : input;
+  let s = dfa.start;
+  for (const b of bytes) {
+    s = dfa.trans[s * dfa.numClasses + dfa.classOf[b]];
+    if (s < 0) return false;
+  }
+  return dfa.accepting[s] === 1;
+}
+
+export const grammar = (root: Expr, rules: Record<string, Expr> = {}): Grammar => ({
+  start: "root",
+  rules: new Map([["root", root], ...Object.entries(rules)]),
+});
+
+export const jsonString = (minLength = 0, maxLength = Infinity, extra: { pattern?: string; exclude?: string[]; excludePatterns?: string[] } = {}): Expr => ({
+  kind: "jsonString",
+  minLength,
+  maxLength,
+  ...extra,
+});
+
+/** States from which no accepting state is reachable, or that the start cannot reach. */
+export function untrimmedStates(dfa: ByteDfa): number[] {
+  const n = dfa.numStates;
+  const k = dfa.numClasses;
+  const reach = new Set([dfa.start]);
+  const queue = [dfa.start];
+  while (queue.length > 0) {
+    const s = queue.pop()!;
+    for (let c = 0; c < k; c++) {
+      const t = dfa.trans[s * k + c];
+      if (t >= 0 && !reach.has(t)) (reach.add(t), queue.push(t));
+    }
+  }
+  const live = new Set<number>();
+  for (let s = 0; s < n; s++) if (dfa.accepting[s]) live.add(s);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let s = 0; s < n; s++) {
+      if (live.has(s)) continue;
+      for (let c = 0; c < k; c++) {
+        const t = dfa.trans[s * k + c];
+        if (t >= 0 && live.has(t)) {
+          live.add(s);
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+  return Array.from({ length: n }, (_, s) => s).filter((s) => !reach.has(s) || !live.has(s));
+}
+
+/** Number of equivalence classes of states by Moore refinement (n when the DFA is minimal). */
+export function mooreClassCount(dfa: ByteDfa): number {
+  const n = dfa.numStates;
+  const k = dfa.numClasses;
+  let block = Array.from({ length: n }, (_, s) => dfa.accepting[s]);
+  let count = new Set(block).size;
+  for (;;) {
+    const ids = new Map<string, number>();
+    const next = block.map((b, s) => {
+      let key = `${b}`;
+      for (let c = 0; c < k; c++) {
+        const t = dfa.trans[s * k + c];
+        key += `,${t < 0 ? -1 : block[t]}`;
+      }
+      let id = ids.get(key);
+      if (id === undefined) ids.set(key, (id = ids.size));
+      return id;
+    });
+    if (ids.size === count) return count;
+    count = ids.size;
+    block = next;
+  }
+}
+
+/** Code points that fast-check may draw, weighted towards the interesting ones. */
+export const INTERESTING_CODE_POINTS = [
+  0x00, 0x01, 0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x1f, 0x20, 0x22, 0x2f, 0x5c, 0x7f, 0x80, 0xa0, 0x7ff, 0x800,
+  0xd7ff, 0xe000, 0xfeff, 0xffff, 0x10000, 0x1f600, 0x10ffff, 0x2028, 0x4e2d,
+];

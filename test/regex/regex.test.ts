@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { buildAutomaton, type ByteDfa } from "../../src/automaton/index.js";
+import { PocketExtractError } from "../../src/errors.js";
+import { PatternError, parseRegex } from "../../src/regex/index.js";
+import { accepts, grammar, jsonString } from "../automaton/helpers.js";
+
+/** The automaton of "strings in which `pattern` finds a match". */
+const contentDfa = (pattern: string): ByteDfa => buildAutomaton(grammar(jsonString(0, Infinity, { pattern })));
+const matches = (dfa: ByteDfa, s: string): boolean => accepts(dfa, JSON.stringify(s));
+
+const ALPHABET = ["a", "b", "c", "d", "é", "中", "😀", "1", "9", " ", "\n", "-", "_", "\u2028", "\t"];
+const text = fc.array(fc.constantFrom(...ALPHABET), { maxLength: 8 }).map((a) => a.join(""));
+
+/** Random patterns over the supported subset, as source text. */
+const atom = fc.constantFrom(
+  "a", "b", "c", "é", "中", "😀", ".", "\\d", "\\D", "\\w", "\\W", "\\s", "\\S", "[ab]", "[^a]", "[a-c]", "[^\\d\\s]",
+  "[é-😀]", "\\x61", "\\u0062", "\\u{1F600}", "\\uD83D\\uDE00", "\\.", "[\\-a]", "[.]", "\\n", "[\\w-]", "\\p{L}", "\\P{Ll}", "[\\p{Lu}\\d]",
+);
+const quantifier = fc.constantFrom("", "", "", "*", "+", "?", "{2}", "{0,2}", "{1,}", "*?", "+?", "??", "{1,3}?");
+const pattern: fc.Arbitrary<string> = fc.letrec<{ alt: string; seq: string; term: string }>((tie) => ({
+  alt: fc.array(tie("seq"), { minLength: 1, maxLength: 3 }).map((xs) => xs.join("|")),
+  seq: fc.array(tie("term"), { minLength: 0, maxLength: 4 }).map((xs) => xs.join("")),
+  term: fc.oneof(
+    { depthSize: "small" },
+    fc.tuple(atom, quantifier).map(([a, q]) => a + q),
+    fc.tuple(fc.constantFrom("(", "(?:", "(?<g>"), tie("alt"), quantifier).map(([open, inner, q]) => `${open}${inner})${q}`),
+  ),
+})).alt;
+const anchored = fc.tuple(fc.boolean(), pattern, fc.boolean()).map(([s, p, e]) => `${s ? "^" : ""}${p.includes("(?<g>") ? p.replace(/\(\?<g>/g, "(") : p}${e ? "$" : ""}`);
+
+describe("regex -> automaton agrees with RegExp (u flag, search semantics)", () => {
+  it("on generated patterns and strings", () => {
+    fc.assert(
+      fc.property(anchored, fc.array(text, { minLength: 5, maxLength: 5 }), (p, strings) => {
+        const re = new RegExp(p, "u");
+        const dfa = contentDfa(p);
+        for (const s of strings) expect(matches(dfa, s), `${p} on ${JSON.stringify(s)}`).toBe(re.test(s));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("on common JSON Schema patterns", () => {
+    const cases: [string, string[]][] = [
+      ["^\\d{4}-\\d{2}-\\d{2}$", ["2024-01-31", "2024-1-31", "x2024-01-31", "2024-01-311"]],
+      ["^[A-Z]{2}\\d+$", ["AB12", "ab12", "AB", "ABC1"]],
+      ["@", ["a@b", "ab", "@"]],
+      ["^(\\([0-9]{3}\\))?[0-9]{3}-[0-9]{4}$", ["(888)555-1212", "555-1212", "(888)555-1212 ext. 532"]],
+      ["^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$", ["me@example.com", "me@example", "m e@x.io"]],
+      ["a|^b|c$", ["xa", "bx", "xb", "cx", "xc"]],
+      ["^$", ["", "a"]],
+      ["", ["", "anything"]],
+      ["[^]", ["", "a"]],
+      ["^\\p{Script=Han}+$", ["中文", "中a"]],
+      ["x{2,3}", ["x", "xx", "axxxa"]],
+    ];
+    for (const [p, strings] of cases) {
+      const dfa = contentDfa(p);
+      const re = new RegExp(p, "u");
+      for (const s of strings) expect(matches(dfa, s), `${p} on ${JSON.stringify(s)}`).toBe(re.test(s));
+    }
+  });
+});
+
+const errorOf = (p: string): PatternError => {
+  try {
+    parseRegex(p);
+    contentDfa(p);
+  } catch (e) {
+    if (e instanceof PatternError) return e;
+    throw e;
+  }
+  throw new Error(`pattern ${p} was accepted`);
+};
+
+describe("edge cases", () => {
+  it("treats a lone brace as a literal (Annex B) and an empty class as matching nothing", () => {
+    const brace = contentDfa("a{,2}");
+    expect(matches(brace, "xa{,2}")).toBe(true);
+    expect(matches(brace, "aa")).toBe(false);
+    expect(() => contentDfa("[]")).toThrow(expect.objectContaining({ code: "SCHEMA_UNSATISFIABLE" }));
+  });
+});
+
+describe("unsupported and invalid patterns", () => {
+  it("rejects look-arounds, back-references, word boundaries and misplaced anchors with their position", () => {
+    const cases: [string, string, number][] = [
+      ["a(?=b)", "look-ahead", 1],
+      ["(?!b)", "look-ahead", 0],
+      ["x(?<=b)", "look-behind", 1],
+      ["(?<!b)", "look-behind", 0],
+      ["(a)\\1", "back-reference", 3],
+      ["(?<n>a)\\k<n>", "back-reference", 7],
+      ["\\bword", "word boundary", 0],
+      ["a\\B", "non-word-boundary", 1],
+      ["a^b", "anchor", 1],
+      ["(a$|b)c", "anchor", 2],
+      ["\\Aabc\\z", "unknown escape \\A", 0],
+      ["(?i)a", "modifier", 0],
+    ];
+    for (const [p, what, position] of cases) {
+      const e = errorOf(p);
+      expect(e.code, p).toBe("PATTERN_UNSUPPORTED");
+      expect(e.message, p).toContain(what);
+      expect(e.position, p).toBe(position);
+      expect(e).toBeInstanceOf(PocketExtractError);
+    }
+  });
+
+  it("rejects syntax errors as PATTERN_INVALID", () => {
+    for (const p of ["(a", "a)", "[a", "*a", "a{3,2}", "[z-a]", "\\", "a**", "\\u{110000}", "\\p{NotAProperty}x"]) {
+      const e = errorOf(p);
+      expect(["PATTERN_INVALID", "PATTERN_UNSUPPORTED"], p).toContain(e.code);
+    }
+    expect(errorOf("(a").code).toBe("PATTERN_INVALID");
+  });
+
+  it("bounds the work of exploding quantifiers", () => {
+    const t0 = performance.now();
+    let code: string | undefined;
+    try {
+      buildAutomaton(grammar(jsonString(0, Infinity, { pattern: "^(a{1,100}){1,100}$" })));
+    } catch (e) {
+      code = e instanceof PocketExtractError ? e.code : undefined;
+    }
+    expect(code).toBe("AUTOMATON_TOO_LARGE");
+    console.log(`(a{1,100}){1,100} rejected in ${(performance.now() - t0).toFixed(0)} ms`);
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * Test helpers: compile a schema and get acceptors for it through both the byte automaton and
+ * the reference matcher, so every test checks both and they are checked against each other.
+ */
+
+import { acceptsText, buildAutomaton } from "../../../src/automaton/index.js";
+import { compileSchema, type CompileOptions } from "../../../src/schema/index.js";
+import { matches } from "./matcher.js";
+
+export interface Acceptor {
+  /** Byte automaton verdict. */
+  readonly dfa: (text: string) => boolean;
+  /** Reference matcher verdict. */
+  readonly ref: (text: string) => boolean;
+}
+
+export function acceptor(schema: unknown, options: CompileOptions = {}): Acceptor {
+  const compiled = compileSchema(schema, options);
+  const dfa = buildAutomaton(compiled.grammar, { maxRecursionDepth: compiled.options.maxRecursionDepth });
+  return { dfa: (t) => acceptsText(dfa, t), ref: (t) => matches(compiled.grammar, t, 2 * compiled.options.maxRecursionDepth + 16) };
+}
+
+/**
+ * Instance keys reordered to the order the grammar writes them: names in the order the schema
+ * first mentions them (properties, required, const/enum objects), then the rest as they were.
+ */
+export function schemaKeyOrder(schema: unknown): Map<string, number> {
+  const rank = new Map<string, number>();
+  const add = (k: string): void => {
+    if (!rank.has(k)) rank.set(k, rank.size);
+  };
+  const visit = (node: unknown, inSchema: boolean): void => {
+    if (Array.isArray(node)) {
+      for (const x of node) visit(x, inSchema);
+      return;
+    }
+    if (typeof node !== "object" || node === null) return;
+    const o = node as Record<string, unknown>;
+    if (inSchema && typeof o.properties === "object" && o.properties !== null) for (const k of Object.keys(o.properties)) add(k);
+    if (inSchema && Array.isArray(o.required)) for (const k of o.required) if (typeof k === "string") add(k);
+    if (!inSchema) for (const k of Object.keys(o)) add(k);
+    for (const [k, v] of Object.entries(o)) visit(v, inSchema && k !== "const" && k !== "enum" && k !== "default" && k !== "examples");
+  };
+  visit(schema, true);
+  return rank;
+}
+
+export function reorder(value: unknown, rank: ReadonlyMap<string, number>): unknown {
+  if (Array.isArray(value)) return value.map((v) => reorder(v, rank));
+  if (typeof value !== "object" || value === null) return value;
+  const entries = Object.entries(value as Record<string, unknown>);
+  const known = entries.filter(([k]) => rank.has(k)).sort((a, b) => rank.get(a[0])! - rank.get(b[0])!);
+  const rest = entries.filter(([k]) => !rank.has(k));
+  return Object.fromEntries([...known, ...rest].map(([k, v]) => [k, reorder(v, rank)]));
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import * as z3 from "zod/v3";
+import { PocketExtractError, SchemaError } from "../../src/errors.js";
+import { compileValidator, validate, type JsonSchema } from "../../src/verify/index.js";
+
+const Order = z.object({
+  product: z.string(),
+  quantity: z.number().int().min(1),
+  email: z.string().email().optional(),
+  items: z.array(z.object({ sku: z.string(), qty: z.number() })),
+  total: z.number().refine((n) => n % 5 === 0, "total must be a multiple of 5"),
+});
+const orderSchema = z.toJSONSchema(Order) as JsonSchema;
+
+describe("validate", () => {
+  it("accepts a valid value and returns zod's output as data", () => {
+    const Trimmed = z.object({ name: z.string().transform((s) => s.toUpperCase()) });
+    const r = validate({ name: "ada" }, z.toJSONSchema(Trimmed, { io: "input" }) as JsonSchema, Trimmed);
+    expect(r).toEqual({ ok: true, data: { name: "ADA" }, issues: [] });
+  });
+
+  it("reports ajv issues with paths into nested arrays", () => {
+    const r = validate({ product: "x", quantity: 0, items: [{ sku: "a", qty: 1 }, { sku: 7, qty: 1 }], total: 10 }, orderSchema);
+    expect(r.ok).toBe(false);
+    expect(r.data).toBeNull();
+    const byPointer = new Map(r.issues.map((i) => [i.pointer, i]));
+    expect(byPointer.get("/quantity")?.source).toBe("ajv");
+    expect(byPointer.get("/items/1/sku")?.path).toEqual(["items", 1, "sku"]);
+  });
+
+  it("points required-property issues at the missing property", () => {
+    const r = validate({ quantity: 2, items: [], total: 5 }, orderSchema);
+    expect(r.issues.map((i) => i.pointer)).toContain("/product");
+    expect(r.issues.find((i) => i.pointer === "/product")?.path).toEqual(["product"]);
+  });
+
+  it("checks formats with ajv-formats", () => {
+    const r = validate({ product: "x", quantity: 1, email: "not-an-email", items: [], total: 5 }, orderSchema);
+    expect(r.issues.some((i) => i.pointer === "/email" && i.source === "ajv")).toBe(true);
+  });
+
+  it("runs zod refinements after ajv and reports them with their path", () => {
+    const r = validate({ product: "x", quantity: 1, items: [], total: 7 }, orderSchema, Order);
+    expect(r.ok).toBe(false);
+    expect(r.issues).toEqual([{ path: ["total"], pointer: "/total", message: "total must be a multiple of 5", source: "zod" }]);
+  });
+
+  it("does not repeat a zod issue at a pointer ajv already reported", () => {
+    const r = validate({ product: 1, quantity: 1, items: [], total: 5 }, orderSchema, Order);
+    expect(r.issues.filter((i) => i.pointer === "/product")).toHaveLength(1);
+  });
+
+  it("accepts zod v3 schemas (safeParse)", () => {
+    const V3 = z3.object({ n: z3.number().max(3) });
+    const schema = { type: "object", properties: { n: { type: "number" } }, required: ["n"] } as const;
+    expect(validate({ n: 2 }, schema, V3).ok).toBe(true);
+    const bad = validate({ n: 9 }, schema, V3);
+    expect(bad.issues).toEqual([expect.objectContaining({ pointer: "/n", source: "zod" })]);
+  });
+
+  it("picks the draft from $schema: draft-07 tuples vs 2020-12 prefixItems", () => {
+    const d7 = { $schema: "http://json-schema.org/draft-07/schema#", type: "array", items: [{ type: "string" }, { type: "number" }] };
+    expect(validate(["a", 1], d7).ok).toBe(true);
+    expect(validate(["a", "b"], d7).issues[0].pointer).toBe("/1");
+    const d2020 = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "array", prefixItems: [{ type: "string" }, { type: "number" }] };
+    expect(validate(["a", "b"], d2020).issues[0].pointer).toBe("/1");
+    const d2019 = { $schema: "https://json-schema.org/draft/2019-09/schema", type: "object", properties: { a: { type: "integer" } } };
+    expect(validate({ a: 1.5 }, d2019).ok).toBe(false);
+  });
+
+  it("compiles each schema object once", () => {
+    const schema = { type: "string" };
+    expect(compileValidator(schema)).toBe(compileValidator(schema));
+    expect(compileValidator(schema)).not.toBe(compileValidator({ type: "string" }));
+  });
+
+  it("allows two schemas with the same $id", () => {
+    const a = { $id: "https://example.com/s", type: "string" };
+    const b = { $id: "https://example.com/s", type: "number" };
+    expect(validate("x", a).ok).toBe(true);
+    expect(validate(1, b).ok).toBe(true);
+  });
+
+  it("throws a SchemaError for a schema that does not compile", () => {
+    const bad = { type: "object", properties: { a: { type: "no-such-type" } } };
+    expect(() => validate({}, bad)).toThrow(SchemaError);
+    try {
+      validate({}, bad);
+    } catch (e) {
+      expect((e as PocketExtractError).code).toBe("SCHEMA_INVALID");
+    }
+  });
+});
