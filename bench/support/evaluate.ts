@@ -40,6 +40,8 @@ export interface SchemaOutcome {
   readonly file: string;
   readonly status: SchemaStatus;
   readonly tests: number;
+  /** How many of the tests are valid instances. */
+  readonly valid: number;
   readonly compileMs?: number;
   readonly error?: ErrorInfo;
   /** Valid instances refused (validation errors). */
@@ -73,13 +75,32 @@ export function compileUncached(schema: unknown, vocabulary: Vocabulary, options
 
 const TEXT_LIMIT = 600;
 
+/** The outcome of a file that never got as far as compiling (unreadable, or its worker died). */
+export function bareOutcome(file: string, status: "timeout" | "crash", error?: ErrorInfo): SchemaOutcome {
+  const empty = new Float64Array(0);
+  return {
+    file,
+    status,
+    tests: 0,
+    valid: 0,
+    ...(error ? { error } : {}),
+    validRejected: [],
+    invalidAccepted: [],
+    mismatches: [],
+    validatedAfter: [],
+    coldTokenUs: empty,
+    warmTokenUs: empty.slice(),
+    coldMaskUs: empty.slice(),
+  };
+}
+
 export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeoutMs: number): SchemaOutcome {
   const started = performance.now();
   const deadline = started + timeoutMs;
   const cold = new Samples();
   const warm = new Samples();
   const coldMask = new Samples();
-  const base = { file: file.name, tests: file.tests.length, validRejected: [], invalidAccepted: [], mismatches: [], validatedAfter: [] };
+  const base = { file: file.name, tests: file.tests.length, valid: file.tests.filter((t) => t.valid).length, validRejected: [], invalidAccepted: [], mismatches: [], validatedAfter: [] };
   const timings = { coldTokenUs: cold.values(), warmTokenUs: warm.values(), coldMaskUs: coldMask.values() };
 
   let compiled: CompiledGrammar;

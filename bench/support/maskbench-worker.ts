@@ -7,7 +7,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { fixtureVocabulary } from "../../test/support/fixture-vocab.js";
 import { loadMaskbench, type MaskbenchFile } from "./corpus.js";
-import { describe, evaluateFile, type SchemaOutcome } from "./evaluate.js";
+import { bareOutcome, describe, evaluateFile, type SchemaOutcome } from "./evaluate.js";
 
 export interface MaskbenchWorkerConfig {
   readonly dir: string;
@@ -31,27 +31,14 @@ const port = parentPort;
 if (!port) throw new Error("maskbench-worker must run in a worker thread");
 const config = workerData as MaskbenchWorkerConfig;
 const vocabulary = await fixtureVocabulary();
-for (let i = 0; i < 30; i++) evaluateFile(WARM_UP, vocabulary, Infinity);
+for (let i = 0; i < 3; i++) evaluateFile(WARM_UP, vocabulary, Infinity);
 
 port.on("message", (name: string) => {
   let outcome: SchemaOutcome;
   try {
     outcome = evaluateFile(loadMaskbench(config.dir, name), vocabulary, config.timeoutMs);
   } catch (err) {
-    const empty = new Float64Array(0);
-    outcome = {
-      file: name,
-      status: "crash",
-      tests: 0,
-      error: describe(err, "load"),
-      validRejected: [],
-      invalidAccepted: [],
-      mismatches: [],
-      validatedAfter: [],
-      coldTokenUs: empty,
-      warmTokenUs: empty,
-      coldMaskUs: new Float64Array(0),
-    };
+    outcome = bareOutcome(name, "crash", describe(err, "load"));
   }
   port.postMessage(outcome, [outcome.coldTokenUs.buffer, outcome.warmTokenUs.buffer, outcome.coldMaskUs.buffer] as ArrayBuffer[]);
 });

@@ -10,6 +10,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { CompiledGrammar, GrammarCompiler, GrammarMatcher, TokenizerInfo } from "@mlc-ai/web-xgrammar";
 import type * as XGrammarModule from "@mlc-ai/web-xgrammar";
+import { hasBit } from "../../src/util/bitset.js";
 
 type XGrammarApi = typeof XGrammarModule;
 
@@ -74,3 +75,30 @@ export async function loadXGrammar(tokenizerJsonPath: string, width: number, sto
     matcher: (compiled) => api.GrammarMatcher.createGrammarMatcher(compiled),
   };
 }
+
+export interface XgDriveOutcome {
+  /** Index of the first token refused, or -1. */
+  readonly rejectedAt: number;
+  /** Whether an end-of-generation token was allowed after the last token. */
+  readonly complete: boolean;
+}
+
+/**
+ * Feeds `ids` to an XGrammar matcher like a decoder would: per token, get the next-token bitmask,
+ * check the token's bit, accept it; `token` receives microseconds per step (bitmask + check +
+ * accept, through the package's public async API, so one resolved await per token is included).
+ */
+export async function driveXGrammar(matcher: GrammarMatcher, ids: readonly number[], eosId: number, token?: { push(us: number): void }): Promise<XgDriveOutcome> {
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    const t0 = performance.now();
+    const mask = await matcher.getNextTokenBitmask();
+    const accepted = hasBit(bits(mask), id) && matcher.acceptToken(id);
+    token?.push((performance.now() - t0) * 1000);
+    if (!accepted) return { rejectedAt: i, complete: false };
+  }
+  return { rejectedAt: -1, complete: hasBit(bits(await matcher.getNextTokenBitmask()), eosId) };
+}
+
+/** XGrammar's bitmask (Int32Array) viewed as our bitset type. */
+const bits = (mask: Int32Array): Uint32Array => new Uint32Array(mask.buffer, mask.byteOffset, mask.length);

@@ -65,7 +65,7 @@ export async function generate(
   const mask = new Uint32Array(grammar.maskWords);
   const tokens: number[] = [];
   const output = new ByteSink();
-  let toFeed: number[] = [...promptIds];
+  let toFeed: number[] = [];
   let sampled = 0;
   let forced = 0;
   let completed = 0;
@@ -82,6 +82,11 @@ export async function generate(
     }
     options.onProgress?.(output.view());
   };
+
+  // Prefill on its own, so engines can tell the prompt (and reuse its cache) from the output.
+  let t0 = performance.now();
+  await session.feed(promptIds);
+  engineMs += performance.now() - t0;
 
   for (;;) {
     if (options.signal?.aborted) throw new PocketExtractError("ABORTED", "generation aborted", { cause: options.signal.reason });
@@ -103,14 +108,14 @@ export async function generate(
       }
     }
 
-    let t = performance.now();
+    t0 = performance.now();
     matcher.fillMask(mask);
-    maskMs += performance.now() - t;
-    t = performance.now();
+    maskMs += performance.now() - t0;
+    t0 = performance.now();
     if (toFeed.length > 0) await session.feed(toFeed);
     toFeed = [];
     const id = await session.sample(mask);
-    engineMs += performance.now() - t;
+    engineMs += performance.now() - t0;
     firstTokenAt ??= performance.now();
 
     if (grammar.index.eosIds.includes(id)) {

@@ -9,7 +9,7 @@
  *  - the single byte a state forces, if its only way on is one byte (for jump-forward).
  */
 import type { ByteDfa } from "../automaton/dfa.js";
-import { plainLeadPending } from "./vocab-index.js";
+import { plainLeadPending } from "./plain-text.js";
 
 export const UNBOUNDED = 0x3fffffff;
 
@@ -57,82 +57,91 @@ function plainBudgets(dfa: ByteDfa): Int32Array {
   const n = dfa.numStates * 4;
   const moves = plainMoves(dfa);
   const dist = new Int32Array(n).fill(UNBOUNDED);
-  // Reverse edges: (t,p') -> (s,p) with weight w, stored in CSR form.
+  // Reverse edges (t,p') -> (s,p) with weight w, in CSR form: count, prefix-sum, fill.
   const counts = new Int32Array(n + 1);
-  const edges: number[] = [];
+  let maxMoves = 0;
+  for (const m of moves) maxMoves = Math.max(maxMoves, m.length);
+  const fwd = new Int32Array(n * maxMoves).fill(-1);
   for (let s = 0; s < dfa.numStates; s++) {
     for (let p = 0; p < 4; p++) {
+      const from = s * 4 + p;
       const w = p === 0 ? 1 : 0;
-      for (const m of moves[p]) {
-        const t = dfa.trans[s * dfa.numClasses + m.cls];
-        const from = s * 4 + p;
+      const list = moves[p];
+      for (let k = 0; k < list.length; k++) {
+        const t = dfa.trans[s * dfa.numClasses + list[k].cls];
         if (t < 0) {
           if (w < dist[from]) dist[from] = w;
         } else {
-          edges.push(t * 4 + m.next, from, w);
-          counts[t * 4 + m.next + 1]++;
+          const to = t * 4 + list[k].next;
+          fwd[from * maxMoves + k] = to;
+          counts[to + 1]++;
         }
       }
     }
   }
   for (let i = 0; i < n; i++) counts[i + 1] += counts[i];
-  const revFrom = new Int32Array(edges.length / 3);
-  const revW = new Uint8Array(edges.length / 3);
+  const revFrom = new Int32Array(counts[n]);
   const fill = counts.slice(0, n);
-  for (let e = 0; e < edges.length; e += 3) {
-    const slot = fill[edges[e]]++;
-    revFrom[slot] = edges[e + 1];
-    revW[slot] = edges[e + 2];
+  for (let from = 0; from < n; from++) {
+    for (let k = 0; k < maxMoves; k++) {
+      const to = fwd[from * maxMoves + k];
+      if (to >= 0) revFrom[fill[to]++] = from;
+    }
   }
-  // 0-1 BFS (deque) seeded with every node that has a direct death.
-  const deque = new Int32Array(2 * n + 2);
-  let head = n + 1;
-  let tail = n + 1;
-  for (let i = 0; i < n; i++) if (dist[i] === 0) deque[tail++] = i;
-  for (let i = 0; i < n; i++) if (dist[i] === 1) deque[tail++] = i;
+  // Dijkstra with 0/1 weights, layer by layer: `layer` holds nodes at distance d (a stack, since
+  // 0-weight edges stay in the layer), `next` those at d + 1. Stale entries are skipped on pop.
+  let layer: number[] = [];
+  let next: number[] = [];
+  for (let i = 0; i < n; i++) if (dist[i] === 0) layer.push(i);
+  for (let i = 0; i < n; i++) if (dist[i] === 1) next.push(i);
   const done = new Uint8Array(n);
-  while (head < tail) {
-    const v = deque[head++];
-    if (done[v]) continue;
-    done[v] = 1;
-    for (let e = counts[v]; e < counts[v + 1]; e++) {
-      const u = revFrom[e];
-      const d = dist[v] + revW[e];
-      if (d < dist[u]) {
-        dist[u] = d;
-        if (revW[e] === 0) deque[--head] = u;
-        else deque[tail++] = u;
+  for (let d = 0; layer.length > 0 || next.length > 0; d++) {
+    while (layer.length > 0) {
+      const v = layer.pop()!;
+      if (done[v] || dist[v] !== d) continue;
+      done[v] = 1;
+      for (let e = counts[v]; e < counts[v + 1]; e++) {
+        const u = revFrom[e];
+        // An edge's weight is set by its source: moves from position 0 start a character.
+        const w = (u & 3) === 0 ? 1 : 0;
+        if (d + w < dist[u]) {
+          dist[u] = d + w;
+          (w === 0 ? layer : next).push(u);
+        }
       }
     }
+    layer = next;
+    next = [];
   }
   for (let i = 0; i < n; i++) if (dist[i] !== UNBOUNDED) dist[i] -= 1;
   return dist;
 }
 
-/** Reverse BFS from the accepting states over byte transitions. */
+/** Reverse BFS from the accepting states over byte transitions (predecessors in CSR form). */
 function distancesToAccept(dfa: ByteDfa): Int32Array {
   const { numStates, numClasses, trans } = dfa;
-  const preds: number[][] = Array.from({ length: numStates }, () => []);
-  for (let s = 0; s < numStates; s++) {
-    for (let c = 0; c < numClasses; c++) {
-      const t = trans[s * numClasses + c];
-      if (t >= 0) preds[t].push(s);
-    }
-  }
+  const start = new Int32Array(numStates + 1);
+  for (let i = 0; i < trans.length; i++) if (trans[i] >= 0) start[trans[i] + 1]++;
+  for (let s = 0; s < numStates; s++) start[s + 1] += start[s];
+  const preds = new Int32Array(start[numStates]);
+  const fill = start.slice(0, numStates);
+  for (let i = 0; i < trans.length; i++) if (trans[i] >= 0) preds[fill[trans[i]]++] = (i / numClasses) | 0;
   const dist = new Int32Array(numStates).fill(-1);
-  const queue: number[] = [];
+  const queue = new Int32Array(numStates);
+  let tail = 0;
   for (let s = 0; s < numStates; s++) {
     if (dfa.accepting[s]) {
       dist[s] = 0;
-      queue.push(s);
+      queue[tail++] = s;
     }
   }
-  for (let i = 0; i < queue.length; i++) {
-    const v = queue[i];
-    for (const u of preds[v]) {
+  for (let head = 0; head < tail; head++) {
+    const v = queue[head];
+    for (let e = start[v]; e < start[v + 1]; e++) {
+      const u = preds[e];
       if (dist[u] < 0) {
         dist[u] = dist[v] + 1;
-        queue.push(u);
+        queue[tail++] = u;
       }
     }
   }

@@ -6,7 +6,11 @@
  */
 import { TokenTrie } from "../tokens/trie.js";
 import type { Vocabulary } from "../tokens/vocabulary.js";
+import type { ByteDfa } from "../automaton/dfa.js";
 import { setBit, wordsFor } from "../util/bitset.js";
+import { MaskComputer } from "./mask-computer.js";
+import { plainLeadPending } from "./plain-text.js";
+import { analyzeStates } from "./state-analysis.js";
 
 export interface VocabIndex {
   readonly vocabulary: Vocabulary;
@@ -41,26 +45,9 @@ export function vocabIndex(vocabulary: Vocabulary): VocabIndex {
   if (!index) {
     index = buildVocabIndex(vocabulary);
     indexes.set(vocabulary, index);
+    warmUp(index);
   }
   return index;
-}
-
-/** Bytes that are always fine inside a JSON string body, at a character boundary. */
-export function isPlainAscii(b: number): boolean {
-  return b >= 0x20 && b < 0x80 && b !== 0x22 && b !== 0x5c;
-}
-
-/**
- * UTF-8 position after a lead byte: how many continuation bytes it announces, or -1 when the
- * byte cannot start a character. Lead bytes whose second byte is range-restricted (E0, ED, F0,
- * F4) are not "plain": they are walked byte by byte, never skipped.
- */
-export function plainLeadPending(b: number): number {
-  if (isPlainAscii(b)) return 0;
-  if (b >= 0xc2 && b <= 0xdf) return 1;
-  if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) return 2;
-  if (b >= 0xf1 && b <= 0xf3) return 3;
-  return -1;
 }
 
 function buildVocabIndex(vocabulary: Vocabulary): VocabIndex {
@@ -164,4 +151,28 @@ function annotateTrie(trie: TokenTrie): { utf8Pos: Int8Array; skipChars: Int16Ar
     parentStack.push(node);
   }
   return { utf8Pos, skipChars };
+}
+
+/**
+ * The first trie walks in a fresh process run 10-50x slower until the JIT has compiled them.
+ * Walk a few masks of a tiny JSON-string automaton now, at load time, so the first document's
+ * first tokens do not pay for it. State 0 reads `"`; state 1 is the string body; state 2 accepts.
+ */
+function warmUp(index: VocabIndex): void {
+  const classOf = new Uint8Array(256);
+  for (let b = 0x20; b < 0x80; b++) classOf[b] = 1;
+  for (let b = 0x80; b < 0x100; b++) classOf[b] = 1;
+  classOf[0x22] = 2;
+  classOf[0x5c] = 0;
+  // Classes: 0 = dead everywhere, 1 = plain bytes (loose UTF-8 is fine for a warm-up), 2 = quote.
+  const trans = Int32Array.from([-1, -1, 1, -1, 1, 2, -1, -1, -1]);
+  const dfa: ByteDfa = { numStates: 3, start: 0, numClasses: 3, classOf, trans, accepting: Uint8Array.from([0, 0, 1]) };
+  const computer = new MaskComputer(dfa, analyzeStates(dfa), index);
+  const out = new Uint32Array(index.maskWords);
+  for (let i = 0; i < 6; i++) {
+    for (let state = 0; state < 3; state++) {
+      out.fill(0);
+      computer.compute(state, out);
+    }
+  }
 }

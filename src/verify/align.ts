@@ -60,17 +60,15 @@ function normalizedSpans(nv: string, p: PreparedText, out: Candidate[]): void {
   }
 }
 
-function numberSpans(n: number, currency: boolean, p: PreparedText, out: Candidate[]): void {
+/** Numbers in the text equal to `n`; exact when the original text there reads `literal`. */
+function numberSpans(n: number, currency: boolean, literal: string, p: PreparedText, out: Candidate[]): void {
   const tol = 1e-9 * Math.max(1, Math.abs(n));
   for (const e of p.numbers) {
     if (Math.abs(e.value - n) > tol) continue;
-    const exact = !currency && e.raw === String(n);
-    out.push({
-      start: currency ? e.outerStart : e.start,
-      end: currency ? e.outerEnd : e.end,
-      match: exact ? "exact" : "normalized",
-      score: exact ? 1 : NORMALIZED_SCORE,
-    });
+    const start = currency ? e.outerStart : e.start;
+    const end = currency ? e.outerEnd : e.end;
+    const exact = p.text.slice(start, end) === literal;
+    out.push({ start, end, match: exact ? "exact" : "normalized", score: exact ? 1 : NORMALIZED_SCORE });
   }
 }
 
@@ -104,7 +102,7 @@ export function alignValue(value: string | number, p: PreparedText, o: AlignOpti
   const cands: Candidate[] = [];
   if (typeof value === "number") {
     if (!Number.isFinite(value)) return [];
-    numberSpans(value, false, p, cands);
+    numberSpans(value, false, String(value), p, cands);
     const phone = Number.isInteger(value) && value > 0 ? canonicalPhone(String(value)) : undefined;
     if (phone) phoneSpans(phone, p, cands);
     return rank(cands, p.text);
@@ -119,7 +117,7 @@ export function alignValue(value: string | number, p: PreparedText, o: AlignOpti
   const phone = parsePhoneValue(v);
   if (phone) phoneSpans(phone, p, cands);
   const num = parseNumberValue(v);
-  if (num) numberSpans(num.value, num.currency, p, cands);
+  if (num) numberSpans(num.value, num.currency, v, p, cands);
   if (cands.length === 0 && o.fuzzy && nv.length >= Math.max(3, o.minFuzzyLength)) {
     const { starts, ends } = p.normalized;
     for (const h of fuzzyFind(toUnits(nvMap), p.units, o.fuzzyThreshold)) {

@@ -5,6 +5,7 @@
  */
 export { validate, compileValidator, type ValidationResult, type ZodLike, type ZodSafeParse } from "./validate.js";
 export { groundFields, type GroundOptions } from "./ground.js";
+export { verify, type Verification, type VerifyOptions } from "./verify.js";
 export { prepareText, type PreparedText } from "./prepared.js";
 export { alignValue, type AlignOptions } from "./align.js";
 export { collectLeaves, ANNOTATION_KEY, type Leaf } from "./leaves.js";

@@ -4,7 +4,7 @@
  * sampling that never leaves the mask, determinism, rollback, prefix reuse and typed errors.
  * Without the native addon these tests fail on purpose (CI builds it with `npm run native:build`).
  */
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -268,6 +268,11 @@ describe("llama.cpp engine (native addon)", () => {
     const other = await engine.createSession();
     await expectCode(other.feed(new Array<number>(2000).fill(100)), "CONTEXT_OVERFLOW");
     await expectCode(other.feed([WIDTH]), "TOKEN_UNKNOWN");
+    await other.feed(prompt);
+    const first = other.feed([1, 2]);
+    await expectCode(other.feed([3]), "ENGINE_FAILED", "in progress");
+    await expectCode(other.sample(allowAll()), "ENGINE_FAILED", "in progress");
+    await first;
     await other.close();
   });
 

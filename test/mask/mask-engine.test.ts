@@ -7,10 +7,11 @@ import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { hasBit, nthSetBit, popcount } from "../../src/util/bitset.js";
 import { mulberry32 } from "../../src/engines/testing/prng.js";
 import { compileValidator } from "../../src/verify/index.js";
+import type { JsonSchemaObject } from "../../src/verify/types.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
 import { acceptAllChecked, bruteForceMask, firstDifference, randomTokenization } from "../support/token-walk.js";
 
-const SCHEMAS: Record<string, object> = {
+const SCHEMAS: Record<string, JsonSchemaObject> = {
   flat: {
     type: "object",
     properties: {

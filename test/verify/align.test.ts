@@ -120,3 +120,11 @@ describe("alignValue: fuzzy", () => {
     expect(align("北京星河文化传媒公司", "北京星河文化传媒有限公司", { fuzzyThreshold: 0.95 })).toEqual([]);
   });
 });
+
+describe("alignValue: numbers inside times", () => {
+  it("do not support a quantity", () => {
+    expect(align(3, "下午3点送达两盒")).toEqual([]);
+    expect(align(9, "九点半开会")).toEqual([]);
+    expect(best(2, "下午3点送达两盒")).toEqual({ text: "两", match: "normalized" });
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { PocketExtractError } from "../../src/errors.js";
-import { groundFields, validate, type FieldReport, type JsonSchema } from "../../src/verify/index.js";
+import { groundFields, validate, verify, type FieldReport, type JsonSchema } from "../../src/verify/index.js";
 
 const text = "客户张伟于2026年3月15日购买了三台笔记本电脑，已付款，单价¥1,299.00。";
 
@@ -122,16 +122,32 @@ describe("groundFields", () => {
       v[`found${i}`] = i % 2 ? "Emily Carter" : "2026-03-15";
       v[`fake${i}`] = i % 2 ? "北京星河文化传媒公司" : 1399 + i;
     }
-    for (let i = 0; i < 3; i++) groundFields(v, big + i);
-    const times: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 30; i++) groundFields(v, big + i);
+    let fastest = Infinity;
+    for (let i = 0; i < 10; i++) {
       const t0 = performance.now();
       const out = groundFields(v, big + "x" + i);
-      times.push(performance.now() - t0);
+      fastest = Math.min(fastest, performance.now() - t0);
       expect(out).toHaveLength(20);
     }
-    times.sort((a, b) => a - b);
-    // Generous bound: the machine is shared; the median is ~3 ms when idle.
-    expect(times[2]).toBeLessThan(40);
+    // Each run prepares a new text. ~2 ms on an idle machine; the bound leaves room for a
+    // shared CI box (the fastest of 10 runs filters out scheduling noise, not a 10x regression).
+    expect(fastest).toBeLessThan(20);
+  });
+});
+
+describe("verify", () => {
+  it("validates and grounds in one call; a required null makes the result not ok", () => {
+    const Contact = z.object({ name: z.string(), phone: z.string().nullable() });
+    const js = z.toJSONSchema(Contact) as JsonSchema;
+    const good = verify({ name: "张伟", phone: null }, text, { jsonSchema: js, zodSchema: Contact });
+    expect(good.ok).toBe(true);
+    expect(good.data).toEqual({ name: "张伟", phone: null });
+    expect(good.fields.map((f) => f.status)).toEqual(["found", "missing"]);
+    const bad = verify({ name: null, phone: "138" }, text, { jsonSchema: js, zodSchema: Contact });
+    expect(bad.ok).toBe(false);
+    expect(bad.data).toBeNull();
+    expect(bad.fields.map((f) => [f.pointer, f.status, f.required])).toEqual([["/name", "missing", true], ["/phone", "fabricated", false]]);
+    expect(bad.issues.map((i) => i.pointer)).toContain("/name");
   });
 });

@@ -6,6 +6,7 @@ import { foldWidth } from "../../src/verify/fold.js";
 import { normalizeValue, normalizeWithMap } from "../../src/verify/normalize.js";
 import { findNumbers, parseNumberValue } from "../../src/verify/numbers.js";
 import { canonicalPhone, findPhones, parsePhoneValue } from "../../src/verify/phones.js";
+import { findTimes } from "../../src/verify/times.js";
 
 describe("Chinese numerals", () => {
   it.each([
@@ -141,5 +142,14 @@ describe("numbers and amounts", () => {
     expect(seen).toContainEqual([20, "20", "20"]);
     expect(seen.some(([v]) => v === 4)).toBe(false);
     expect(seen.some(([v]) => v === 1)).toBe(false);
+  });
+});
+
+describe("times of day", () => {
+  it("are found with their numbers, a bare 3点 is not a time", () => {
+    const text = "下午3点到，九点半结束，15:00 or 6 pm; 3 boxes, 比分3点";
+    const spans = findTimes(text).map((t) => text.slice(t.start, t.end));
+    expect(spans).toEqual(expect.arrayContaining(["下午3点", "九点半", "15:00", "6 pm"]));
+    expect(spans).not.toContain("3点");
   });
 });

@@ -52,8 +52,19 @@ function checkSampling({ temperature = 0, topK = 0, topP = 1, seed = 0 }: Sampli
   if (!(Number.isSafeInteger(seed) && seed >= 0)) bad(`seed must be a non-negative safe integer, got ${seed}`);
 }
 
+/**
+ * Loads a GGUF model. Checks, in order and before any weights are read: the file (MODEL_NOT_FOUND,
+ * MODEL_INVALID), its vocabulary against `options.vocabulary` (VOCABULARY_MISMATCH), the native
+ * addon (ENGINE_UNAVAILABLE); then loads it (ENGINE_LOAD with llama.cpp's reason).
+ */
 export async function createLlamaEngine(options: LlamaEngineOptions): Promise<LlamaEngine> {
   const path = options.modelPath;
+  for (const key of ["contextLength", "threads"] as const) {
+    const v = options[key];
+    if (v !== undefined && !(Number.isInteger(v) && v > 0)) {
+      throw new PocketExtractError("OPTION_INVALID", `${key} must be a positive integer, got ${v}`);
+    }
+  }
   const parts = readGgufVocabularyParts(path);
   if (options.vocabulary) assertSameVocabulary(path, vocabularyFromBytes(parts), options.vocabulary);
   const { addon, backendsDir } = loadLlamaAddon();
@@ -62,6 +73,8 @@ export async function createLlamaEngine(options: LlamaEngineOptions): Promise<Ll
     native = await addon.loadModel(path, {
       backendsDir,
       contextLength: options.contextLength ?? DEFAULT_CONTEXT_LENGTH,
+      // ggml's worker threads spin-wait: more threads than free cores made decoding 10-100x slower
+      // on a busy 2-core machine, so leave one core to the JS thread (and everything else).
       threads: options.threads ?? Math.max(1, Math.min(4, availableParallelism() - 1)),
     });
   } catch (err) {
@@ -85,6 +98,7 @@ export class LlamaEngine implements Engine {
   private cached: number[] = [];
   private turn: Promise<void> = Promise.resolve();
   private disposed = false;
+  private decoding = false;
 
   constructor(
     private readonly native: NativeLlamaModel,
@@ -138,9 +152,11 @@ export class LlamaEngine implements Engine {
     for (const id of tokens) {
       if (!Number.isInteger(id) || id < 0 || id >= width) throw new PocketExtractError("TOKEN_UNKNOWN", `token id ${id} is outside 0..${width - 1}`);
     }
+    if (this.decoding) throw new PocketExtractError("ENGINE_FAILED", "feed/sample called while a decode is in progress (await each call)");
     let keep = 0;
     const limit = Math.min(this.cached.length, tokens.length - 1);
     while (keep < limit && this.cached[keep] === tokens[keep]) keep++;
+    this.decoding = true;
     try {
       this.native.truncate(keep);
       this.cached.length = keep;
@@ -148,8 +164,10 @@ export class LlamaEngine implements Engine {
       this.cached = [...tokens];
     } catch (err) {
       // A failed batch leaves the cache at whatever llama.cpp kept: mirror that.
-      if (!this.disposed && nativeErrorCode(err) !== "FREED") this.cached = tokens.slice(0, this.native.position());
+      if (nativeErrorCode(err) === "DECODE" && !this.disposed) this.cached = tokens.slice(0, this.native.position());
       throw typed(err, "decode");
+    } finally {
+      this.decoding = false;
     }
   }
 

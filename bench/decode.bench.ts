@@ -1,0 +1,174 @@
+/**
+ * `npm run bench:decode [-- --tiny]`: constrained decoding on the pocket-shaped GGUF (MNN-Pocket's
+ * exact shape, random weights; `--tiny` for a quick run, POCKET_MODEL=<file.gguf> for a real model)
+ * through our llama.cpp engine, side by side in one process on the same prompt and schema:
+ *   - constrained (our grammar + jump-forward) vs unconstrained (all ids but eos) tokens/s;
+ *   - share of forced tokens, and mask + native sampling time per token as a share of the step;
+ *   - llama.cpp's own JSON-schema grammar through node-llama-cpp, the anchor (its output may be cut).
+ * Same threads for both engines (THREADS, default 1). Results also go to bench/results/.
+ */
+import { writeFileSync } from "node:fs";
+import { ensureGgufFixture } from "../fixtures/gguf/index.js";
+import { compileGrammar } from "../src/compile/index.js";
+import { generate } from "../src/decode/generate.js";
+import type { GbnfJsonSchema } from "node-llama-cpp";
+import type { EngineSession } from "../src/engines/engine.js";
+import { createLlamaEngine } from "../src/engines/llama/index.js";
+import { fmt, formatTable, pct } from "./support/table.js";
+import { resultPath, stamp } from "./support/paths.js";
+
+const preset = process.argv.includes("--tiny") ? "tiny" : "pocket";
+const modelPath = process.env.POCKET_MODEL ?? (await ensureGgufFixture(preset));
+const threads = Number(process.env.THREADS ?? 1);
+const maxTokens = Number(process.env.MAX_TOKENS ?? 96);
+
+const schema = {
+  type: "object",
+  properties: {
+    name: { type: "string", maxLength: 40 },
+    age: { type: "integer", minimum: 0, maximum: 150 },
+    city: { type: "string", maxLength: 30 },
+    role: { enum: ["engineer", "scientist", "artist", "other"] },
+    languages: { type: "array", items: { type: "string", maxLength: 20 }, maxItems: 3 },
+  },
+  required: ["name", "age", "city", "role", "languages"],
+  additionalProperties: false,
+} as const;
+const promptText =
+  "<|im_start|>system\nExtract the person as JSON.<|im_end|>\n<|im_start|>user\n" +
+  "Ada Lovelace, 36, a scientist from London, wrote in English and French.<|im_end|>\n<|im_start|>assistant\n";
+
+/** Splits engine time into feed (llama_decode) and sample (mask + sampling in C++). */
+class TimedSession implements EngineSession {
+  feedMs = 0;
+  sampleMs = 0;
+  samples = 0;
+  constructor(private readonly inner: EngineSession) {}
+  async feed(ids: readonly number[]): Promise<void> {
+    const t = performance.now();
+    await this.inner.feed(ids);
+    this.feedMs += performance.now() - t;
+  }
+  async sample(mask: Uint32Array): Promise<number> {
+    const t = performance.now();
+    const id = await this.inner.sample(mask);
+    this.sampleMs += performance.now() - t;
+    this.samples++;
+    return id;
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+console.log(`model ${modelPath}\nthreads ${threads}, maxTokens ${maxTokens}`);
+let t = performance.now();
+const engine = await createLlamaEngine({ modelPath, contextLength: 2048, threads });
+console.log(`load ${fmt(performance.now() - t)} ms`);
+const compiled = compileGrammar(schema, engine.vocabulary);
+const promptIds = engine.vocabulary.encode(promptText);
+
+// Prefill once: both runs then reuse the cached prompt and decode only its last token again.
+const warm = await engine.createSession();
+t = performance.now();
+await warm.feed(promptIds);
+const prefillMs = performance.now() - t;
+await warm.close();
+console.log(`prefill ${promptIds.length} tokens ${fmt(prefillMs)} ms`);
+
+/** One constrained generation (greedy, so every run yields the same tokens). */
+async function constrainedRun(): Promise<{ session: TimedSession; result: Awaited<ReturnType<typeof generate>> }> {
+  const session = new TimedSession(await engine.createSession());
+  const result = await generate(session, compiled.tokens, promptIds, { maxTokens });
+  await session.close();
+  return { session, result };
+}
+// The first run fills the grammar's mask caches (a schema's first document); the second shows the
+// steady state of a schema used again.
+const runs = [await constrainedRun(), await constrainedRun()];
+const { result } = runs[0];
+const outTokens = result.tokens.length;
+
+// Unconstrained: as many single-token steps as the constrained output had tokens, eos excluded.
+const open = new Uint32Array(compiled.tokens.maskWords).fill(0xffffffff);
+for (const id of engine.vocabulary.eosIds) open[id >>> 5] &= ~(1 << (id & 31));
+const free = new TimedSession(await engine.createSession());
+t = performance.now();
+await free.feed(promptIds);
+for (let i = 0; i < outTokens; i++) await free.feed([await free.sample(open)]);
+const freeMs = performance.now() - t;
+await free.close();
+await engine.dispose();
+
+const unconstrainedRate = (outTokens * 1000) / freeMs;
+
+interface Anchor {
+  tokens: number;
+  ms: number;
+  validJson: boolean;
+}
+async function nodeLlamaCppAnchor(): Promise<Anchor | string> {
+  try {
+    const { getLlama, LlamaCompletion } = await import("node-llama-cpp");
+    const llama = await getLlama({ gpu: false, build: "never", logLevel: "error" });
+    const model = await llama.loadModel({ modelPath });
+    const context = await model.createContext({ contextSize: 2048, threads });
+    const completion = new LlamaCompletion({ contextSequence: context.getSequence() });
+    const grammar = await llama.createGrammarForJsonSchema(schema as unknown as GbnfJsonSchema);
+    await completion.generateCompletion(promptText, { maxTokens: 1 }); // prefill, like ours
+    let tokens = 0;
+    const started = performance.now();
+    const text = await completion.generateCompletion(promptText, { grammar, maxTokens, onToken: (ids) => (tokens += ids.length) });
+    const ms = performance.now() - started;
+    let validJson = true;
+    try {
+      JSON.parse(text);
+    } catch {
+      validJson = false;
+    }
+    await context.dispose();
+    await model.dispose();
+    return { tokens, ms, validJson };
+  } catch (err) {
+    return `unavailable: ${(err as Error).message}`;
+  }
+}
+const anchor = await nodeLlamaCppAnchor();
+
+const perToken = (ms: number, n: number): string => (n === 0 ? "-" : `${fmt((ms / n) * 1000)} us`);
+const constrainedRow = (label: string, run: (typeof runs)[number]): string[] => {
+  const { stats } = run.result;
+  return [
+    label,
+    String(outTokens),
+    fmt(stats.totalMs),
+    fmt((outTokens * 1000) / stats.totalMs),
+    pct(stats.tokensForced, outTokens),
+    perToken(stats.maskMs, run.session.samples),
+    perToken(run.session.sampleMs, run.session.samples),
+    pct(stats.maskMs + run.session.sampleMs, stats.totalMs),
+  ];
+};
+console.log(`\noutput (${result.stats.stopReason}): ${result.text}\n`);
+console.log(
+  formatTable(
+    ["run", "tokens", "ms", "tokens/s", "forced", "mask/token (TS)", "sample/token (C++)", "mask+sample share"],
+    [
+      constrainedRow("ours, constrained (1st)", runs[0]),
+      constrainedRow("ours, constrained (2nd)", runs[1]),
+      ["ours, unconstrained", String(outTokens), fmt(freeMs), fmt(unconstrainedRate), "-", "-", perToken(free.sampleMs, free.samples), pct(free.sampleMs, freeMs)],
+      typeof anchor === "string"
+        ? ["node-llama-cpp JSON grammar", anchor, "", "", "", "", "", ""]
+        : ["node-llama-cpp JSON grammar", String(anchor.tokens), fmt(anchor.ms), fmt((anchor.tokens * 1000) / anchor.ms), "-", "-", "-", anchor.validJson ? "valid JSON" : "INVALID JSON"],
+    ],
+  ),
+);
+const steady = (outTokens * 1000) / runs[1].result.stats.totalMs;
+console.log(`\nconstrained (2nd run) / unconstrained tokens/s: ${fmt(steady / unconstrainedRate)}x`);
+
+const file = resultPath(`decode-${preset}-${stamp()}.json`);
+writeFileSync(
+  file,
+  `${JSON.stringify({ modelPath, threads, maxTokens, prefillMs, constrained: runs.map(({ session, result: r }) => ({ ...r.stats, tokens: outTokens, sampleMs: session.sampleMs, feedMs: session.feedMs, text: r.text })), unconstrained: { tokens: outTokens, ms: freeMs, sampleMs: free.sampleMs }, anchor }, null, 2)}\n`,
+);
+console.log(`results: ${file}`);

@@ -1,0 +1,86 @@
+/**
+ * MaskBench (JSONSchemaBench's mask benchmark) on our 64K fixture vocabulary:
+ *
+ *   npm run maskbench -- [dir] [--sample N] [--seed S] [--timeout-ms T] [--json out]
+ *
+ * For each file (default: the dev sample in ../shared/corpora/jsonschemabench/maskbench) the schema
+ * is compiled with JSON Schema semantics and flexible whitespace, and every test instance,
+ * serialized like Python's `json.dumps(data, ensure_ascii=False)`, is tokenized with the fixture
+ * tokenizer and fed token by token (fill mask, check the token's bit, accept). A valid instance
+ * must be accepted to the end and complete; an invalid one must be refused or left incomplete.
+ * Each schema runs in a worker with a wall-clock limit (a hung compile cannot stop the run); each
+ * instance set is run twice on the same compiled grammar: first pass (cold caches), second (warm).
+ * Prints the benchmark's counts and percentiles; writes the full result (including every
+ * failure with its instance) as JSON to bench/results/.
+ */
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { DEFAULT_MASKBENCH_DIR, listMaskbench, sampleNames } from "./support/corpus.js";
+import { bareOutcome, type SchemaOutcome } from "./support/evaluate.js";
+import { IsolatedRunner } from "./support/isolated.js";
+import { MaskbenchTally, printSummary } from "./support/maskbench-report.js";
+import type { MaskbenchWorkerConfig } from "./support/maskbench-worker.js";
+import { fromRoot, resultPath, stamp } from "./support/paths.js";
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    sample: { type: "string" },
+    seed: { type: "string", default: "1" },
+    "timeout-ms": { type: "string", default: "10000" },
+    json: { type: "string" },
+  },
+});
+
+const dir = fromRoot(positionals[0] ?? DEFAULT_MASKBENCH_DIR);
+const sample = values.sample === undefined ? undefined : Number(values.sample);
+const seed = Number(values.seed);
+const timeoutMs = Number(values["timeout-ms"]);
+const names = listMaskbench(dir);
+if (!names) {
+  console.log(`maskbench: skipped, corpus directory not found: ${dir}`);
+  process.exit(0);
+}
+const chosen = sampleNames(names, sample, seed);
+const out = values.json ? fromRoot(values.json) : resultPath(`maskbench-${sample === undefined ? "all" : `sample${sample}-seed${seed}`}-${stamp()}.json`);
+console.log(`maskbench: ${chosen.length} of ${names.length} files in ${dir} (seed ${seed}, limit ${timeoutMs} ms per schema)`);
+
+const config: MaskbenchWorkerConfig = { dir, timeoutMs };
+const runner = new IsolatedRunner<string, SchemaOutcome>(new URL("./support/maskbench-worker.ts", import.meta.url), config);
+const tally = new MaskbenchTally();
+const started = performance.now();
+// The worker checks the limit itself between tokens; the watchdog only catches what cannot be interrupted.
+const watchdogMs = timeoutMs + Math.max(5000, timeoutMs);
+for (const [i, name] of chosen.entries()) {
+  const result = await runner.run(name, watchdogMs);
+  if (result.kind === "ok") tally.add(result.value);
+  else if (result.kind === "timeout") tally.add(bareOutcome(name, "timeout"));
+  else tally.add(bareOutcome(name, "crash", { stage: "worker", code: "WorkerDied", message: result.error }));
+  if ((i + 1) % 25 === 0 || i + 1 === chosen.length) {
+    const elapsed = (performance.now() - started) / 1000;
+    console.error(`[${i + 1}/${chosen.length}] ${elapsed.toFixed(0)} s: ${tally.progress()}`);
+  }
+}
+await runner.close();
+
+const summary = tally.summary();
+printSummary(summary, `MaskBench: ${chosen.length} schemas (${sample === undefined ? "all files" : `sample ${sample}, seed ${seed}`})`);
+const validRejected = tally.failures("validRejected");
+const invalidAccepted = tally.failures("invalidAccepted");
+const problems = tally.outcomes.filter((o) => o.status === "crash" || o.mismatches.length > 0 || (o.status === "fail" && o.error));
+for (const o of problems.slice(0, 20)) console.log(`  ${o.status}: ${o.file}: ${o.error ? `${o.error.stage} ${o.error.code}: ${o.error.message}` : o.mismatches[0]}`);
+writeFileSync(
+  out,
+  JSON.stringify(
+    {
+      meta: { dir, files: names.length, sample, seed, timeoutMs, workerStarts: runner.starts, node: process.version, date: new Date().toISOString(), seconds: (performance.now() - started) / 1000 },
+      summary,
+      failures: { validRejected, invalidAccepted, problems: problems.map(({ coldTokenUs, warmTokenUs, coldMaskUs, ...rest }) => rest) },
+      schemas: tally.rows(),
+    },
+    null,
+    1,
+  ),
+);
+console.log(`\nresults: ${out}`);
+

@@ -1,0 +1,101 @@
+/**
+ * Compile coverage over JSONSchemaBench (`npm run coverage:schemas`): every schema in
+ * ../shared/corpora/jsonschemabench/<category>/*.json goes through compileSchema (JSON Schema
+ * mode, flexible format) and buildAutomaton. Prints, per category and in total, how many
+ * compiled, how many were rejected (by error code and keyword), how many crashed (an exception
+ * that is not a typed PocketExtractError: must be 0), and compile / automaton time percentiles.
+ * Writes the per-schema results to bench/results/schema-coverage.json.
+ * The `maskbench` folder holds the same schemas wrapped with test instances and is skipped.
+ * Options: --format compact|flexible (default flexible), --category NAME, --limit N (per category).
+ */
+
+import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { buildAutomaton } from "../src/automaton/index.js";
+import { PocketExtractError, SchemaError } from "../src/errors.js";
+import { compileSchema } from "../src/schema/index.js";
+
+const root = join(import.meta.dirname, "../../shared/corpora/jsonschemabench");
+const arg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const format = arg("format") === "compact" ? "compact" : "flexible";
+const limit = Number(arg("limit") ?? Infinity);
+
+interface Result {
+  category: string;
+  file: string;
+  outcome: "compiled" | "rejected" | "crashed";
+  stage?: "compile" | "automaton";
+  reason?: string;
+  compileMs: number;
+  automatonMs?: number;
+  states?: number;
+  message?: string;
+}
+
+if (!existsSync(root)) {
+  console.error(`corpus not found: ${root}`);
+  process.exit(1);
+}
+
+const pct = (xs: number[], p: number): number => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const fmt = (xs: number[]): string =>
+  `p50 ${pct(xs, 50).toFixed(2)} ms, p90 ${pct(xs, 90).toFixed(2)} ms, p99 ${pct(xs, 99).toFixed(2)} ms, max ${Math.max(...xs).toFixed(2)} ms`;
+
+const categories = readdirSync(root, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && d.name !== "maskbench" && (arg("category") === undefined || d.name === arg("category")))
+  .map((d) => d.name)
+  .sort();
+const results: Result[] = [];
+for (const category of categories) {
+  const files = readdirSync(join(root, category)).filter((f) => f.endsWith(".json")).sort().slice(0, limit);
+  for (const file of files) {
+    const text = readFileSync(join(root, category, file), "utf8");
+    const t0 = performance.now();
+    let r: Result;
+    let stage: "compile" | "automaton" = "compile";
+    let compileMs = 0;
+    try {
+      const compiled = compileSchema(JSON.parse(text), { mode: "jsonschema", format });
+      compileMs = performance.now() - t0;
+      stage = "automaton";
+      const t1 = performance.now();
+      const dfa = buildAutomaton(compiled.grammar);
+      r = { category, file, outcome: "compiled", compileMs, automatonMs: performance.now() - t1, states: dfa.numStates };
+    } catch (err) {
+      if (stage === "compile") compileMs = performance.now() - t0;
+      if (err instanceof PocketExtractError) {
+        const kw = err instanceof SchemaError && err.keyword ? `:${err.keyword}` : "";
+        r = { category, file, outcome: "rejected", stage, reason: `${err.code}${kw}`, compileMs, message: err.message.slice(0, 300) };
+      } else {
+        r = { category, file, outcome: "crashed", stage, compileMs, message: String((err as Error)?.stack ?? err).slice(0, 600) };
+      }
+    }
+    results.push(r);
+  }
+  const mine = results.filter((r) => r.category === category);
+  const count = (o: Result["outcome"]): number => mine.filter((r) => r.outcome === o).length;
+  console.log(`${category.padEnd(16)} ${mine.length} schemas: ${count("compiled")} compiled, ${count("rejected")} rejected, ${count("crashed")} crashed`);
+}
+
+const by = new Map<string, number>();
+for (const r of results) if (r.outcome === "rejected") by.set(`${r.stage}: ${r.reason}`, (by.get(`${r.stage}: ${r.reason}`) ?? 0) + 1);
+const compiled = results.filter((r) => r.outcome === "compiled");
+const crashed = results.filter((r) => r.outcome === "crashed");
+console.log(`\nTOTAL (${format}) ${results.length} schemas: ${compiled.length} compiled, ${results.length - compiled.length - crashed.length} rejected, ${crashed.length} crashed`);
+console.log("rejected by reason:");
+for (const [k, n] of [...by].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(5)}  ${k}`);
+const compileTimes = results.filter((r) => r.outcome !== "crashed" && r.stage !== "compile" || r.outcome === "compiled").map((r) => r.compileMs);
+console.log(`compileSchema time: ${fmt(compileTimes)}`);
+console.log(`buildAutomaton time (compiled): ${fmt(compiled.map((r) => r.automatonMs!))}`);
+for (const c of crashed) console.log(`CRASH ${c.category}/${c.file}: ${c.message}`);
+const outDir = join(import.meta.dirname, "results");
+mkdirSync(outDir, { recursive: true });
+writeFileSync(join(outDir, "schema-coverage.json"), JSON.stringify({ format, categories, results }, null, 1));
+console.log(`results: ${join(outDir, "schema-coverage.json")}`);

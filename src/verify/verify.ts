@@ -1,0 +1,31 @@
+/**
+ * Validation and grounding in one call, the way the extractor uses them: validate the value,
+ * then ground every leaf with the validation issues attached, so a leaf that failed validation
+ * is `invalid` and a required leaf that came back null is `missing` (and the result not ok).
+ */
+import { groundFields, type GroundOptions } from "./ground.js";
+import type { PreparedText } from "./prepared.js";
+import type { FieldReport, Issue, JsonSchema } from "./types.js";
+import { validate, type ZodLike } from "./validate.js";
+
+export interface VerifyOptions<T> extends Omit<GroundOptions, "schema" | "issues"> {
+  readonly jsonSchema: JsonSchema;
+  readonly zodSchema?: ZodLike<T>;
+}
+
+export interface Verification<T> {
+  /** The value satisfies the schema (ajv and zod) and no required field is missing. Grounding
+   *  does not affect `ok`: a fabricated field is reported, not rejected. */
+  readonly ok: boolean;
+  readonly data: T | null;
+  readonly issues: Issue[];
+  readonly fields: FieldReport[];
+}
+
+export function verify<T = unknown>(value: unknown, text: string | PreparedText, options: VerifyOptions<T>): Verification<T> {
+  const { jsonSchema, zodSchema, ...ground } = options;
+  const v = validate(value, jsonSchema, zodSchema);
+  const fields = groundFields(value, text, { ...ground, schema: jsonSchema, issues: v.issues });
+  const ok = v.ok && !fields.some((f) => f.required && f.status === "missing");
+  return { ok, data: ok ? v.data : null, issues: v.issues, fields };
+}
