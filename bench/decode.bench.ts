@@ -11,7 +11,6 @@ import { writeFileSync } from "node:fs";
 import { ensureGgufFixture } from "../fixtures/gguf/index.js";
 import { compileGrammar } from "../src/compile/index.js";
 import { generate } from "../src/decode/generate.js";
-import type { GbnfJsonSchema } from "node-llama-cpp";
 import type { EngineSession } from "../src/engines/engine.js";
 import { createLlamaEngine } from "../src/engines/llama/index.js";
 import { fmt, formatTable, pct } from "./support/table.js";
@@ -109,12 +108,13 @@ interface Anchor {
 }
 async function nodeLlamaCppAnchor(): Promise<Anchor | string> {
   try {
-    const { getLlama, LlamaCompletion } = await import("node-llama-cpp");
-    const llama = await getLlama({ gpu: false, build: "never", logLevel: "error" });
+    const { getLlama, LlamaCompletion, LlamaLogLevel } = await import("node-llama-cpp");
+    const llama = await getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.error });
     const model = await llama.loadModel({ modelPath });
     const context = await model.createContext({ contextSize: 2048, threads });
     const completion = new LlamaCompletion({ contextSequence: context.getSequence() });
-    const grammar = await llama.createGrammarForJsonSchema(schema as unknown as GbnfJsonSchema);
+    // Its const-generic signature cannot take a schema declared elsewhere; the value is a plain JSON Schema.
+    const grammar = await llama.createGrammarForJsonSchema(schema as never);
     await completion.generateCompletion(promptText, { maxTokens: 1 }); // prefill, like ours
     let tokens = 0;
     const started = performance.now();

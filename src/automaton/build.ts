@@ -10,7 +10,7 @@ import { Budget } from "./budget.js";
 import type { ByteDfa } from "./dfa.js";
 import { compileExpr } from "./compile-expr.js";
 import type { Leaf } from "./expr-nfa.js";
-import { buildJsonString, jsonStringKey } from "./json-string.js";
+import { JsonStrings } from "./json-string.js";
 import { analyzeRules } from "./rule-graph.js";
 
 export interface BuildOptions {
@@ -31,18 +31,14 @@ export function buildAutomaton(grammar: Grammar, options: BuildOptions = {}): By
   const budget = new Budget(maxStates, maxStates * WORK_PER_STATE);
   const { heads, component } = analyzeRules(grammar);
   const rules = new Map<string, ByteDfa | null>();
-  const strings = new Map<string, ByteDfa | null>();
+  const strings = new JsonStrings(budget);
   const cut = new Set<string>();
 
   const ruleDfa = (name: string, depth: number): ByteDfa | null => {
     const key = `${depth}:${name}`;
     if (rules.has(key)) return rules.get(key)!;
     const resolve = (leaf: Leaf): ByteDfa | null => {
-      if (leaf.kind === "jsonString") {
-        const k = jsonStringKey(leaf);
-        if (!strings.has(k)) strings.set(k, buildJsonString(leaf, budget));
-        return strings.get(k)!;
-      }
+      if (leaf.kind === "jsonString") return strings.get(leaf);
       if (component.get(leaf.name) !== component.get(name)) return ruleDfa(leaf.name, maxDepth);
       if (!heads.has(leaf.name)) return ruleDfa(leaf.name, depth);
       if (depth === 0) {
@@ -51,7 +47,7 @@ export function buildAutomaton(grammar: Grammar, options: BuildOptions = {}): By
       }
       return ruleDfa(leaf.name, depth - 1);
     };
-    const dfa = compileExpr(grammar.rules.get(name)!, budget, `rule '${name}'`, resolve);
+    const dfa = compileExpr(grammar.rules.get(name)!, budget, `rule '${name}'`, { resolve });
     rules.set(key, dfa);
     return dfa;
   };

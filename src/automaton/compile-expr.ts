@@ -14,11 +14,18 @@ const noLeaves: ResolveLeaf = (leaf) => {
   throw new Error(`unexpected ${leaf.kind} in a self-contained expression`);
 };
 
-export function compileExpr(expr: Expr, budget: Budget, what: string, resolve: ResolveLeaf = noLeaves): ByteDfa | null {
+export interface CompileOptions {
+  readonly resolve?: ResolveLeaf;
+  /** Stop at the first match: see determinize(). */
+  readonly stopAtAccept?: boolean;
+}
+
+export function compileExpr(expr: Expr, budget: Budget, what: string, options: CompileOptions = {}): ByteDfa | null {
+  const resolve = options.resolve ?? noLeaves;
   // A lone leaf is already a finished DFA.
   if (expr.kind === "ref" || expr.kind === "jsonString") return resolve(expr);
   const nfa = new Nfa(budget, what);
   const frag = addExpr(nfa, expr, resolve);
   if (frag === null) return null;
-  return finish(determinize(nfa, frag, budget, what));
+  return finish(determinize(nfa, frag, budget, what, options.stopAtAccept));
 }

@@ -12,7 +12,12 @@ import { DfaBuilder } from "./dfa-builder.js";
 import { partitionFromCuts } from "./classes.js";
 import type { Fragment, Nfa } from "./nfa.js";
 
-export function determinize(nfa: Nfa, frag: Fragment, budget: Budget, what: string): ByteDfa {
+/**
+ * With `stopAtAccept`, every subset containing the exit collapses into one accepting state with
+ * no transitions: the result accepts the texts that reach a first match, which is all a search
+ * needs (the caller appends "any text"), at a fraction of the subsets.
+ */
+export function determinize(nfa: Nfa, frag: Fragment, budget: Budget, what: string, stopAtAccept = false): ByteDfa {
   const n = nfa.numStates;
   const cuts = new Set<number>();
   for (const e of nfa.edges) for (let i = 0; i < e.length; i += 3) cuts.add(e[i]).add(e[i + 1] + 1);
@@ -47,15 +52,25 @@ export function determinize(nfa: Nfa, frag: Fragment, budget: Budget, what: stri
         }
       }
     }
-    budget.charge(out.length, what);
+    // Sorting and keying large subsets is the expensive part of a blow-up: charge it fully.
+    budget.charge(8 * out.length, what);
     return out.length > 1 ? out.sort((a, b) => a - b) : out;
   };
 
   const dfa = new DfaBuilder(classOf, numClasses, budget, what);
   const subsets: number[][] = [];
+  let stop = -1;
   const add = (set: number[]): number => {
+    const accepting = set.includes(frag.end);
+    if (accepting && stopAtAccept) {
+      if (stop < 0) {
+        stop = dfa.addState(true);
+        subsets.push([]);
+      }
+      return stop;
+    }
     subsets.push(set);
-    return dfa.addState(set.includes(frag.end));
+    return dfa.addState(accepting);
   };
   const singleton = new Int32Array(n).fill(-1);
   const ids = new Map<string, number>();

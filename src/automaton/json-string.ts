@@ -1,14 +1,15 @@
 /**
  * The automaton of a `jsonString` IR node: content language (pattern search, or any text), minus
  * the excluded names and patterns, cut to the length bounds in code points, then JSON-encoded
- * with quotes. The regex DFAs are minimized before the products so those stay small; the
- * products themselves are minimized once, at the end.
+ * with quotes. Regex DFAs are minimized before the products so those stay small; the products
+ * are minimized once, at the end. One instance per build memoizes identical specs.
  */
 import type { Expr } from "../grammar/ir.js";
-import { anyText, patternToExpr } from "../regex/index.js";
+import { anyText, patternParts } from "../regex/index.js";
 import type { Budget } from "./budget.js";
 import type { ByteDfa } from "./dfa.js";
 import { compileExpr } from "./compile-expr.js";
+import { concatAfterSinks } from "./concat.js";
 import { finish } from "./finish.js";
 import { encodeJsonString } from "./json-escape.js";
 import { boundLength } from "./length.js";
@@ -16,25 +17,47 @@ import { product } from "./product.js";
 
 export type JsonStringSpec = Extract<Expr, { kind: "jsonString" }>;
 
-/** Stable identity of a spec, for memoizing identical strings within one build. */
-export function jsonStringKey(spec: JsonStringSpec): string {
-  return JSON.stringify([spec.minLength, spec.maxLength === Infinity ? null : spec.maxLength, spec.pattern ?? null, spec.exclude ?? [], spec.excludePatterns ?? []]);
-}
+export class JsonStrings {
+  private readonly memo = new Map<string, ByteDfa | null>();
+  private anyTextDfa: ByteDfa | undefined;
 
-export function buildJsonString(spec: JsonStringSpec, budget: Budget): ByteDfa | null {
-  const what = `string ${jsonStringKey(spec)}`;
-  const { minLength: min, maxLength: max } = spec;
-  if (min > max) return null;
-  let content = compileExpr(spec.pattern === undefined ? anyText : patternToExpr(spec.pattern), budget, what);
-  const excluded: Expr[] = [
-    ...(spec.exclude ?? []).map((text): Expr => ({ kind: "lit", text })),
-    ...(spec.excludePatterns ?? []).map(patternToExpr),
-  ];
-  if (content !== null && excluded.length > 0) {
-    const ex = compileExpr({ kind: "alt", items: excluded }, budget, what);
-    if (ex !== null) content = product(content, ex, "difference", budget, what);
+  constructor(private readonly budget: Budget) {}
+
+  /** The finished automaton of the string token; null when no string satisfies the spec. */
+  get(spec: JsonStringSpec): ByteDfa | null {
+    const key = JSON.stringify([spec.minLength, spec.maxLength === Infinity ? null : spec.maxLength, spec.pattern ?? null, spec.exclude ?? [], spec.excludePatterns ?? []]);
+    if (!this.memo.has(key)) this.memo.set(key, this.build(spec, `string ${key}`));
+    return this.memo.get(key)!;
   }
-  if (content === null) return null;
-  if (min > 0 || max !== Infinity) content = boundLength(content, min, max, budget, what);
-  return finish(encodeJsonString(content, budget, what));
+
+  private build(spec: JsonStringSpec, what: string): ByteDfa | null {
+    const { minLength: min, maxLength: max } = spec;
+    if (min > max) return null;
+    let content = spec.pattern === undefined ? this.anyText(what) : this.search(spec.pattern, what);
+    const excluded = [
+      ...(spec.exclude !== undefined && spec.exclude.length > 0
+        ? [compileExpr({ kind: "alt", items: spec.exclude.map((text): Expr => ({ kind: "lit", text })) }, this.budget, what)]
+        : []),
+      ...(spec.excludePatterns ?? []).map((p) => this.search(p, what)),
+    ];
+    for (const ex of excluded) if (content !== null && ex !== null) content = product(content, ex, "difference", this.budget, what);
+    if (content === null) return null;
+    if (min > 0 || max !== Infinity) content = boundLength(content, min, max, this.budget, what);
+    return finish(encodeJsonString(content, this.budget, what));
+  }
+
+  private anyText(what: string): ByteDfa {
+    this.anyTextDfa ??= compileExpr(anyText, this.budget, what)!;
+    return this.anyTextDfa;
+  }
+
+  /** Texts in which the pattern finds a match (JSON Schema `pattern` semantics). */
+  private search(pattern: string, what: string): ByteDfa | null {
+    const { prefix, whole } = patternParts(pattern);
+    const upToMatch = prefix === null ? null : compileExpr(prefix, this.budget, what, { stopAtAccept: true });
+    const open = upToMatch === null ? null : concatAfterSinks(upToMatch, this.anyText(what), this.budget, what);
+    const closed = whole === null ? null : compileExpr(whole, this.budget, what);
+    if (open === null || closed === null) return open ?? closed;
+    return product(open, closed, "union", this.budget, what);
+  }
 }

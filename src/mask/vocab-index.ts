@@ -4,6 +4,7 @@
  * per-trie-node UTF-8 annotations used to accept whole subtrees inside free text (see `skipChars`).
  * Built lazily and shared by every grammar compiled for the same vocabulary.
  */
+import { packBytes } from "../tokens/packed.js";
 import { TokenTrie } from "../tokens/trie.js";
 import type { Vocabulary } from "../tokens/vocabulary.js";
 import type { ByteDfa } from "../automaton/dfa.js";
@@ -18,7 +19,7 @@ export interface VocabIndex {
   readonly width: number;
   readonly maskWords: number;
   /** Flat token bytes: token id's bytes are data[offsets[id] .. offsets[id + 1]). Specials are empty. */
-  readonly byteOffsets: Int32Array;
+  readonly byteOffsets: Uint32Array;
   readonly byteData: Uint8Array;
   /** All ids that may appear inside text (non-special, non-empty bytes). */
   readonly textMask: Uint32Array;
@@ -55,26 +56,12 @@ function buildVocabIndex(vocabulary: Vocabulary): VocabIndex {
   const width = vocabulary.width;
   const maskWords = wordsFor(width);
 
-  const byteOffsets = new Int32Array(width + 1);
-  const pieces: Uint8Array[] = [];
-  let total = 0;
+  // Specials and ids past the tokenizer get no bytes: `accept` then treats them as dead.
+  const textBytes = (id: number): Uint8Array | undefined =>
+    id >= vocabulary.size || vocabulary.isSpecial(id) ? undefined : vocabulary.bytes(id);
+  const { data: byteData, offsets: byteOffsets } = packBytes(width, textBytes);
   const textMask = new Uint32Array(maskWords);
-  for (let id = 0; id < width; id++) {
-    byteOffsets[id] = total;
-    if (id >= vocabulary.size || vocabulary.isSpecial(id)) continue;
-    const b = vocabulary.bytes(id);
-    if (b.length === 0) continue;
-    pieces.push(b);
-    total += b.length;
-    setBit(textMask, id);
-  }
-  byteOffsets[width] = total;
-  const byteData = new Uint8Array(total);
-  let at = 0;
-  for (const p of pieces) {
-    byteData.set(p, at);
-    at += p.length;
-  }
+  for (let id = 0; id < width; id++) if (byteOffsets[id + 1] > byteOffsets[id]) setBit(textMask, id);
 
   const { utf8Pos, skipChars } = annotateTrie(trie);
   return {

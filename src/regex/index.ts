@@ -2,6 +2,6 @@
  * ECMAScript regex subset (JSON Schema `pattern`) -> grammar expression. The automaton builder
  * turns the expression into bytes; this module knows nothing about automata.
  */
-export { patternToExpr, anyText } from "./compile.js";
+export { patternParts, anyText, type PatternParts } from "./compile.js";
 export { parseRegex, type RegexNode } from "./parse.js";
 export { PatternError } from "./pattern-error.js";

@@ -103,17 +103,14 @@ export class CompileContext {
     const prefix = `${file}-`;
     const overrides = new Map<string, string>([["ws", "ws"]]);
     if (file === "json") {
-      if (!this.rules.has("string")) this.rules.set("string", this.stringExpr());
+      // Strings inside unconstrained values stay unbounded even in extraction mode: a length
+      // counter in every string of every nesting level would multiply the automaton's size.
+      if (!this.rules.has("string")) this.rules.set("string", jsonString({}));
       overrides.set("string", "string");
       if (this.gap === null && !this.rules.has("ws")) this.rules.set("ws", cat());
     }
     importRules(this.rules, { start: rule, rules: g.rules }, prefix, overrides);
     return ref(prefix + rule);
-  }
-
-  /** An unconstrained JSON string in the current mode (bounded in extraction mode). */
-  stringExpr(): Expr {
-    return jsonString({ maxLength: this.extraction ? this.options.defaultMaxStringLength : Infinity });
   }
 
   /**

@@ -59,6 +59,8 @@ function branchFor(root: JsonSchema | undefined, s: Obj | undefined, v: unknown)
 
 export function admitsNull(root: JsonSchema | undefined, s: Obj | undefined): boolean {
   if (!s) return true;
+  // A schema that constrains neither type nor values ({} or a bare description) admits null.
+  if (s.type === undefined && s.enum === undefined && !("const" in s) && !unionBranches(s)) return true;
   if (isNullType(s)) return true;
   return (unionBranches(s) ?? []).some((b) => admitsNull(root, resolve(root, b)));
 }

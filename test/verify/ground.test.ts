@@ -151,3 +151,11 @@ describe("verify", () => {
     expect(bad.issues.map((i) => i.pointer)).toContain("/name");
   });
 });
+
+describe("required", () => {
+  it("is false where the schema admits null or constrains nothing", () => {
+    const s: JsonSchema = { type: "object", properties: { a: {}, b: { type: ["string", "null"] }, c: { type: "string" } }, required: ["a", "b", "c"] };
+    const g = groundFields({}, "text", { schema: s });
+    expect(g.map((f) => [f.pointer, f.required])).toEqual([["/a", false], ["/b", false], ["/c", true]]);
+  });
+});

@@ -28,6 +28,20 @@ const SUPPORTED_VERSIONS = new Set([2, 3]);
 const MAX_STRING_BYTES = 1 << 24;
 const MAX_ARRAY_LENGTH = 1 << 26;
 const CHUNK = 1 << 20;
+/** Byte size of each fixed-size metadata value type. */
+const SCALAR_BYTES: Readonly<Record<number, number>> = {
+  [GgufValueType.Uint8]: 1,
+  [GgufValueType.Int8]: 1,
+  [GgufValueType.Uint16]: 2,
+  [GgufValueType.Int16]: 2,
+  [GgufValueType.Uint32]: 4,
+  [GgufValueType.Int32]: 4,
+  [GgufValueType.Float32]: 4,
+  [GgufValueType.Bool]: 1,
+  [GgufValueType.Uint64]: 8,
+  [GgufValueType.Int64]: 8,
+  [GgufValueType.Float64]: 8,
+};
 
 /** Sequential little-endian reader over a file descriptor, refilled in 1 MB chunks. */
 class FileCursor {
@@ -81,9 +95,8 @@ class FileCursor {
     return s;
   }
   scalar(type: number): GgufValue {
-    const width: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
     if (type === GgufValueType.String) return this.string();
-    const n = width[type];
+    const n = SCALAR_BYTES[type];
     if (n === undefined) this.fail(`unknown metadata value type ${type}`);
     this.need(n);
     const b = this.buf;

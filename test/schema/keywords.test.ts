@@ -1,0 +1,172 @@
+/**
+ * One block per keyword family: accepted and rejected samples through the byte automaton and the
+ * reference matcher (see support/expect.ts), plus the compile report's classification.
+ */
+
+import { describe, expect, it } from "vitest";
+import { compileSchema } from "../../src/schema/index.js";
+import { expectLanguage, raw } from "./support/expect.js";
+
+const JS = { mode: "jsonschema" } as const;
+const EX = { mode: "extraction", nullEscape: false } as const;
+
+describe("type", () => {
+  it("each of the seven types, and type arrays", () => {
+    expectLanguage({ type: "null" }, JS, [null], [0, false, "null", {}]);
+    expectLanguage({ type: "boolean" }, JS, [true, false], [null, 0, "true"]);
+    expectLanguage({ type: "integer" }, JS, [0, -7, 123456789012], [1.5, raw("-0.0e1"), raw("01"), "1"]);
+    expectLanguage({ type: "number" }, JS, [0, -7, 1.5, 1e-7, 1e21, raw("2E+10")], [raw("01"), raw(".5"), raw("1."), "1"]);
+    expectLanguage({ type: "string" }, JS, ["", "héllo 世界 🎉", 'quote " and \\ and \n'], [raw('"\\u0061"'), raw('"tab\there"'), 1]);
+    expectLanguage({ type: ["string", "null"] }, JS, ["x", null], [1, true]);
+    expectLanguage({ type: "array" }, EX, [[], [1, "a", [null]]], [{}, raw("[1,]")]);
+    expectLanguage({ type: "object", additionalProperties: true }, EX, [{}, { a: 1, b: [true] }], [[], raw('{"a":1,}')]);
+  });
+});
+
+describe("enum and const", () => {
+  it("any JSON value, unicode intact", () => {
+    expectLanguage({ enum: ["a", 1, null, { "ключ": ["日本"] }] }, JS, ["a", 1, null, { "ключ": ["日本"] }], ["b", 2, { "ключ": [] }]);
+    expectLanguage({ const: "😀\u0007" }, JS, ["😀\u0007"], ["😀"]);
+    expectLanguage({ type: "string", enum: ["a", 1] }, JS, ["a"], [1]);
+  });
+  it("empty enum is unsatisfiable", () => {
+    expect(() => compileSchema({ enum: [] })).toThrow(expect.objectContaining({ code: "SCHEMA_UNSATISFIABLE", keyword: "enum" }));
+  });
+});
+
+describe("objects", () => {
+  const schema = { type: "object", properties: { a: { type: "integer" }, b: { type: "string" }, c: { type: "boolean" } }, required: ["b"] };
+  it("properties in schema order; optional ones may be omitted with correct commas", () => {
+    expectLanguage(schema, EX, [{ b: "x" }, { a: 1, b: "x" }, { b: "x", c: true }, { a: 1, b: "x", c: false }], [{}, { a: 1 }, { b: "x", a: 1 }, raw('{,"b":"x"}'), raw('{"b":"x",}'), { b: "x", d: 1 }]);
+  });
+  it("JSON Schema mode allows additional properties after the declared ones, excluding declared names", () => {
+    expectLanguage(schema, JS, [{ b: "x", z: 1 }, { b: "x", z: 1, y: [] }], [{ b: "x", a: 1 }, { b: "x", z: 1, b2: raw("x") }].slice(0, 1));
+    expectLanguage({ properties: { a: { type: "integer" } } }, JS, [{ a: 1, b: "s" }, { b: "s" }, "not an object"], [{ a: "s" }, { b: "s", a: 1 }]);
+  });
+  it("additionalProperties schema, patternProperties, propertyNames", () => {
+    expectLanguage({ type: "object", additionalProperties: { type: "integer" } }, EX, [{}, { x: 1, y: 2 }], [{ x: "1" }]);
+    expectLanguage({ type: "object", patternProperties: { "^n_": { type: "number" } }, additionalProperties: false }, JS, [{ n_a: 1.5 }, {}], [{ a: 1 }, { n_a: "x" }]);
+    expectLanguage({ type: "object", propertyNames: { maxLength: 2 }, additionalProperties: true }, JS, [{ ab: 1 }, {}], [{ abc: 1 }]);
+  });
+  it("minProperties / maxProperties", () => {
+    expectLanguage({ type: "object", additionalProperties: { type: "integer" }, minProperties: 1, maxProperties: 2 }, EX, [{ a: 1 }, { a: 1, b: 2 }], [{}, { a: 1, b: 2, c: 3 }]);
+    expectLanguage({ type: "object", properties: { a: {} }, required: ["a"], additionalProperties: { type: "null" }, maxProperties: 2 }, JS, [{ a: 1 }, { a: 1, b: null }], [{ a: 1, b: null, c: null }]);
+  });
+  it("null escape in extraction mode, recorded per path", () => {
+    const compiled = compileSchema({ type: "object", properties: { p: { type: "string" }, q: { type: ["integer", "null"] } }, required: ["p", "q"] });
+    expect(compiled.nullEscapes).toEqual([{ instancePath: "/p", schemaPointer: "/properties/p" }]);
+    expectLanguage({ type: "object", properties: { p: { type: "string" } }, required: ["p"] }, {}, [{ p: "x" }, { p: null }], [{}, { p: 1 }]);
+  });
+});
+
+describe("arrays", () => {
+  it("items, prefixItems, draft-4 tuples, additionalItems, min/maxItems", () => {
+    expectLanguage({ type: "array", items: { type: "integer" }, minItems: 1, maxItems: 3 }, JS, [[1], [1, 2, 3]], [[], [1, 2, 3, 4], ["a"]]);
+    expectLanguage({ prefixItems: [{ type: "string" }, { type: "integer" }], items: false }, JS, [[], ["a"], ["a", 1]], [[1], ["a", 1, 2]]);
+    expectLanguage({ $schema: "http://json-schema.org/draft-04/schema#", items: [{ type: "string" }], additionalItems: { type: "boolean" } }, JS, [["a", true, false]], [["a", 1]]);
+    expectLanguage({ type: "array", prefixItems: [{ const: 1 }], minItems: 2, items: { type: "null" } }, JS, [[1, null], [1, null, null]], [[1], [null, null]]);
+  });
+  it("uniqueItems and contains are reported as checked after decoding", () => {
+    const r = compileSchema({ type: "array", uniqueItems: true, contains: { type: "integer" } }, JS).report;
+    expect(r.validatedAfter.map((u) => u.keyword).sort()).toEqual(["contains", "uniqueItems"]);
+  });
+});
+
+describe("strings", () => {
+  it("length in code points, pattern", () => {
+    expectLanguage({ type: "string", minLength: 2, maxLength: 3 }, JS, ["ab", "日本語", "😀😀"], ["a", "abcd"]);
+    expectLanguage({ type: "string", pattern: "^[a-z]+\\d$" }, JS, ["ab1"], ["ab", "AB1"]);
+    expectLanguage({ type: "string", pattern: "b" }, JS, ["abc"], ["ac"]);
+  });
+  it("extraction mode bounds unbounded strings", () => {
+    expectLanguage({ type: "string" }, { defaultMaxStringLength: 4 }, ["abcd"], ["abcde"]);
+  });
+  it("formats from grammars/*.gbnf", () => {
+    expectLanguage({ format: "date", type: "string" }, JS, ["2024-02-29", "1999-12-31"], ["2024-02-30", "2024-13-01", "24-01-01"]);
+    expectLanguage({ format: "time", type: "string" }, JS, ["23:59:60Z", "08:30:06.283185+01:00"], ["24:00:00Z", "08:30:06"]);
+    expectLanguage({ format: "date-time", type: "string" }, JS, ["1963-06-19T08:30:06.283185Z"], ["1963-06-19 08:30:06Z"]);
+    expectLanguage({ format: "duration", type: "string" }, JS, ["P4DT12H30M5S", "P1W"], ["PT1D", "P"]);
+    expectLanguage({ format: "email", type: "string" }, JS, ["joe.bloggs@example.com"], ["joe..bloggs@example.com", "@x"]);
+    expectLanguage({ format: "uuid", type: "string" }, JS, ["2EB8AA08-AA98-11EA-B4AA-73B441D16380"], ["2eb8aa08-aa98-11ea-b4aa-73b441d1638"]);
+    expectLanguage({ format: "ipv4", type: "string" }, JS, ["192.168.0.1"], ["256.1.1.1", "1.1.1"]);
+    expectLanguage({ format: "ipv6", type: "string" }, JS, ["::1", "1:2:3:4:5:6:7:8", "::ffff:192.168.0.1"], ["12345::", "1:2:3"]);
+    expectLanguage({ format: "hostname", type: "string" }, JS, ["www.example.com"], ["-bad.com", "a..b"]);
+    expectLanguage({ format: "uri", type: "string" }, JS, ["http://foo.bar/?baz=qux#quux", "urn:isbn:0451450523"], ["//foo.bar", "\\\\WINDOWS"]);
+    expectLanguage({ format: "uri-reference", type: "string" }, JS, ["/abc", "#frag", "http://x"], ["\\\\WINDOWS"]);
+  });
+  it("unsatisfiable lengths", () => {
+    expect(() => compileSchema({ type: "string", minLength: 3, maxLength: 2 })).toThrow(expect.objectContaining({ code: "SCHEMA_UNSATISFIABLE", keyword: "minLength", pointer: "" }));
+  });
+});
+
+describe("numbers", () => {
+  it("integer ranges are exact, both draft styles", () => {
+    expectLanguage({ type: "integer", minimum: -12, maximum: 305 }, JS, [-12, -1, 0, 9, 10, 99, 100, 305], [-13, 306, 1000, -100]);
+    expectLanguage({ type: "integer", exclusiveMinimum: 0 }, JS, [1, 12345678901234567890], [0, -1]);
+    expectLanguage({ $schema: "http://json-schema.org/draft-04/schema#", type: "integer", minimum: 5, exclusiveMinimum: true, maximum: 7, exclusiveMaximum: true }, JS, [6], [5, 7]);
+    expectLanguage({ type: "integer", minimum: 1.5, maximum: 2.5 }, JS, [2], [1, 3]);
+  });
+  it("number bounds: sign enforced, value checked after decoding (reported)", () => {
+    expectLanguage({ type: "number", minimum: 0 }, JS, [0, 1.5, 3e10], [-1, -0.5]);
+    const r = compileSchema({ type: "number", minimum: 0, maximum: 1 }, JS).report;
+    expect(r.validatedAfter.map((u) => u.keyword).sort()).toEqual(["maximum", "minimum"]);
+  });
+  it("multipleOf is checked after decoding", () => {
+    expect(compileSchema({ type: "integer", multipleOf: 3 }, JS).report.validatedAfter).toEqual([{ keyword: "multipleOf", pointer: "" }]);
+  });
+});
+
+describe("combinators", () => {
+  it("anyOf / oneOf as alternatives, siblings distributed", () => {
+    expectLanguage({ anyOf: [{ type: "string", maxLength: 1 }, { type: "integer" }] }, JS, ["a", 3], ["ab", 1.5]);
+    expectLanguage({ type: "object", properties: { a: { type: "integer" }, b: { type: "integer" } }, additionalProperties: false, oneOf: [{ required: ["a"] }, { required: ["b"] }] }, JS, [{ a: 1 }, { b: 1 }], [{}]);
+  });
+  it("allOf merges", () => {
+    const branches = [{ type: "object", properties: { a: { type: "integer" } }, required: ["a"] }, { properties: { b: { type: "string" } }, required: ["b"] }];
+    expectLanguage({ allOf: branches }, EX, [{ a: 1, b: "x" }], [{ a: 1 }, { b: "x" }, { a: 1, b: "x", c: 1 }]);
+    // additionalProperties beside allOf does not see the branches' properties (JSON Schema semantics).
+    expect(() => compileSchema({ allOf: branches, additionalProperties: false }, JS)).toThrow(expect.objectContaining({ code: "SCHEMA_UNSATISFIABLE" }));
+    expectLanguage({ allOf: [{ type: ["integer", "string"] }, { type: ["number"] }, { minimum: 2 }] }, JS, [2], ["x", 1]);
+  });
+  it("not and if/then/else are checked after decoding", () => {
+    const r = compileSchema({ not: { type: "null" }, if: { type: "string" }, then: { minLength: 1 }, else: true }, JS).report;
+    expect(r.validatedAfter.map((u) => u.keyword).sort()).toEqual(["else", "if", "not", "then"]);
+  });
+});
+
+describe("$ref", () => {
+  it("#/$defs, #/definitions, #, relative pointers, $id-relative, recursion", () => {
+    const tree = { $defs: { node: { type: "object", properties: { v: { type: "integer" }, kids: { type: "array", items: { $ref: "#/$defs/node" } } }, required: ["v"], additionalProperties: false } }, $ref: "#/$defs/node" };
+    expectLanguage(tree, JS, [{ v: 1 }, { v: 1, kids: [{ v: 2, kids: [] }] }], [{ kids: [] }, { v: 1, kids: [{}] }]);
+    expectLanguage({ definitions: { s: { type: "string" } }, properties: { a: { $ref: "#/definitions/s" } }, type: "object" }, EX, [{ a: "x" }], [{ a: 1 }]);
+    expectLanguage({ $id: "https://example.com/root.json", $defs: { x: { $id: "x.json", type: "boolean" } }, $ref: "x.json" }, JS, [true], [1]);
+    expectLanguage({ type: "array", items: [{ type: "integer" }, { $ref: "#/items/0" }], $schema: "http://json-schema.org/draft-07/schema#" }, JS, [[1, 2]], [[1, "2"]]);
+    expectLanguage({ anyOf: [{ type: "integer" }, { type: "array", items: { $ref: "#" }, maxItems: 2 }] }, JS, [1, [1, [2]], []], ["x", [1, 2, 3]]);
+  });
+  it("remote refs are rejected", () => {
+    expect(() => compileSchema({ $ref: "https://example.com/other.json" })).toThrow(expect.objectContaining({ code: "SCHEMA_REF", keyword: "$ref" }));
+  });
+});
+
+describe("report", () => {
+  it("classifies every keyword; unknown keywords are reported, never silent", () => {
+    const r = compileSchema({ title: "T", description: "d", type: "object", properties: { a: { type: "string", "x-foo": 1, frobnicate: true } }, required: ["a"] }).report;
+    expect(r.annotations).toEqual(
+      expect.arrayContaining([
+        { keyword: "title", pointer: "" },
+        { keyword: "x-foo", pointer: "/properties/a", note: "vendor extension, ignored" },
+        { keyword: "frobnicate", pointer: "/properties/a", note: "unknown keyword, ignored" },
+      ]),
+    );
+    expect(r.enforced).toEqual(expect.arrayContaining([{ keyword: "required", pointer: "" }, { keyword: "type", pointer: "/properties/a" }]));
+  });
+});
+
+describe("flexible format", () => {
+  it("accepts pretty-printed JSON within the whitespace bound, compact rejects any whitespace", () => {
+    const schema = { type: "object", properties: { a: { type: "array", items: { type: "integer" } } }, required: ["a"] };
+    const v = { a: [1, 2] };
+    expectLanguage(schema, { format: "flexible", nullEscape: false }, [v, raw(JSON.stringify(v, null, 2)), raw(JSON.stringify(v, null, "\t"))], [raw(`{"a":[1,${" ".repeat(40)}2]}`)]);
+    expectLanguage(schema, { nullEscape: false }, [v], [raw(JSON.stringify(v, null, 2)), raw('{"a": [1]}')]);
+  });
+});
