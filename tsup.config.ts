@@ -8,4 +8,6 @@ export default defineConfig({
   clean: true,
   target: "node20",
   platform: "node",
+  // import.meta.url (grammar files, native addon lookup) must also work in the CJS build.
+  shims: true,
 });

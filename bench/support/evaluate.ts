@@ -101,19 +101,20 @@ export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeou
   const warm = new Samples();
   const coldMask = new Samples();
   const base = { file: file.name, tests: file.tests.length, valid: file.tests.filter((t) => t.valid).length, validRejected: [], invalidAccepted: [], mismatches: [], validatedAfter: [] };
-  const timings = { coldTokenUs: cold.values(), warmTokenUs: warm.values(), coldMaskUs: coldMask.values() };
+  // Outcomes that stop early carry no timings (partial passes would bias the percentiles).
+  const noTimings = { coldTokenUs: cold.values(), warmTokenUs: warm.values(), coldMaskUs: coldMask.values() };
 
   let compiled: CompiledGrammar;
   try {
     compiled = compileUncached(file.schema, vocabulary, MASKBENCH_OPTIONS);
   } catch (err) {
     const error = describe(err, "compile");
-    return { ...base, ...timings, status: err instanceof PocketExtractError ? "compile-error" : "crash", error };
+    return { ...base, ...noTimings, status: err instanceof PocketExtractError ? "compile-error" : "crash", error };
   }
   const compileMs = performance.now() - started;
   const validatedAfter = [...new Set(compiled.report?.validatedAfter.map((use) => use.keyword) ?? [])];
   const withGrammar = { ...base, compileMs, validatedAfter, states: compiled.tokens.stats().states };
-  if (performance.now() > deadline) return { ...withGrammar, ...timings, status: "timeout" };
+  if (performance.now() > deadline) return { ...withGrammar, ...noTimings, status: "timeout" };
 
   let stage = "tokenize";
   try {
@@ -152,9 +153,9 @@ export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeou
       grammarBytes: stats.memoryBytes,
     };
   } catch (err) {
-    if (err instanceof DeadlineExceeded) return { ...withGrammar, ...timings, status: "timeout" };
+    if (err instanceof DeadlineExceeded) return { ...withGrammar, ...noTimings, status: "timeout" };
     const error = describe(err, stage);
-    return { ...withGrammar, ...timings, status: err instanceof PocketExtractError ? "fail" : "crash", error };
+    return { ...withGrammar, ...noTimings, status: err instanceof PocketExtractError ? "fail" : "crash", error };
   }
 }
 

@@ -5,6 +5,7 @@
  * is empty, an alternative drops it, a repeat with min 0 becomes the empty string).
  */
 import type { Expr } from "../grammar/ir.js";
+import { addCodePointSet } from "./char-class.js";
 import type { ByteDfa } from "./dfa.js";
 import type { Fragment, Nfa } from "./nfa.js";
 import { encodeText } from "./utf8.js";
@@ -19,7 +20,7 @@ export function addExpr(nfa: Nfa, expr: Expr, resolve: ResolveLeaf): Fragment | 
     case "lit":
       return nfa.bytes(encodeText(expr.text));
     case "chars":
-      return expr.ranges.length === 0 ? null : nfa.codePoints(expr.ranges);
+      return expr.ranges.length === 0 ? null : addCodePointSet(nfa, expr.ranges);
     case "seq": {
       let frag: Fragment | null = null;
       for (const item of expr.items) {

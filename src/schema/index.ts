@@ -29,6 +29,7 @@ export function compileSchema(input: unknown, options: CompileOptions = {}): Com
   try {
     size = JSON.stringify(schema).length;
   } catch (err) {
+    if (err instanceof RangeError) throw new SchemaError("SCHEMA_TOO_LARGE", "the schema nests too deeply to serialize", { pointer: "" }, { cause: err });
     throw new SchemaError("SCHEMA_INVALID", `the schema is not JSON (${(err as Error).message})`, { pointer: "" }, { cause: err });
   }
   if (size > LIMITS.maxSchemaBytes) {

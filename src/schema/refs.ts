@@ -72,7 +72,12 @@ export class RefResolver {
       throw new SchemaError("SCHEMA_REF", `remote reference "${ref}" (resolves to ${doc}) is not supported; only references inside the schema document`, { keyword: "$ref", pointer });
     }
     const hash = uri.slice(doc.length);
-    const fragment = decodeURIComponent(hash.slice(1));
+    let fragment: string;
+    try {
+      fragment = decodeURIComponent(hash.slice(1));
+    } catch {
+      throw new SchemaError("SCHEMA_REF", `"${ref}" has a malformed percent-encoding`, { keyword: "$ref", pointer });
+    }
     if (fragment === "") return resource;
     if (!fragment.startsWith("/")) {
       const anchor = this.anchors.get(`${doc}#${fragment}`);

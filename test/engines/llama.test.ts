@@ -156,24 +156,27 @@ describe("llama.cpp engine (native addon)", () => {
 
   it("never samples a disallowed id: random, single-id and eos-excluding masks, greedy and sampled", async () => {
     const random = mulberry32(7);
-    const session = await engine.createSession({ sampling: { temperature: 1.2, topK: 50, topP: 0.9, seed: 3 } });
-    await session.feed(prompt);
-    for (let step = 0; step < 150; step++) {
-      let mask: Uint32Array;
-      const kind = step % 5;
-      if (kind === 0) mask = allowOnly(Math.floor(random() * WIDTH));
-      else if (kind === 1) mask = forbid(allowAll(), ...EOS_IDS);
-      else if (kind === 2) {
-        mask = new Uint32Array(WORDS);
-        for (let w = 0; w < WORDS; w++) mask[w] = random() < 0.02 ? (random() * 2 ** 32) >>> 0 : 0;
-        mask[WORDS - 1] |= 1 << 31; // at least one id
-      } else if (kind === 3) mask = allowOnly(...EOS_IDS.slice(0, 2), 0, 65535);
-      else mask = allowOnly(Math.floor(random() * WIDTH), Math.floor(random() * WIDTH));
-      const id = await session.sample(mask);
-      expect(allowed(mask, id), `step ${step}: id ${id}`).toBe(true);
-      await session.feed([id]);
+    const samplings = [{}, { temperature: 1.2, topK: 50, topP: 0.9, seed: 3 }, { temperature: 0.7, seed: 9 }, { temperature: 2, topP: 0.5, seed: 1 }];
+    for (const sampling of samplings) {
+      const session = await engine.createSession({ sampling });
+      await session.feed(prompt);
+      for (let step = 0; step < 60; step++) {
+        let mask: Uint32Array;
+        const kind = step % 5;
+        if (kind === 0) mask = allowOnly(Math.floor(random() * WIDTH));
+        else if (kind === 1) mask = forbid(allowAll(), ...EOS_IDS);
+        else if (kind === 2) {
+          mask = new Uint32Array(WORDS);
+          for (let w = 0; w < WORDS; w++) mask[w] = random() < 0.02 ? (random() * 2 ** 32) >>> 0 : 0;
+          mask[WORDS - 1] |= 1 << 31; // at least one id
+        } else if (kind === 3) mask = allowOnly(...EOS_IDS.slice(0, 2), 0, 65535);
+        else mask = allowOnly(Math.floor(random() * WIDTH), Math.floor(random() * WIDTH));
+        const id = await session.sample(mask);
+        expect(allowed(mask, id), `${JSON.stringify(sampling)} step ${step}: id ${id}`).toBe(true);
+        await session.feed([id]);
+      }
+      await session.close();
     }
-    await session.close();
   });
 
   it("greedy under a mask picks the best allowed id; excluding it changes the choice", async () => {

@@ -15,7 +15,7 @@ const text = fc.array(fc.constantFrom(...ALPHABET), { maxLength: 8 }).map((a) =>
 /** Random patterns over the supported subset, as source text. */
 const atom = fc.constantFrom(
   "a", "b", "c", "é", "中", "😀", ".", "\\d", "\\D", "\\w", "\\W", "\\s", "\\S", "[ab]", "[^a]", "[a-c]", "[^\\d\\s]",
-  "[é-😀]", "\\x61", "\\u0062", "\\u{1F600}", "\\uD83D\\uDE00", "\\.", "[\\-a]", "[.]", "\\n", "[\\w-]", "\\p{L}", "\\P{Ll}", "[\\p{Lu}\\d]",
+  "[é-😀]", "\\x61", "\\u0062", "\\u{1F600}", "\\uD83D\\uDE00", "\\.", "[\\-a]", "[.]", "\\n", "[\\w-]", "\\p{Nd}", "\\P{Nd}",
 );
 const quantifier = fc.constantFrom("", "", "", "*", "+", "?", "{2}", "{0,2}", "{1,}", "*?", "+?", "??", "{1,3}?");
 const pattern: fc.Arbitrary<string> = fc.letrec<{ alt: string; seq: string; term: string }>((tie) => ({
@@ -37,7 +37,7 @@ describe("regex -> automaton agrees with RegExp (u flag, search semantics)", () 
         const dfa = contentDfa(p);
         for (const s of strings) expect(matches(dfa, s), `${p} on ${JSON.stringify(s)}`).toBe(re.test(s));
       }),
-      { numRuns: 400 },
+      { numRuns: 300 },
     );
   });
 
@@ -53,6 +53,7 @@ describe("regex -> automaton agrees with RegExp (u flag, search semantics)", () 
       ["", ["", "anything"]],
       ["[^]", ["", "a"]],
       ["^\\p{Script=Han}+$", ["中文", "中a"]],
+      ["^\\p{L}\\P{Lu}*$", ["Ab", "AB", "中a", "1a"]],
       ["x{2,3}", ["x", "xx", "axxxa"]],
     ];
     for (const [p, strings] of cases) {

@@ -53,3 +53,15 @@ export function reorder(value: unknown, rank: ReadonlyMap<string, number>): unkn
   const rest = entries.filter(([k]) => !rank.has(k));
   return Object.fromEntries([...known, ...rest].map(([k, v]) => [k, reorder(v, rank)]));
 }
+
+/** Keys reordered by walking the schema alongside the value (properties/items only, no refs). */
+export function orderBySchema(value: unknown, schema: unknown): unknown {
+  const s = (typeof schema === "object" && schema !== null ? schema : {}) as Record<string, unknown>;
+  if (Array.isArray(value)) return value.map((v) => orderBySchema(v, s.items));
+  if (typeof value !== "object" || value === null) return value;
+  const props = (typeof s.properties === "object" && s.properties !== null ? s.properties : {}) as Record<string, unknown>;
+  const v = value as Record<string, unknown>;
+  const declared = Object.keys(props).filter((k) => k in v);
+  const rest = Object.keys(v).filter((k) => !(k in props));
+  return Object.fromEntries([...declared, ...rest].map((k) => [k, orderBySchema(v[k], props[k])]));
+}

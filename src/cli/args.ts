@@ -1,0 +1,172 @@
+/**
+ * Command-line parsing for `pocket-extract` with node:util `parseArgs` (no extra dependency): the
+ * commands, their options, the help text, and the checks that turn a bad command line into a
+ * `UsageError` (exit code 2) before any model or file is touched.
+ */
+import { parseArgs } from "node:util";
+
+/** A command line the CLI cannot run; reported with the help hint and exit code 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export interface RunArgs {
+  readonly command: "run";
+  readonly schema: string;
+  /** Undefined only when an engine is injected programmatically. */
+  readonly model: string | undefined;
+  /** A file path, or "-" for stdin. */
+  readonly input: string;
+  readonly output: string;
+  readonly textField: string;
+  readonly idField: string;
+  readonly concurrency: number;
+  readonly maxTokens: number | undefined;
+  readonly threads: number | undefined;
+  readonly contextLength: number | undefined;
+  readonly resume: boolean;
+  readonly report: string | undefined;
+  readonly summaryJson: string | undefined;
+  readonly quiet: boolean;
+}
+
+export interface InspectArgs {
+  readonly command: "inspect";
+  readonly schema: string;
+  readonly text: string | undefined;
+  readonly textFile: string | undefined;
+}
+
+export type CliArgs = RunArgs | InspectArgs | { readonly command: "help" } | { readonly command: "version" };
+
+export const HELP = `pocket-extract: structured extraction with grammar-constrained decoding (MNN-Pocket-0.3B)
+
+Usage:
+  pocket-extract run --schema <file> --model <model> --input <file.jsonl|-> --output <file.jsonl> [options]
+  pocket-extract inspect --schema <file> [--text <sample> | --text-file <file>]
+  pocket-extract --help | --version
+
+run: extract one JSON result per input line; results are appended to --output as they complete.
+  --schema <file[#Export]>  Zod schema module (.ts/.mts/.js/.mjs/.cjs; the named export, else the
+                            default export, else the only schema exported) or a JSON Schema .json file
+  --model <path>            a .gguf file (llama.cpp) or an MNN model directory
+  --input <file|->          JSONL input; "-" reads stdin. Each line: {"id": ..., "text": "..."} or a
+                            JSON string. Blank lines are skipped.
+  --output <file>           JSONL output, one line per input line (refuses to overwrite; see --resume)
+  --text-field <name>       input field holding the text (default: text)
+  --id-field <name>         input field holding the id (default: id; absent -> the line number)
+  --concurrency <n>         documents in flight (default: 1)
+  --max-tokens <n>          output token budget per document (default: 512)
+  --threads <n>             engine CPU threads (default: the engine's choice)
+  --context-length <n>      model context in tokens (default: the engine's)
+  --resume                  continue an interrupted run: keep --output, skip the lines it has
+  --report <file.html>      write a self-contained HTML grounding report at the end
+  --summary-json <file>     write the summary as JSON at the end
+  --quiet                   no progress bar and no summary on stderr
+
+inspect: print the compile report (enforced / validated-after / annotation keywords), the grammar
+(GBNF) and the prompt the model sees for a sample text.
+  --schema <file[#Export]>  as for run
+  --text <sample>           sample document text (default: a placeholder)
+  --text-file <file>        read the sample text from a file
+
+Exit codes:
+  0    every document produced a valid result
+  1    some documents failed (an error line, or a result that does not satisfy the schema)
+  2    usage or setup error (bad option, schema or model cannot be loaded); nothing was extracted
+  130  interrupted by SIGINT, 143 by SIGTERM (in-flight documents finished; rerun with --resume)
+
+Examples:
+  pocket-extract run --schema ./order.ts#Order --model ./pocket.gguf --input docs.jsonl --output out.jsonl
+  cat docs.jsonl | pocket-extract run --schema order.json --model ./pocket.gguf --input - --output out.jsonl --concurrency 2
+  pocket-extract run --schema ./order.ts --model ./pocket.gguf --input docs.jsonl --output out.jsonl --resume --report report.html
+  pocket-extract inspect --schema ./order.ts#Order --text "客户购买了3台笔记本电脑"
+`;
+
+const OPTIONS = {
+  schema: { type: "string" },
+  model: { type: "string" },
+  input: { type: "string" },
+  output: { type: "string" },
+  "text-field": { type: "string" },
+  "id-field": { type: "string" },
+  concurrency: { type: "string" },
+  "max-tokens": { type: "string" },
+  threads: { type: "string" },
+  "context-length": { type: "string" },
+  resume: { type: "boolean" },
+  report: { type: "string" },
+  "summary-json": { type: "string" },
+  quiet: { type: "boolean" },
+  text: { type: "string" },
+  "text-file": { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const;
+
+const RUN_ONLY = ["model", "input", "output", "text-field", "id-field", "concurrency", "max-tokens", "threads", "context-length", "resume", "report", "summary-json", "quiet"] as const;
+const INSPECT_ONLY = ["text", "text-file"] as const;
+
+/**
+ * Parses argv (without node and the script). `modelOptional` is set when an engine is injected,
+ * so `--model` is not required.
+ */
+export function parseCliArgs(argv: readonly string[], modelOptional = false): CliArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { command: "help" };
+  if (values.version) return { command: "version" };
+  const [command, ...extra] = positionals;
+  if (command === undefined) return { command: "help" };
+  if (extra.length > 0) throw new UsageError(`unexpected argument${extra.length > 1 ? "s" : ""}: ${extra.join(" ")}`);
+  const misplaced = (names: readonly string[]): void => {
+    const given = names.filter((n) => values[n as keyof typeof values] !== undefined);
+    if (given.length > 0) throw new UsageError(`${given.map((n) => `--${n}`).join(", ")} ${given.length > 1 ? "are" : "is"} not an option of "${command}"`);
+  };
+  const required = (name: "schema" | "input" | "output" | "model"): string => {
+    const v = values[name];
+    if (v === undefined || v === "") throw new UsageError(`${command} needs --${name}`);
+    return v;
+  };
+  if (command === "inspect") {
+    misplaced(RUN_ONLY);
+    if (values.text !== undefined && values["text-file"] !== undefined) throw new UsageError("give --text or --text-file, not both");
+    return { command, schema: required("schema"), text: values.text, textFile: values["text-file"] };
+  }
+  if (command !== "run") throw new UsageError(`unknown command "${command}" (expected run or inspect)`);
+  misplaced(INSPECT_ONLY);
+  return {
+    command,
+    schema: required("schema"),
+    model: modelOptional ? values.model : required("model"),
+    input: required("input"),
+    output: required("output"),
+    textField: nonEmpty(values["text-field"], "text-field") ?? "text",
+    idField: nonEmpty(values["id-field"], "id-field") ?? "id",
+    concurrency: positiveInteger(values.concurrency, "concurrency") ?? 1,
+    maxTokens: positiveInteger(values["max-tokens"], "max-tokens"),
+    threads: positiveInteger(values.threads, "threads"),
+    contextLength: positiveInteger(values["context-length"], "context-length"),
+    resume: values.resume ?? false,
+    report: nonEmpty(values.report, "report"),
+    summaryJson: nonEmpty(values["summary-json"], "summary-json"),
+    quiet: values.quiet ?? false,
+  };
+}
+
+function nonEmpty(value: string | undefined, name: string): string | undefined {
+  if (value === "") throw new UsageError(`--${name} must not be empty`);
+  return value;
+}
+
+function positiveInteger(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, got "${value}"`);
+  return n;
+}

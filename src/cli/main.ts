@@ -1,0 +1,40 @@
+/**
+ * `runCli(argv, io)`: the whole command line as a function returning the exit code, used by the
+ * bin (src/cli/index.ts) and by tests with an injected engine. Maps failures to exit codes:
+ * a usage error or any error before the batch starts -> 2 with a one-line message.
+ */
+import { PocketExtractError } from "../errors.js";
+import { VERSION } from "../version.js";
+import { HELP, UsageError, parseCliArgs } from "./args.js";
+import { inspectCommand } from "./inspect.js";
+import type { CliIo } from "./io.js";
+import { runCommand } from "./run.js";
+
+export const EXIT_USAGE = 2;
+
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    const args = parseCliArgs(argv, io.engine !== undefined);
+    switch (args.command) {
+      case "help":
+        io.stdout.write(HELP);
+        return 0;
+      case "version":
+        io.stdout.write(`${VERSION}\n`);
+        return 0;
+      case "inspect":
+        return await inspectCommand(args, io);
+      case "run":
+        return await runCommand(args, io);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`pocket-extract: ${err.message}\n(pocket-extract --help lists the options)\n`);
+    } else if (err instanceof PocketExtractError) {
+      io.stderr.write(`pocket-extract: ${err.code}: ${err.message}\n`);
+    } else {
+      io.stderr.write(`pocket-extract: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    }
+    return EXIT_USAGE;
+  }
+}

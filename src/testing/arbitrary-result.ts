@@ -1,0 +1,66 @@
+/**
+ * `arbitraryResult(schema, text?)`: whole ExtractResult objects as `extract()` returns them, for
+ * testing UI and business logic against every field status. Each result starts from a grammar
+ * document (null escapes and all), has some leaves swapped for pieces of the text (found, with
+ * real spans), sometimes a refinement failure (invalid) or a budget cut (truncated fields, not
+ * ok), and is then verified by the extractor's own steps (result.ts), so `ok`, `data`, `issues`
+ * and statuses agree the way they do in production.
+ */
+import { array, constant, integer, nat, oneof, record, type Arbitrary } from "fast-check";
+import type { ExtractResult, InferOutput } from "../extract/types.js";
+import { DEFAULT_MAX_CHOICES, documents } from "./documents.js";
+import { buildResult } from "./result.js";
+import { schemaSource } from "./source.js";
+import { plausibleStats } from "./stats.js";
+import { groundedVariant, scalarLeaves, textFromValue, textPieces } from "./text-values.js";
+
+export interface ArbitraryResultOptions {
+  /** See ArbitraryOptions.maxChoices. */
+  readonly maxChoices?: number;
+  /** Same as the extractor option (default 512). */
+  readonly defaultMaxStringLength?: number;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** One in ten results is cut by the token budget, one in ten fails a refinement. */
+const rare = <T>(arb: Arbitrary<T>): Arbitrary<T | undefined> =>
+  oneof({ arbitrary: constant(undefined), weight: 9 }, { arbitrary: arb, weight: 1 });
+
+export function arbitraryResult<S>(
+  schema: S,
+  text?: string,
+  options: ArbitraryResultOptions = {},
+): Arbitrary<ExtractResult<InferOutput<S>>> {
+  const source = schemaSource(schema, { escapes: true, defaultMaxStringLength: options.defaultMaxStringLength });
+  const pieces = text === undefined ? undefined : textPieces(text);
+  return record({
+    doc: documents(source, options.maxChoices ?? DEFAULT_MAX_CHOICES),
+    leafChoices: array(nat(), { minLength: 1, maxLength: 32 }),
+    cutPermille: rare(integer({ min: 0, max: 999 })),
+    refinement: rare(nat()),
+    forcedPercent: integer({ min: 20, max: 60 }),
+    msPerToken: integer({ min: 8, max: 40 }),
+  }).map((r) => {
+    const value = pieces ? groundedVariant(source, r.doc.value, pieces, r.leafChoices) : r.doc.value;
+    const docText = text ?? textFromValue(value, r.leafChoices);
+    // Keep the model's own spelling (escapes and all) unless a leaf was swapped.
+    const written = value === r.doc.value || JSON.stringify(value) === JSON.stringify(r.doc.value) ? r.doc.raw : JSON.stringify(value);
+    const bytes = encoder.encode(written);
+    const cutAt = r.cutPermille === undefined ? undefined : Math.floor((bytes.length * r.cutPermille) / 1000);
+    const raw = cutAt === undefined ? written : decoder.decode(source.walker.cutShort(bytes, cutAt));
+    const rawBytes = encoder.encode(raw);
+    const leaves = scalarLeaves(JSON.parse(raw));
+    const refinementFailure = r.refinement === undefined || leaves.length === 0 ? undefined : leaves[r.refinement % leaves.length].path;
+    const stats = plausibleStats({
+      rawBytes: rawBytes.length,
+      textLength: docText.length,
+      stopReason: cutAt !== undefined ? "budget" : source.walker.isClosed(rawBytes) ? "closed" : "eos",
+      completedBytes: cutAt === undefined ? 0 : rawBytes.length - cutAt,
+      forcedPercent: r.forcedPercent,
+      msPerToken: r.msPerToken,
+    });
+    return buildResult<InferOutput<S>>(source, { raw, text: docText, stats, cutAt, refinementFailure });
+  });
+}

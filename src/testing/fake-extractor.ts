@@ -1,0 +1,131 @@
+/**
+ * `fakeExtractor`: an object with the Extractor's methods and types (`extract`, `extractMany`,
+ * `stream`, `dispose`) that answers from a user's table or from `arbitraryResult`, for unit tests
+ * of app code without a model. Plain values in the table are turned into full results by the
+ * extractor's own verification (statuses, spans, ok/data), after checking that the grammar could
+ * have produced them, so a fixture the model could never emit fails loudly instead of passing.
+ */
+import { sample } from "fast-check";
+import { PocketExtractError } from "../errors.js";
+import { parsePartialJson } from "../extract/partial-json.js";
+import { checkText } from "../extract/text-checks.js";
+import type { Extractor } from "../extract/extractor.js";
+import type { BatchInput, BatchOptions, BatchResult, DeepPartial, ExtractOptions, ExtractResult, InferOutput, StreamEvent } from "../extract/types.js";
+import { arbitraryResult } from "./arbitrary-result.js";
+import { buildResult } from "./result.js";
+import { schemaSource } from "./source.js";
+import { plausibleStats } from "./stats.js";
+
+/** A full result, or the JSON value the model "wrote" (null escapes allowed); undefined: no answer. */
+export type FakeAnswer = ExtractResult<unknown> | unknown;
+
+export interface FakeExtractorOptions {
+  /** Answers by document text: a map, or a function (may be async). */
+  readonly results?: ReadonlyMap<string, FakeAnswer> | ((text: string) => FakeAnswer | Promise<FakeAnswer>);
+  /** Texts without an answer get `arbitraryResult(schema, text)`, drawn deterministically from
+   *  the seed and the text (same text, same result). Without it such texts throw. */
+  readonly arbitrary?: boolean | { readonly seed?: number };
+}
+
+export interface FakeCall {
+  readonly schema: unknown;
+  readonly text: string;
+  readonly options: ExtractOptions;
+}
+
+export type FakeExtractor = Pick<Extractor, "extract" | "extractMany" | "stream" | "dispose"> & {
+  /** Every extract/stream call (and each document of extractMany), in call order. */
+  readonly calls: readonly FakeCall[];
+};
+
+const encoder = new TextEncoder();
+/** Characters per streamed partial: about one token of output. */
+const STREAM_CHUNK = 3;
+
+export function fakeExtractor(options: FakeExtractorOptions = {}): FakeExtractor {
+  const calls: FakeCall[] = [];
+  let disposed = false;
+
+  const answer = async <S>(schema: S, text: string, opts: ExtractOptions): Promise<ExtractResult<InferOutput<S>>> => {
+    if (disposed) throw new PocketExtractError("ENGINE_DISPOSED", "this extractor was disposed");
+    if (opts.signal?.aborted) throw new PocketExtractError("ABORTED", "generation aborted");
+    checkText(text);
+    calls.push({ schema, text, options: opts });
+    const given = typeof options.results === "function" ? await options.results(text) : options.results?.get(text);
+    if (given !== undefined) return asResult<S>(schema, text, given, opts);
+    if (options.arbitrary === undefined || options.arbitrary === false) {
+      throw new PocketExtractError("OPTION_INVALID", `fakeExtractor has no result for the text ${JSON.stringify(text.slice(0, 60))} (give it in \`results\` or set \`arbitrary\`)`);
+    }
+    const seed = (typeof options.arbitrary === "object" ? (options.arbitrary.seed ?? 0) : 0) ^ hash(text);
+    const arb = arbitraryResult(schema, text, { defaultMaxStringLength: opts.defaultMaxStringLength });
+    return sample(arb, { seed, numRuns: 1 })[0];
+  };
+
+  async function* extractMany<S>(
+    schema: S,
+    inputs: Iterable<BatchInput | string> | AsyncIterable<BatchInput | string>,
+    opts: BatchOptions = {},
+  ): AsyncGenerator<BatchResult<InferOutput<S>>> {
+    let index = 0;
+    for await (const input of inputs) {
+      const { text, id } = typeof input === "string" ? { text: input, id: undefined } : input;
+      const i = index++;
+      try {
+        yield { id: id ?? i, index: i, result: await answer(schema, text, opts) };
+      } catch (error) {
+        yield { id: id ?? i, index: i, error: error instanceof Error ? error : new Error(String(error)) };
+      }
+    }
+  }
+
+  async function* stream<S>(schema: S, text: string, opts: ExtractOptions = {}): AsyncGenerator<StreamEvent<InferOutput<S>>> {
+    const result = await answer(schema, text, opts);
+    const chars = [...result.raw];
+    for (let end = STREAM_CHUNK; end < chars.length; end += STREAM_CHUNK) {
+      const raw = chars.slice(0, end).join("");
+      yield { type: "partial", partial: parsePartialJson(raw) as DeepPartial<InferOutput<S>>, raw };
+    }
+    yield { type: "result", result };
+  }
+
+  return {
+    calls,
+    extract: (schema, text, opts = {}) => answer(schema, text, opts),
+    extractMany,
+    stream,
+    dispose: async () => {
+      disposed = true;
+    },
+  };
+}
+
+function isExtractResult(v: unknown): v is ExtractResult<unknown> {
+  return typeof v === "object" && v !== null && "ok" in v && "fields" in v && "raw" in v && "stats" in v;
+}
+
+/** A table entry as the result `extract()` would give: full results pass through unchanged. */
+function asResult<S>(schema: S, text: string, given: FakeAnswer, opts: ExtractOptions): ExtractResult<InferOutput<S>> {
+  if (isExtractResult(given)) return given as ExtractResult<InferOutput<S>>;
+  const source = schemaSource(schema, { escapes: true, defaultMaxStringLength: opts.defaultMaxStringLength });
+  const raw = JSON.stringify(given);
+  const bytes = encoder.encode(raw ?? "");
+  if (raw === undefined || !source.walker.accepts(bytes)) {
+    throw new PocketExtractError("OPTION_INVALID", `fakeExtractor: ${raw ?? String(given)} is not an output the extraction grammar allows for this schema`);
+  }
+  const stats = plausibleStats({
+    rawBytes: bytes.length,
+    textLength: text.length,
+    stopReason: source.walker.isClosed(bytes) ? "closed" : "eos",
+    completedBytes: 0,
+    forcedPercent: 40,
+    msPerToken: 15,
+  });
+  return buildResult<InferOutput<S>>(source, { raw, text, stats });
+}
+
+/** FNV-1a of the text: a stable per-text offset to the seed. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}

@@ -1,0 +1,113 @@
+/**
+ * The byte-automaton walker behind `arbitrary()`: turns a sequence of integer choices into one
+ * document the automaton accepts. Faithful by construction: every byte it emits is a live
+ * transition of the trimmed DFA, and when the choices run out it follows the shortest completion,
+ * so any choice sequence (including the empty one) yields an accepted document.
+ *
+ * Choice 0 at a state always means "the byte on the shortest way to the end", so fast-check's
+ * shrinking (fewer choices, smaller integers) walks toward the smallest document.
+ */
+import type { ByteDfa } from "../automaton/dfa.js";
+
+export interface WalkBias {
+  /** One choice in `finishEvery` takes the shortest-completion byte outright (default 6): the
+   *  bias toward finishing that keeps strings, numbers and arrays short on average. */
+  readonly finishEvery: number;
+  /** Most bytes in a row that do not bring the document closer to its end (default 24): a hard
+   *  cap on one string or digit run, so numbers stay within what JSON.parse keeps exactly. */
+  readonly maxRun: number;
+}
+
+export const DEFAULT_BIAS: WalkBias = { finishEvery: 6, maxRun: 24 };
+
+/** A DFA with, per state, its live bytes ordered shortest-completion byte first (memoized). */
+export class DfaWalker {
+  private readonly options: (Uint8Array | undefined)[];
+
+  constructor(
+    readonly dfa: ByteDfa,
+    /** Fewest bytes from each state to an accepting one. */
+    readonly distToAccept: Int32Array,
+  ) {
+    this.options = new Array<Uint8Array | undefined>(dfa.numStates);
+  }
+
+  /** The document spelled by `choices` (one integer per state with more than one way on). */
+  walk(choices: readonly number[], bias: WalkBias = DEFAULT_BIAS): Uint8Array {
+    return this.continueFrom(this.dfa.start, [], choices, bias);
+  }
+
+  /**
+   * What budget-aware completion makes of `bytes` cut at byte `at`: the first `at` bytes, then
+   * the shortest completion (`bytes` must be a document or a prefix of one).
+   */
+  cutShort(bytes: Uint8Array, at: number): Uint8Array {
+    const prefix = Array.from(bytes.subarray(0, at));
+    return this.continueFrom(this.stateAfter(prefix), prefix, [], DEFAULT_BIAS);
+  }
+
+  /** True when the automaton accepts exactly these bytes. */
+  accepts(bytes: Uint8Array): boolean {
+    const s = this.stateAfter(bytes);
+    return s >= 0 && this.dfa.accepting[s] === 1;
+  }
+
+  /** True when these bytes are a document nothing can extend (the decoder stops without eos). */
+  isClosed(bytes: Uint8Array): boolean {
+    const s = this.stateAfter(bytes);
+    return s >= 0 && this.dfa.accepting[s] === 1 && this.optionsOf(s).length === 0;
+  }
+
+  private stateAfter(bytes: ArrayLike<number>): number {
+    const { trans, classOf, numClasses } = this.dfa;
+    let s = this.dfa.start;
+    for (let i = 0; i < bytes.length && s >= 0; i++) s = trans[s * numClasses + classOf[bytes[i]]];
+    return s;
+  }
+
+  private continueFrom(from: number, out: number[], choices: readonly number[], bias: WalkBias): Uint8Array {
+    const { dfa, distToAccept: dist } = this;
+    let state = from;
+    let next = 0;
+    let run = 0;
+    for (;;) {
+      const live = this.optionsOf(state);
+      const stop = dfa.accepting[state] === 1;
+      // At an accepting state "stop" is one more option, and it is the shortest completion.
+      const count = live.length + (stop ? 1 : 0);
+      if (count === 0) break;
+      // Choices exhausted or run capped: take the shortest way (pick 0) without using a choice.
+      let pick = 0;
+      if (count > 1 && next < choices.length && run < bias.maxRun) {
+        const c = choices[next++];
+        pick = c % bias.finishEvery === 0 ? 0 : Math.floor(c / bias.finishEvery) % count;
+      }
+      if (stop && pick === 0) break;
+      const byte = live[stop ? pick - 1 : pick];
+      const to = dfa.trans[state * dfa.numClasses + dfa.classOf[byte]];
+      run = dist[to] < dist[state] ? 0 : run + 1;
+      out.push(byte);
+      state = to;
+    }
+    return Uint8Array.from(out);
+  }
+
+  /** Live bytes of a state: the smallest distance-lowering byte first, then the rest in byte order. */
+  private optionsOf(state: number): Uint8Array {
+    let cached = this.options[state];
+    if (cached) return cached;
+    const { trans, classOf, numClasses } = this.dfa;
+    const dist = this.distToAccept;
+    const bytes: number[] = [];
+    let first = -1;
+    for (let b = 0; b < 256; b++) {
+      const to = trans[state * numClasses + classOf[b]];
+      if (to < 0) continue;
+      if (first < 0 && dist[to] === dist[state] - 1) first = b;
+      else bytes.push(b);
+    }
+    cached = Uint8Array.from(first < 0 ? bytes : [first, ...bytes]);
+    this.options[state] = cached;
+    return cached;
+  }
+}
