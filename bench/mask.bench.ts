@@ -15,11 +15,12 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ensureFixtureTokenizer } from "../fixtures/vocab/index.js";
 import { fixtureVocabulary } from "../test/support/fixture-vocab.js";
-import { OUR_FORMAT, prepare, probeMasks, runOurs, runTheirs, selectMaskbenchCases, XG_FORMAT, type EngineRun, type PreparedCase } from "./support/compare.js";
+import { OUR_FORMAT, prepare, probeMasks, runOurs, runTheirs, selectMaskbenchCases, XG_FORMAT, type EngineRun, type PreparedCase, type SelectionReport } from "./support/compare.js";
 import { DEFAULT_MASKBENCH_DIR, listMaskbench } from "./support/corpus.js";
 import { driveMatcher } from "./support/drive.js";
 import { compileUncached } from "./support/evaluate.js";
 import { EXTRACTION_CASES, MAX_LENGTH_200, PROBE_SCHEMA, PROBE_STATES } from "./support/extraction-set.js";
+import { externalBytes } from "./support/memory.js";
 import { fromRoot, resultPath, stamp } from "./support/paths.js";
 import { median, medianSummary, summarize, type Summary } from "./support/stats.js";
 import { fmt, formatTable, megabytes, ratio } from "./support/table.js";
@@ -38,13 +39,19 @@ const seed = Number(values.seed);
 
 const vocabulary = await fixtureVocabulary();
 const eos = vocabulary.eosIds[0];
-const arrayBuffersBefore = process.memoryUsage().arrayBuffers;
+const externalBefore = externalBytes();
 const xg = await loadXGrammar(await ensureFixtureTokenizer(), vocabulary.width, vocabulary.eosIds);
-const xgVocabBytes = process.memoryUsage().arrayBuffers - arrayBuffersBefore;
+const xgVocabBytes = externalBytes() - externalBefore;
+// One grammar's heap growth, measured before other compiles have grown (and freed) the WASM heap.
+const invoice = EXTRACTION_CASES.find((c) => c.name === "invoice")!;
+const beforeXgGrammar = externalBytes();
+const xgInvoice = await xg.compileJsonSchema(invoice.schema, XG_FORMAT);
+const xgGrammarBytes = externalBytes() - beforeXgGrammar;
+xgInvoice.dispose();
 
 const sets: { name: string; cases: PreparedCase[] }[] = [{ name: "extraction", cases: prepare(EXTRACTION_CASES, vocabulary) }];
 const dir = fromRoot(DEFAULT_MASKBENCH_DIR);
-let selection: Awaited<ReturnType<typeof selectMaskbenchCases>>["report"] | undefined;
+let selection: SelectionReport | undefined;
 if (listMaskbench(dir)) {
   console.error(`selecting ${values.schemas} MaskBench schemas both engines handle (seed ${seed})...`);
   const chosen = await selectMaskbenchCases(dir, Number(values.schemas), seed, vocabulary, xg);
@@ -99,15 +106,10 @@ if (!values["skip-xg-maxlength"]) {
 console.error("mask-only cost in characteristic states...");
 const probes = await probeMasks(PROBE_SCHEMA, PROBE_STATES, vocabulary, xg, Math.max(5, runs * 2));
 
-// Memory: our vocabulary index and one compiled grammar with the caches filled by its documents;
-// XGrammar's WASM heap (ArrayBuffer) growth for its tokenizer info and for one grammar.
-const invoice = sets[0].cases.find((c) => c.name === "invoice")!;
+// Memory: our vocabulary index and one compiled grammar with the caches filled by its documents
+// (XGrammar's WASM heap growth for its tokenizer info and the same grammar was taken at load).
 const ourInvoice = compileUncached(invoice.schema, vocabulary, OUR_FORMAT);
-for (const ids of invoice.ids) driveMatcher(ourInvoice.tokens.matcher(), ids, new Uint32Array(ourInvoice.tokens.maskWords), eos, {});
-const beforeXgGrammar = process.memoryUsage().arrayBuffers;
-const xgInvoice = await xg.compileJsonSchema(invoice.schema, XG_FORMAT);
-const xgGrammarBytes = process.memoryUsage().arrayBuffers - beforeXgGrammar;
-xgInvoice.dispose();
+for (const ids of prepare([invoice], vocabulary)[0].ids) driveMatcher(ourInvoice.tokens.matcher(), ids, new Uint32Array(ourInvoice.tokens.maskWords), eos, {});
 
 // ---- report
 const rowsFor = (name: string): string[][] => {
@@ -140,8 +142,8 @@ console.log("\ncompile, memory");
 console.log(
   formatTable(header, [
     ["compile ms, string maxLength 200", fmt(median(oursMaxLen)), fmt(theirsMaxLen), ratio(theirsMaxLen, median(oursMaxLen))],
-    ["vocabulary (trie/index | tokenizer info, WASM heap growth)", megabytes(oursIndexBytes), megabytes(xgVocabBytes), ratio(xgVocabBytes, oursIndexBytes)],
-    [`invoice grammar + caches (${oursGrammarStats.cachedMasks} masks)`, megabytes(oursGrammarStats.memoryBytes), megabytes(xgGrammarBytes), ratio(xgGrammarBytes, oursGrammarStats.memoryBytes)],
+    ["vocabulary (ours: index + trie; XGrammar: WASM heap growth)", megabytes(oursIndexBytes), megabytes(xgVocabBytes), ratio(xgVocabBytes, oursIndexBytes)],
+    [`invoice grammar + caches (ours: ${oursGrammarStats.cachedMasks} masks; XGrammar: heap growth)`, megabytes(oursGrammarStats.memoryBytes), megabytes(xgGrammarBytes), ratio(xgGrammarBytes, oursGrammarStats.memoryBytes)],
   ]),
 );
 console.log("\nmask only (us, medians)");

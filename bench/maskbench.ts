@@ -59,28 +59,33 @@ for (const [i, name] of chosen.entries()) {
   if ((i + 1) % 25 === 0 || i + 1 === chosen.length) {
     const elapsed = (performance.now() - started) / 1000;
     console.error(`[${i + 1}/${chosen.length}] ${elapsed.toFixed(0)} s: ${tally.progress()}`);
+    // A checkpoint, so a long run that is stopped early still leaves its figures so far.
+    writeResult(i + 1 === chosen.length);
   }
 }
 await runner.close();
 
-const summary = tally.summary();
-printSummary(summary, `MaskBench: ${chosen.length} schemas (${sample === undefined ? "all files" : `sample ${sample}, seed ${seed}`})`);
-const validRejected = tally.failures("validRejected");
-const invalidAccepted = tally.failures("invalidAccepted");
-const problems = tally.outcomes.filter((o) => o.status === "crash" || o.mismatches.length > 0 || (o.status === "fail" && o.error));
-for (const o of problems.slice(0, 20)) console.log(`  ${o.status}: ${o.file}: ${o.error ? `${o.error.stage} ${o.error.code}: ${o.error.message}` : o.mismatches[0]}`);
-writeFileSync(
-  out,
-  JSON.stringify(
-    {
-      meta: { dir, files: names.length, sample, seed, timeoutMs, workerStarts: runner.starts, node: process.version, date: new Date().toISOString(), seconds: (performance.now() - started) / 1000 },
-      summary,
-      failures: { validRejected, invalidAccepted, problems: problems.map(({ coldTokenUs, warmTokenUs, coldMaskUs, ...rest }) => rest) },
-      schemas: tally.rows(),
-    },
-    null,
-    1,
-  ),
-);
+printSummary(tally.summary(), `MaskBench: ${chosen.length} schemas (${sample === undefined ? "all files" : `sample ${sample}, seed ${seed}`})`);
+for (const o of problems().slice(0, 20)) console.log(`  ${o.status}: ${o.file}: ${o.error ? `${o.error.stage} ${o.error.code}: ${o.error.message}` : o.mismatches[0]}`);
 console.log(`\nresults: ${out}`);
 
+
+/** Crashes, engine mismatches and typed errors while matching. */
+function problems(): SchemaOutcome[] {
+  return tally.outcomes.filter((o) => o.status === "crash" || o.mismatches.length > 0 || (o.status === "fail" && o.error));
+}
+
+function writeResult(complete: boolean): void {
+  const meta = { dir, files: names!.length, sample, seed, timeoutMs, done: tally.outcomes.length, complete, workerStarts: runner.starts };
+  const result = {
+    meta: { ...meta, node: process.version, date: new Date().toISOString(), seconds: (performance.now() - started) / 1000 },
+    summary: tally.summary(),
+    failures: {
+      validRejected: tally.failures("validRejected"),
+      invalidAccepted: tally.failures("invalidAccepted"),
+      problems: problems().map(({ coldTokenUs, warmTokenUs, coldMaskUs, ...rest }) => rest),
+    },
+    schemas: tally.rows(),
+  };
+  writeFileSync(out, JSON.stringify(result, null, 1));
+}

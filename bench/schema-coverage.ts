@@ -4,12 +4,15 @@
  * mode, flexible format) and buildAutomaton. Prints, per category and in total, how many
  * compiled, how many were rejected (by error code and keyword), how many crashed (an exception
  * that is not a typed PocketExtractError: must be 0), and compile / automaton time percentiles.
- * Writes the per-schema results to bench/results/schema-coverage.json.
- * The `maskbench` folder holds the same schemas wrapped with test instances and is skipped.
- * Options: --format compact|flexible (default flexible), --category NAME, --limit N (per category).
+ * Writes per-schema results to bench/results/schema-coverage/<format>/<category>.json as each
+ * category finishes. The `maskbench` folder holds the same schemas wrapped with test instances
+ * and is skipped.
+ * Options: --format compact|flexible (default flexible); --categories A,B (default all);
+ * --limit N (per category); --summary (no compiling: summarize the per-category files on disk,
+ * e.g. after running categories in parallel processes).
  */
 
-import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildAutomaton } from "../src/automaton/index.js";
 import { PocketExtractError, SchemaError } from "../src/errors.js";
@@ -49,11 +52,13 @@ const fmt = (xs: number[]): string =>
   `p50 ${pct(xs, 50).toFixed(2)} ms, p90 ${pct(xs, 90).toFixed(2)} ms, p99 ${pct(xs, 99).toFixed(2)} ms, max ${Math.max(...xs).toFixed(2)} ms`;
 
 const categories = readdirSync(root, { withFileTypes: true })
-  .filter((d) => d.isDirectory() && d.name !== "maskbench" && (arg("category") === undefined || d.name === arg("category")))
+  .filter((d) => d.isDirectory() && d.name !== "maskbench" && (arg("categories") === undefined || arg("categories")!.split(",").includes(d.name)))
   .map((d) => d.name)
   .sort();
+const outDir = join(import.meta.dirname, "results", "schema-coverage", format);
+mkdirSync(outDir, { recursive: true });
 const results: Result[] = [];
-for (const category of categories) {
+for (const category of process.argv.includes("--summary") ? [] : categories) {
   const files = readdirSync(join(root, category)).filter((f) => f.endsWith(".json")).sort().slice(0, limit);
   for (const file of files) {
     const text = readFileSync(join(root, category, file), "utf8");
@@ -80,10 +85,18 @@ for (const category of categories) {
     results.push(r);
   }
   const mine = results.filter((r) => r.category === category);
+  writeFileSync(join(outDir, `${category}.json`), JSON.stringify(mine, null, 1));
   const count = (o: Result["outcome"]): number => mine.filter((r) => r.outcome === o).length;
   console.log(`${category.padEnd(16)} ${mine.length} schemas: ${count("compiled")} compiled, ${count("rejected")} rejected, ${count("crashed")} crashed`);
 }
 
+if (process.argv.includes("--summary")) {
+  for (const category of categories) {
+    const file = join(outDir, `${category}.json`);
+    if (existsSync(file)) results.push(...(JSON.parse(readFileSync(file, "utf8")) as Result[]));
+    else console.log(`${category}: no results on disk`);
+  }
+}
 const by = new Map<string, number>();
 for (const r of results) if (r.outcome === "rejected") by.set(`${r.stage}: ${r.reason}`, (by.get(`${r.stage}: ${r.reason}`) ?? 0) + 1);
 const compiled = results.filter((r) => r.outcome === "compiled");
@@ -91,11 +104,7 @@ const crashed = results.filter((r) => r.outcome === "crashed");
 console.log(`\nTOTAL (${format}) ${results.length} schemas: ${compiled.length} compiled, ${results.length - compiled.length - crashed.length} rejected, ${crashed.length} crashed`);
 console.log("rejected by reason:");
 for (const [k, n] of [...by].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(5)}  ${k}`);
-const compileTimes = results.filter((r) => r.outcome !== "crashed" && r.stage !== "compile" || r.outcome === "compiled").map((r) => r.compileMs);
-console.log(`compileSchema time: ${fmt(compileTimes)}`);
+console.log(`compileSchema time (all non-crashed): ${fmt(results.filter((r) => r.outcome !== "crashed").map((r) => r.compileMs))}`);
 console.log(`buildAutomaton time (compiled): ${fmt(compiled.map((r) => r.automatonMs!))}`);
 for (const c of crashed) console.log(`CRASH ${c.category}/${c.file}: ${c.message}`);
-const outDir = join(import.meta.dirname, "results");
-mkdirSync(outDir, { recursive: true });
-writeFileSync(join(outDir, "schema-coverage.json"), JSON.stringify({ format, categories, results }, null, 1));
-console.log(`results: ${join(outDir, "schema-coverage.json")}`);
+console.log(`results: ${outDir}/<category>.json`);

@@ -4,7 +4,8 @@
  * compile (cold) and on a second pass over the same compiled grammar (warm), mask-only cost in
  * characteristic states, and the choice of MaskBench schemas both engines handle.
  */
-import type { CompileGrammarOptions } from "../../src/compile/index.js";
+import type { CompiledGrammar as XgCompiledGrammar } from "@mlc-ai/web-xgrammar";
+import type { CompiledGrammar, CompileGrammarOptions } from "../../src/compile/index.js";
 import { TokenGrammar } from "../../src/mask/token-grammar.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { listMaskbench, loadMaskbench, sampleNames } from "./corpus.js";
@@ -109,7 +110,7 @@ export async function selectMaskbenchCases(
       report.noValidInstance++;
       continue;
     }
-    let ours;
+    let ours: CompiledGrammar;
     try {
       ours = compileUncached(candidate.schema, vocabulary, OUR_FORMAT);
     } catch {
@@ -121,7 +122,7 @@ export async function selectMaskbenchCases(
       report.oursRejected++;
       continue;
     }
-    let theirs;
+    let theirs: XgCompiledGrammar;
     const t0 = performance.now();
     try {
       theirs = await xg.compileJsonSchema(candidate.schema, XG_FORMAT);

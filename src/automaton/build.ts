@@ -23,7 +23,7 @@ export interface BuildOptions {
 export const DEFAULT_MAX_RECURSION_DEPTH = 8;
 export const DEFAULT_MAX_STATES = 200_000;
 /** Total work allowed per build, in units of state/edge visits per allowed state. */
-const WORK_PER_STATE = 128;
+const WORK_PER_STATE = 64;
 
 export function buildAutomaton(grammar: Grammar, options: BuildOptions = {}): ByteDfa {
   const maxDepth = options.maxRecursionDepth ?? DEFAULT_MAX_RECURSION_DEPTH;

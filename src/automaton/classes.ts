@@ -41,20 +41,6 @@ export function partitionFromCuts(cuts: Iterable<number>): Partition {
   return { classOf, numClasses: cls + 1 };
 }
 
-/** For each class, the maximal byte ranges it covers. */
-export function classRanges(p: Partition): [number, number][][] {
-  const out: [number, number][][] = Array.from({ length: p.numClasses }, () => []);
-  let b = 0;
-  while (b < 256) {
-    const c = p.classOf[b];
-    let e = b;
-    while (e + 1 < 256 && p.classOf[e + 1] === c) e++;
-    out[c].push([b, e]);
-    b = e + 1;
-  }
-  return out;
-}
-
 /** Merges classes whose transition columns are identical in every state. */
 export function compressClasses(dfa: ByteDfa): ByteDfa {
   const { numStates: n, numClasses: k, trans } = dfa;

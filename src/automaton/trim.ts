@@ -43,7 +43,7 @@ export function trim(dfa: ByteDfa): ByteDfa | null {
  * Breadth-first renumbering from the start through the states `keep` admits; transitions to
  * other states become dead. The result's classes are unchanged.
  */
-export function renumber(dfa: ByteDfa, keep: (state: number) => boolean): ByteDfa {
+function renumber(dfa: ByteDfa, keep: (state: number) => boolean): ByteDfa {
   const { numStates: n, numClasses: k, trans, accepting } = dfa;
   const id = pool.int32(5, n).fill(-1);
   const queue = pool.int32(6, n);

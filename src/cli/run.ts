@@ -40,9 +40,12 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
     : await createExtractor({ model: args.model!, threads: args.threads, contextLength: args.contextLength });
   try {
     extractor.compile(schema); // a schema error ends the run here, before the output is touched
+    const setupMs = performance.now() - started;
+    const batchStarted = performance.now();
     const batch = await extractAll(args, io, extractor, schema, summary, prior?.done ?? new Map());
+    const batchMs = performance.now() - batchStarted;
     if (args.report) await writeReport(await readOutput(args.output), batch.texts, args.report);
-    const result = summary.build(performance.now() - started, batch.signal);
+    const result = summary.build({ setupMs, batchMs }, batch.signal);
     const exitCode = batch.signal ? exitCodeOf(batch.signal) : summary.anyFailed ? 1 : 0;
     if (!args.quiet) io.stderr.write(formatSummary(result));
     if (args.summaryJson) await writeFile(args.summaryJson, `${JSON.stringify({ ...result, exitCode }, null, 2)}\n`);

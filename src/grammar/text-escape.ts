@@ -23,7 +23,7 @@ export function escapeCodePoint(cp: number, inClass: boolean): string {
   // so the text survives copy/paste; everything else is written raw (GBNF files are UTF-8).
   if (cp < 0x20 || cp === 0x7f) return `\\x${hex(cp, 2)}`;
   if ((cp >= 0x80 && cp < 0xa0) || (cp >= 0xd800 && cp <= 0xdfff)) return `\\u${hex(cp, 4)}`;
-  if (cp > 0xffff && cp >= 0xe0000) return `\\U${hex(cp, 8)}`;
+  if (cp >= 0xe0000) return `\\U${hex(cp, 8)}`;
   return String.fromCodePoint(cp);
 }
 

@@ -16,7 +16,7 @@ import { cat, union } from "./format.js";
 import { childPointer } from "./keywords.js";
 import { checkPattern, testPattern } from "./patterns.js";
 import { nonNegativeInt } from "./strings.js";
-import type { JsonSchema, JsonSchemaObject } from "./types.js";
+import type { JsonSchemaObject } from "./types.js";
 
 export type CompileFn = (schema: unknown, pointer: string, instancePath: string) => Expr | null;
 

@@ -34,15 +34,18 @@ export function compileString(ctx: CompileContext, node: JsonSchemaObject, point
   const minLength = nonNegativeInt(node, "minLength", pointer) ?? 0;
   let maxLength = nonNegativeInt(node, "maxLength", pointer) ?? Infinity;
   if (minLength > maxLength) return ctx.unsat(`minLength ${minLength} > maxLength ${maxLength}`, "minLength", pointer);
-  const pattern = node.pattern === undefined ? undefined : checkPattern(node.pattern, "pattern", pointer);
   const format = node.format;
   if (format !== undefined && typeof format !== "string") throw new SchemaError("SCHEMA_INVALID", "format must be a string", { keyword: "format", pointer });
   if (format !== undefined && KNOWN_FORMATS.has(format)) {
+    // The pattern is not compiled here (Zod writes look-aheads into e.g. its email pattern);
+    // the verify step checks it, with the lengths, after decoding.
+    if (node.pattern !== undefined && typeof node.pattern !== "string") throw new SchemaError("SCHEMA_INVALID", "a pattern must be a string", { keyword: "pattern", pointer });
     for (const k of ["minLength", "maxLength", "pattern"]) {
       if (k in node) ctx.report.set(pointer, k, "validatedAfter", `format "${format}" is enforced; ${k} is checked after decoding`);
     }
     return cat(lit('"'), ctx.library(FORMAT_FILES[format], format), lit('"'));
   }
+  const pattern = node.pattern === undefined ? undefined : checkPattern(node.pattern, "pattern", pointer);
   if (format !== undefined) ctx.report.set(pointer, "format", "annotation", `unknown format "${format}", not checked`);
   if (ctx.extraction && maxLength === Infinity) maxLength = Math.max(minLength, ctx.options.defaultMaxStringLength);
   return jsonString({ minLength, maxLength, pattern });

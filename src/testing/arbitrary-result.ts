@@ -1,10 +1,10 @@
 /**
  * `arbitraryResult(schema, text?)`: whole ExtractResult objects as `extract()` returns them, for
  * testing UI and business logic against every field status. Each result starts from a grammar
- * document (null escapes and all), has some leaves swapped for pieces of the text (found, with
- * real spans), sometimes a refinement failure (invalid) or a budget cut (truncated fields, not
- * ok), and is then verified by the extractor's own steps (result.ts), so `ok`, `data`, `issues`
- * and statuses agree the way they do in production.
+ * document, has some leaves answered null (missing) or swapped for pieces of the text (found,
+ * with real spans), sometimes a refinement failure (invalid) or a budget cut (truncated fields,
+ * not ok), and is then verified by the extractor's own steps (result.ts), so `ok`, `data`,
+ * `issues` and statuses agree the way they do in production.
  */
 import { array, constant, integer, nat, oneof, record, type Arbitrary } from "fast-check";
 import type { ExtractResult, InferOutput } from "../extract/types.js";
@@ -33,20 +33,24 @@ export function arbitraryResult<S>(
   text?: string,
   options: ArbitraryResultOptions = {},
 ): Arbitrary<ExtractResult<InferOutput<S>>> {
-  const source = schemaSource(schema, { escapes: true, defaultMaxStringLength: options.defaultMaxStringLength });
+  const sourceOptions = { defaultMaxStringLength: options.defaultMaxStringLength };
+  const source = schemaSource(schema, { ...sourceOptions, escapes: true });
+  // Documents come from the escape-free grammar (a subset); nulls are then placed per leaf, so
+  // "missing" stays one status among several instead of half of all fields.
+  const plain = schemaSource(schema, { ...sourceOptions, escapes: false });
   const pieces = text === undefined ? undefined : textPieces(text);
   return record({
-    doc: documents(source, options.maxChoices ?? DEFAULT_MAX_CHOICES),
+    doc: documents(plain, options.maxChoices ?? DEFAULT_MAX_CHOICES),
     leafChoices: array(nat(), { minLength: 1, maxLength: 32 }),
     cutPermille: rare(integer({ min: 0, max: 999 })),
     refinement: rare(nat()),
     forcedPercent: integer({ min: 20, max: 60 }),
     msPerToken: integer({ min: 8, max: 40 }),
   }).map((r) => {
-    const value = pieces ? groundedVariant(source, r.doc.value, pieces, r.leafChoices) : r.doc.value;
-    const docText = text ?? textFromValue(value, r.leafChoices);
+    const docText = text ?? textFromValue(r.doc.value, r.leafChoices);
+    const value = groundedVariant(source, r.doc.value, r.leafChoices, pieces);
     // Keep the model's own spelling (escapes and all) unless a leaf was swapped.
-    const written = value === r.doc.value || JSON.stringify(value) === JSON.stringify(r.doc.value) ? r.doc.raw : JSON.stringify(value);
+    const written = JSON.stringify(value) === JSON.stringify(r.doc.value) ? r.doc.raw : JSON.stringify(value);
     const bytes = encoder.encode(written);
     const cutAt = r.cutPermille === undefined ? undefined : Math.floor((bytes.length * r.cutPermille) / 1000);
     const raw = cutAt === undefined ? written : decoder.decode(source.walker.cutShort(bytes, cutAt));

@@ -30,11 +30,17 @@ export function documents(source: SchemaSource, maxChoices: number = DEFAULT_MAX
 }
 
 /**
- * True when the value's compact JSON (JSON.stringify) is still a document of the grammar. It can
- * fail only where JSON.parse loses information: a number beyond double range (1e400 becomes
- * Infinity, which stringifies as null). Such documents are skipped: an app receiving them sees a
- * value no grammar output stands for.
+ * True when the value is what its own compact JSON (JSON.stringify) says, and that JSON is still
+ * a document of the grammar. It fails only where JSON.parse loses information: a number beyond
+ * double range (1e400 becomes Infinity, which stringifies as null). Such documents are skipped:
+ * the grammar does allow them, but no app ever receives them as valid data (ajv rejects them).
  */
 export function keepsItsForm(source: SchemaSource, value: unknown): boolean {
-  return source.walker.accepts(encoder.encode(JSON.stringify(value)));
+  return allFinite(value) && source.walker.accepts(encoder.encode(JSON.stringify(value)));
+}
+
+function allFinite(value: unknown): boolean {
+  if (typeof value === "number") return Number.isFinite(value);
+  if (value !== null && typeof value === "object") return Object.values(value).every(allFinite);
+  return true;
 }

@@ -12,6 +12,7 @@ import { checkText } from "../extract/text-checks.js";
 import type { Extractor } from "../extract/extractor.js";
 import type { BatchInput, BatchOptions, BatchResult, DeepPartial, ExtractOptions, ExtractResult, InferOutput, StreamEvent } from "../extract/types.js";
 import { arbitraryResult } from "./arbitrary-result.js";
+import { inSchemaOrder } from "./key-order.js";
 import { buildResult } from "./result.js";
 import { schemaSource } from "./source.js";
 import { plausibleStats } from "./stats.js";
@@ -107,10 +108,13 @@ function isExtractResult(v: unknown): v is ExtractResult<unknown> {
 function asResult<S>(schema: S, text: string, given: FakeAnswer, opts: ExtractOptions): ExtractResult<InferOutput<S>> {
   if (isExtractResult(given)) return given as ExtractResult<InferOutput<S>>;
   const source = schemaSource(schema, { escapes: true, defaultMaxStringLength: opts.defaultMaxStringLength });
-  const raw = JSON.stringify(given);
+  const raw = JSON.stringify(inSchemaOrder(given, source.jsonSchema, source.jsonSchema));
   const bytes = encoder.encode(raw ?? "");
   if (raw === undefined || !source.walker.accepts(bytes)) {
-    throw new PocketExtractError("OPTION_INVALID", `fakeExtractor: ${raw ?? String(given)} is not an output the extraction grammar allows for this schema`);
+    throw new PocketExtractError(
+      "OPTION_INVALID",
+      `fakeExtractor: ${raw ?? String(given)} is not an output the extraction grammar allows for this schema (check types, enums, bounds, patterns and undeclared keys; null stands for a missing value)`,
+    );
   }
   const stats = plausibleStats({
     rawBytes: bytes.length,

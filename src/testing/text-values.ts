@@ -1,68 +1,74 @@
 /**
- * Realistic values for results: a generated document's string and number leaves are swapped for
- * pieces of the source text (so grounding finds them, with spans that point into the text), and
- * when no text is given, one is written from the value's own leaves. Every swap is kept only if
- * the whole document is still one the grammar accepts, so results stay faithful to the grammar.
+ * Realistic values for results. One decision per leaf of a generated document (choice % 8):
+ * 0..1 keep the generated value (usually fabricated), 2 answers null (missing), 3..7 ground it in
+ * the text: with a given text the leaf becomes a piece of it (found, with real spans); without
+ * one, `textFromValue` writes a text that states the leaf. Every swap is kept only if the whole
+ * document is still one the grammar accepts, so results stay faithful to the grammar.
  */
+import { prepareText } from "../verify/index.js";
 import type { SchemaSource } from "./source.js";
 
 const encoder = new TextEncoder();
 
 type Path = readonly (string | number)[];
 
-interface ScalarLeaf {
+interface Leaf {
   readonly path: Path;
-  readonly value: string | number;
+  readonly value: string | number | boolean;
 }
 
-/** String and number leaves of a JSON value, in document order (object keys are not leaves). */
-export function scalarLeaves(value: unknown, path: Path = []): ScalarLeaf[] {
-  if (typeof value === "string" || typeof value === "number") return [{ path, value }];
+/** Scalar leaves of a JSON value (null excluded), in document order; object keys are not leaves. */
+export function scalarLeaves(value: unknown, path: Path = []): Leaf[] {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return [{ path, value }];
   if (Array.isArray(value)) return value.flatMap((v, i) => scalarLeaves(v, [...path, i]));
   if (value !== null && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => scalarLeaves(v, [...path, k]));
   return [];
 }
 
-/** Verbatim pieces of a text: runs between separators, and numbers (thousands commas dropped). */
+/** Verbatim pieces of a text: runs between separators, and the numbers grounding reads in it. */
 export interface TextPieces {
   readonly strings: readonly string[];
   readonly numbers: readonly number[];
 }
 
 const WORD = /[^\s,，。;；:：、!！?？()（）"“”'‘’]+/gu;
-const NUMBER = /\d[\d,]*(?:\.\d+)?/g;
 
 export function textPieces(text: string): TextPieces {
   const words = [...text.matchAll(WORD)];
   // A word and the stretch up to the end of the next one: values like "Book Pro 14" span spaces.
   const pairs = words.slice(0, -1).map((w, i) => text.slice(w.index, words[i + 1].index + words[i + 1][0].length));
-  return {
-    strings: [...words.map((w) => w[0]), ...pairs],
-    numbers: [...text.matchAll(NUMBER)].map((m) => Number(m[0].replace(/,/g, ""))).filter(Number.isFinite),
-  };
+  // The aligner's own reading ("¥6,299.00" is 6299; the digits of a date are not numbers), so a
+  // swapped-in number is found the way a correct extraction of it would be.
+  const numbers = prepareText(text).numbers.map((n) => n.value);
+  return { strings: [...words.map((w) => w[0]), ...pairs], numbers: [...new Set(numbers)] };
 }
 
-/**
- * The value with leaves replaced by text pieces where `choices` say so (choice % 4 !== 0, the
- * piece picked by the choice) and the grammar still accepts the document. Returns a copy.
- */
-export function groundedVariant(source: SchemaSource, value: unknown, pieces: TextPieces, choices: readonly number[]): unknown {
+/** Decisions below KEEP_BELOW keep the value, MISSING nulls it, the rest ground it. */
+const KEEP_BELOW = 2;
+const MISSING = 2;
+const DECISIONS = 8;
+
+const decision = (choices: readonly number[], i: number): number => (choices[i % Math.max(1, choices.length)] ?? 0) % DECISIONS;
+
+/** The value (a copy) with leaves answered null or swapped for text pieces as `choices` decide. */
+export function groundedVariant(source: SchemaSource, value: unknown, choices: readonly number[], pieces?: TextPieces): unknown {
   const out = structuredClone(value);
-  scalarLeaves(out).forEach((leaf, i) => {
-    const c = choices[i % Math.max(1, choices.length)] ?? 0;
-    const pool: readonly (string | number)[] = typeof leaf.value === "string" ? pieces.strings : pieces.numbers;
+  scalarLeaves(value).forEach((leaf, i) => {
+    const d = decision(choices, i);
     // A scalar root has no parent to swap it in; such schemas get no swaps.
-    if (c % 4 === 0 || pool.length === 0 || leaf.path.length === 0) return;
-    setAt(out, leaf.path, pool[Math.floor(c / 4) % pool.length]);
+    if (d < KEEP_BELOW || leaf.path.length === 0) return;
+    const pool: readonly (string | number)[] = typeof leaf.value === "string" ? (pieces?.strings ?? []) : typeof leaf.value === "number" ? (pieces?.numbers ?? []) : [];
+    if (d !== MISSING && pool.length === 0) return;
+    setAt(out, leaf.path, d === MISSING ? null : pool[Math.floor(choices[i % choices.length] / DECISIONS) % pool.length]);
     if (!source.walker.accepts(encoder.encode(JSON.stringify(out)))) setAt(out, leaf.path, leaf.value);
   });
   return out;
 }
 
-/** A text that states the leaves `choices` pick (choice % 4 !== 0), in order, joined by "，". */
+/** A text stating the string and number leaves that `groundedVariant` grounds, joined by "，". */
 export function textFromValue(value: unknown, choices: readonly number[]): string {
   const stated = scalarLeaves(value)
-    .filter((leaf, i) => String(leaf.value).trim() !== "" && (choices[i % Math.max(1, choices.length)] ?? 0) % 4 !== 0)
+    .filter((leaf, i) => typeof leaf.value !== "boolean" && String(leaf.value).trim() !== "" && decision(choices, i) > MISSING)
     .map((leaf) => `${String(leaf.path[leaf.path.length - 1] ?? "value")}: ${String(leaf.value)}`);
   return stated.length > 0 ? stated.join("，") + "。" : "（无相关信息）";
 }

@@ -3,18 +3,12 @@
  * checked by brute force independently of the builder's own algorithms, and small grammar
  * constructors.
  */
-import type { ByteDfa } from "../../src/automaton/index.js";
+import { acceptsBytes, acceptsText, type ByteDfa } from "../../src/automaton/index.js";
 import type { Expr, Grammar } from "../../src/grammar/ir.js";
 
-export function accepts(dfa: ByteDfa, input: string | Uint8Array | number[]): boolean {
-  const bytes = typeof input === "string" ? new TextEncoder().encode(input) : input;
-  let s = dfa.start;
-  for (const b of bytes) {
-    s = dfa.trans[s * dfa.numClasses + dfa.classOf[b]];
-    if (s < 0) return false;
-  }
-  return dfa.accepting[s] === 1;
-}
+/** Byte-by-byte acceptance of a text (as UTF-8) or of raw bytes. */
+export const accepts = (dfa: ByteDfa, input: string | Uint8Array | number[]): boolean =>
+  typeof input === "string" ? acceptsText(dfa, input) : acceptsBytes(dfa, input);
 
 export const grammar = (root: Expr, rules: Record<string, Expr> = {}): Grammar => ({
   start: "root",

@@ -12,12 +12,11 @@ export const Invoice = z.object({
   items: z.array(z.object({ name: z.string().max(20), qty: z.number().int().min(1).max(999) })).max(5),
 });
 
-/** Formats, nullable, post-decode checks (exclusiveMinimum, date pattern) and a refinement. */
+/** A format, nullable, post-decode checks (exclusiveMinimum, date pattern) and a refinement. */
 export const Order = z.object({
   product: z.string(),
   price: z.number().positive().nullable(),
   due: z.string().date().optional(),
-  email: z.email().optional(),
   sku: z.string().min(2).max(8).refine((s) => s !== "XX", "XX is a placeholder"),
 });
 

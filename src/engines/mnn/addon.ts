@@ -1,0 +1,51 @@
+/**
+ * Finds and loads the native MNN addon built by `node native/build-mnn.mjs` (it writes
+ * native/build/pocket_mnn.json naming the .node file and the MNN install it links), and types its
+ * surface. Loaded lazily: the SDK works without it until an MNN model directory is used.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { PocketExtractError } from "../../errors.js";
+import { findNativeManifest } from "../native-shared/manifest.js";
+import type { NativeContext } from "../native-shared/cached-context-engine.js";
+
+/** A loaded MNN LLM. Only models whose load succeeded exist: a failed load rejects `loadModel`. */
+export interface NativeMnnModel extends NativeContext {
+  /** Logits width (read from a probe forward pass at load). */
+  width(): number;
+  /** MNN's own view of the vocabulary: the bytes of every id 0..width-1 from tokenizer_decode. */
+  vocabulary(): { readonly bytes: Uint8Array; readonly offsets: Uint32Array };
+  /** MNN's tokenizer (special tokens recognised). */
+  tokenize(text: string): Int32Array;
+  /** The model's chat template applied to one user message. */
+  applyChatTemplate(user: string): string;
+}
+
+export interface NativeMnnAddon {
+  /** `configPath`: the model's config.json (MNN resolves every other file from it). */
+  loadModel(configPath: string, options: { threads?: number }): Promise<NativeMnnModel>;
+}
+
+const MANIFEST = "pocket_mnn.json";
+const HOW_TO_BUILD =
+  "Build MNN (CPU, -DMNN_BUILD_LLM=ON, shared libraries), then run `MNN_DIR=<MNN install prefix> node native/build-mnn.mjs`; see docs/mnn.md. " +
+  "Or use the GGUF build of the model (createExtractor({ model: 'model.gguf' })), which needs no MNN.";
+
+let loaded: NativeMnnAddon | undefined;
+
+/** The addon; ENGINE_UNAVAILABLE saying what is missing and how to build it. */
+export function loadMnnAddon(): NativeMnnAddon {
+  if (loaded) return loaded;
+  const unavailable = (why: string, cause?: unknown): never => {
+    throw new PocketExtractError("ENGINE_UNAVAILABLE", `the MNN engine needs the native MNN addon, which ${why}. ${HOW_TO_BUILD}`, { cause });
+  };
+  const manifestPath = findNativeManifest(MANIFEST, import.meta.url);
+  if (manifestPath === undefined) return unavailable(`is not built (no native/build/${MANIFEST} found)`);
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { addon: string; mnnDir: string };
+  try {
+    loaded = createRequire(import.meta.url)(manifest.addon) as NativeMnnAddon;
+    return loaded;
+  } catch (err) {
+    return unavailable(`could not be loaded from ${manifest.addon} (MNN install ${manifest.mnnDir}: ${(err as Error).message})`, err);
+  }
+}

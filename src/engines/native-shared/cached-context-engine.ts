@@ -1,0 +1,177 @@
+/**
+ * An Engine over one native inference context with a KV cache (a llama.cpp context, an MNN Llm):
+ * the backend-neutral half of the native engines. The backend only has to evaluate a batch after
+ * keeping a prefix of its cache, and sample from the last logits under a mask.
+ *
+ * One context serves one request at a time, so sessions are serialized: `createSession` resolves
+ * once the previous session is closed. The cache outlives sessions: a new session's prompt reuses
+ * the longest cached prefix, and rollback just forgets tokens (the backend drops their cache
+ * entries on the next evaluation, unless the same tokens are fed again).
+ */
+import { PocketExtractError } from "../../errors.js";
+import type { Vocabulary } from "../../tokens/vocabulary.js";
+import type { Engine, EngineSession, SamplingOptions, SessionOptions } from "../engine.js";
+import { nativeErrorCode, typedNativeError } from "./native-error.js";
+import { checkSampling } from "./sampling.js";
+
+/** What a native addon handle provides; errors carry the codes of native-error.ts. */
+export interface NativeContext {
+  /** Keeps the first `keep` cached tokens, then evaluates `tokens` in one batch off the JS thread. */
+  evaluate(keep: number, tokens: Int32Array): Promise<void>;
+  /** Tokens the native cache holds (also after a failed evaluation). */
+  cached(): number;
+  /** Masked sampling on the last evaluated token's logits; -1 when the mask allows nothing. */
+  sample(mask: Uint32Array, temperature: number, topK: number, topP: number): number;
+  seed(seed: number): void;
+  /** Idempotent; deferred by the addon until an in-flight evaluation returns. */
+  free(): void;
+}
+
+export interface CachedContextEngineOptions {
+  /** Engine name for stats and errors, e.g. "mnn". */
+  readonly name: string;
+  readonly vocabulary: Vocabulary;
+  readonly contextLength: number | undefined;
+}
+
+export class CachedContextEngine implements Engine {
+  readonly name: string;
+  readonly vocabulary: Vocabulary;
+  readonly contextLength: number | undefined;
+  /** Tokens held by the native cache, in order (its mirror). */
+  private cached: number[] = [];
+  private turn: Promise<void> = Promise.resolve();
+  private disposed = false;
+  private evaluating = false;
+
+  constructor(
+    private readonly native: NativeContext,
+    options: CachedContextEngineOptions,
+  ) {
+    this.name = options.name;
+    this.vocabulary = options.vocabulary;
+    this.contextLength = options.contextLength;
+  }
+
+  async createSession(options: SessionOptions = {}): Promise<EngineSession> {
+    this.assertLive();
+    checkSampling(options.sampling ?? {});
+    const previous = this.turn;
+    let release!: () => void;
+    this.turn = new Promise((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    if (this.disposed) {
+      release();
+      this.assertLive();
+    }
+    this.native.seed(options.sampling?.seed ?? Math.floor(Math.random() * 2 ** 32));
+    return new CachedContextSession(this, options, release);
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.native.free();
+  }
+
+  assertLive(): void {
+    if (this.disposed) throw new PocketExtractError("ENGINE_DISPOSED", `the ${this.name} engine is disposed`);
+  }
+
+  /**
+   * Makes the context hold exactly `tokens` with fresh logits for the last one, evaluating only
+   * what the cache lacks (at least the last token, whose logits are needed).
+   */
+  async evaluate(tokens: readonly number[]): Promise<void> {
+    if (tokens.length === 0) return;
+    if (this.contextLength !== undefined && tokens.length > this.contextLength) {
+      throw new PocketExtractError("CONTEXT_OVERFLOW", `${tokens.length} tokens exceed the context length ${this.contextLength}`);
+    }
+    const width = this.vocabulary.width;
+    for (const id of tokens) {
+      if (!Number.isInteger(id) || id < 0 || id >= width) throw new PocketExtractError("TOKEN_UNKNOWN", `token id ${id} is outside 0..${width - 1}`);
+    }
+    if (this.evaluating) throw new PocketExtractError("ENGINE_FAILED", "feed/sample called while an evaluation is in progress (await each call)");
+    let keep = 0;
+    const limit = Math.min(this.cached.length, tokens.length - 1);
+    while (keep < limit && this.cached[keep] === tokens[keep]) keep++;
+    this.evaluating = true;
+    try {
+      this.cached.length = keep;
+      await this.native.evaluate(keep, Int32Array.from(tokens.slice(keep)));
+      this.cached = [...tokens];
+    } catch (err) {
+      // A failed batch leaves the cache at whatever the backend kept: mirror that.
+      if (nativeErrorCode(err) === "DECODE" && !this.disposed) this.cached = tokens.slice(0, this.native.cached());
+      throw typedNativeError(err, this.name, "evaluation");
+    } finally {
+      this.evaluating = false;
+    }
+  }
+
+  sample(mask: Uint32Array, sampling: SamplingOptions): number {
+    try {
+      return this.native.sample(mask, sampling.temperature ?? 0, sampling.topK ?? 0, sampling.topP ?? 1);
+    } catch (err) {
+      throw typedNativeError(err, this.name, "sampling");
+    }
+  }
+}
+
+class CachedContextSession implements EngineSession {
+  /** This session's context: prompt, then fed and sampled-then-fed tokens. */
+  private tokens: number[] = [];
+  /** False after a rollback: the native logits belong to tokens we forgot. */
+  private synced = true;
+  private closed = false;
+
+  constructor(
+    private readonly engine: CachedContextEngine,
+    private readonly options: SessionOptions,
+    private readonly release: () => void,
+  ) {}
+
+  async feed(ids: readonly number[]): Promise<void> {
+    this.check();
+    if (ids.length === 0) return;
+    const next = [...this.tokens, ...ids];
+    await this.engine.evaluate(next);
+    this.tokens = next;
+    this.synced = true;
+  }
+
+  async sample(mask: Uint32Array): Promise<number> {
+    this.check();
+    if (this.tokens.length === 0) throw new PocketExtractError("ENGINE_FAILED", "sample() before any token was fed");
+    if (!this.synced) {
+      await this.engine.evaluate(this.tokens);
+      this.synced = true;
+    }
+    const id = this.engine.sample(mask, this.options.sampling ?? {});
+    if (id < 0) throw new PocketExtractError("ENGINE_FAILED", "the mask allows no token");
+    return id;
+  }
+
+  async rollback(n: number): Promise<void> {
+    this.check();
+    if (!Number.isInteger(n) || n < 0 || n > this.tokens.length) {
+      throw new PocketExtractError("ROLLBACK_RANGE", `cannot roll back ${n} of ${this.tokens.length} tokens`);
+    }
+    if (n === 0) return;
+    this.tokens.length -= n;
+    this.synced = false;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.release();
+  }
+
+  private check(): void {
+    if (this.closed) throw new PocketExtractError("ENGINE_DISPOSED", "session is closed");
+    this.engine.assertLive();
+    if (this.options.signal?.aborted) throw new PocketExtractError("ABORTED", "generation aborted");
+  }
+}
