@@ -62,6 +62,8 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
     if (!model_ || free_requested_) throw coded_error(env, "FREED", "the MNN model was freed");
     return *model_;
   }
+  // Tokenizer calls only read MNN's tokenizer, which forward passes never touch: they are allowed
+  // during a forward pass, so a queued request can tokenize its prompt while another decodes.
   pocket::MnnModel& idle(Napi::Env env) {
     pocket::MnnModel& model = live(env);
     if (busy_) throw coded_error(env, "BUSY", "a forward pass is in progress on this model");
@@ -77,7 +79,7 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
   // Byte-level pieces can be partial UTF-8, so they never pass through JS strings.
   Napi::Value vocabulary(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    pocket::MnnModel& model = idle(env);
+    pocket::MnnModel& model = live(env);
     const int32_t n = model.width();
     std::string bytes;
     auto offsets = Napi::Uint32Array::New(env, static_cast<size_t>(n) + 1);
@@ -94,7 +96,7 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
 
   Napi::Value tokenize(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    pocket::MnnModel& model = idle(env);
+    pocket::MnnModel& model = live(env);
     if (!info[0].IsString()) throw Napi::TypeError::New(env, "tokenize: text must be a string");
     std::vector<int32_t> ids;
     try {
@@ -110,7 +112,7 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
 
   Napi::Value chat_template(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
-    pocket::MnnModel& model = idle(env);
+    pocket::MnnModel& model = live(env);
     if (!info[0].IsString()) throw Napi::TypeError::New(env, "applyChatTemplate: text must be a string");
     return Napi::String::New(env, model.apply_chat_template(info[0].As<Napi::String>().Utf8Value()));
   }

@@ -6,7 +6,7 @@
  */
 import type { Expr } from "../grammar/ir.js";
 import { anyText, patternParts } from "../regex/index.js";
-import type { Budget } from "./budget.js";
+import { Budget } from "./budget.js";
 import type { ByteDfa } from "./dfa.js";
 import { compileExpr } from "./compile-expr.js";
 import { concatAfterSinks } from "./concat.js";
@@ -17,9 +17,10 @@ import { product } from "./product.js";
 
 export type JsonStringSpec = Extract<Expr, { kind: "jsonString" }>;
 
+let anyTextDfa: ByteDfa | undefined;
+
 export class JsonStrings {
   private readonly memo = new Map<string, ByteDfa | null>();
-  private anyTextDfa: ByteDfa | undefined;
 
   constructor(private readonly budget: Budget) {}
 
@@ -33,7 +34,7 @@ export class JsonStrings {
   private build(spec: JsonStringSpec, what: string): ByteDfa | null {
     const { minLength: min, maxLength: max } = spec;
     if (min > max) return null;
-    let content = spec.pattern === undefined ? this.anyText(what) : this.search(spec.pattern, what);
+    let content = spec.pattern === undefined ? this.anyText() : this.search(spec.pattern, what);
     const excluded = [
       ...(spec.exclude !== undefined && spec.exclude.length > 0
         ? [compileExpr({ kind: "alt", items: spec.exclude.map((text): Expr => ({ kind: "lit", text })) }, this.budget, what)]
@@ -46,16 +47,17 @@ export class JsonStrings {
     return finish(encodeJsonString(content, this.budget, what));
   }
 
-  private anyText(what: string): ByteDfa {
-    this.anyTextDfa ??= compileExpr(anyText, this.budget, what)!;
-    return this.anyTextDfa;
+  private anyText(): ByteDfa {
+    // The same small automaton for every build: compiled once per process, on a private budget.
+    anyTextDfa ??= compileExpr(anyText, new Budget(1 << 16, 1 << 22), "any text")!;
+    return anyTextDfa;
   }
 
   /** Texts in which the pattern finds a match (JSON Schema `pattern` semantics). */
   private search(pattern: string, what: string): ByteDfa | null {
     const { prefix, whole } = patternParts(pattern);
     const upToMatch = prefix === null ? null : compileExpr(prefix, this.budget, what, { stopAtAccept: true });
-    const open = upToMatch === null ? null : concatAfterSinks(upToMatch, this.anyText(what), this.budget, what);
+    const open = upToMatch === null ? null : concatAfterSinks(upToMatch, this.anyText(), this.budget, what);
     const closed = whole === null ? null : compileExpr(whole, this.budget, what);
     if (open === null || closed === null) return open ?? closed;
     return product(open, closed, "union", this.budget, what);

@@ -54,8 +54,8 @@ export function renderReport(entries: Iterable<ReportEntry>, texts: ReportTexts,
 <header class="top">
 <h1>${escapeHtml(title)}</h1>
 <section id="summary">
-<div><span class="label">documents</span> <b id="doc-total">${docs.length}</b> ${counts(docCounts)}</div>
-<div><span class="label">fields</span> ${counts(fieldCounts)}</div>
+<div id="doc-counts"><span class="label">documents</span> <b id="doc-total">${docs.length}</b> ${counts(docCounts)}</div>
+<div id="field-counts"><span class="label">fields</span> ${counts(fieldCounts)}</div>
 <div class="legend"><span class="label">highlights</span> ${FIELD_STATUSES.filter((s) => s !== "missing").map((s) => `<mark class="hl st-${s}">${s}</mark>`).join(" ")}</div>
 </section>
 <nav class="controls">

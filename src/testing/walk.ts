@@ -9,16 +9,13 @@
  */
 import type { ByteDfa } from "../automaton/dfa.js";
 
-export interface WalkBias {
-  /** One choice in `finishEvery` takes the shortest-completion byte outright (default 6): the
-   *  bias toward finishing that keeps strings, numbers and arrays short on average. */
-  readonly finishEvery: number;
-  /** Most bytes in a row that do not bring the document closer to its end (default 24): a hard
-   *  cap on one string or digit run, so numbers stay within what JSON.parse keeps exactly. */
-  readonly maxRun: number;
-}
-
-export const DEFAULT_BIAS: WalkBias = { finishEvery: 6, maxRun: 24 };
+/** One choice in FINISH_EVERY takes the shortest-completion byte outright: the bias toward
+ *  finishing that keeps strings, numbers and arrays short on average. */
+const FINISH_EVERY = 6;
+/** Most bytes in a row that do not bring the document closer to its end: caps one string or
+ *  digit run, so an integer has at most 21 digits and JSON.stringify never needs exponent form
+ *  for it (it does from 1e21), which integer grammars would refuse. */
+const MAX_RUN = 20;
 
 /** A DFA with, per state, its live bytes ordered shortest-completion byte first (memoized). */
 export class DfaWalker {
@@ -33,8 +30,8 @@ export class DfaWalker {
   }
 
   /** The document spelled by `choices` (one integer per state with more than one way on). */
-  walk(choices: readonly number[], bias: WalkBias = DEFAULT_BIAS): Uint8Array {
-    return this.continueFrom(this.dfa.start, [], choices, bias);
+  walk(choices: readonly number[]): Uint8Array {
+    return this.continueFrom(this.dfa.start, [], choices);
   }
 
   /**
@@ -43,7 +40,7 @@ export class DfaWalker {
    */
   cutShort(bytes: Uint8Array, at: number): Uint8Array {
     const prefix = Array.from(bytes.subarray(0, at));
-    return this.continueFrom(this.stateAfter(prefix), prefix, [], DEFAULT_BIAS);
+    return this.continueFrom(this.stateAfter(prefix), prefix, []);
   }
 
   /** True when the automaton accepts exactly these bytes. */
@@ -65,7 +62,7 @@ export class DfaWalker {
     return s;
   }
 
-  private continueFrom(from: number, out: number[], choices: readonly number[], bias: WalkBias): Uint8Array {
+  private continueFrom(from: number, out: number[], choices: readonly number[]): Uint8Array {
     const { dfa, distToAccept: dist } = this;
     let state = from;
     let next = 0;
@@ -78,9 +75,9 @@ export class DfaWalker {
       if (count === 0) break;
       // Choices exhausted or run capped: take the shortest way (pick 0) without using a choice.
       let pick = 0;
-      if (count > 1 && next < choices.length && run < bias.maxRun) {
+      if (count > 1 && next < choices.length && run < MAX_RUN) {
         const c = choices[next++];
-        pick = c % bias.finishEvery === 0 ? 0 : Math.floor(c / bias.finishEvery) % count;
+        pick = c % FINISH_EVERY === 0 ? 0 : Math.floor(c / FINISH_EVERY) % count;
       }
       if (stop && pick === 0) break;
       const byte = live[stop ? pick - 1 : pick];

@@ -1,11 +1,11 @@
 /**
  * The HTML report without a browser: highlight runs (overlaps, out-of-range spans), the embedded
- * payload's escaping, the summary counts, and `writeReport` over extractMany's results as they are.
+ * payload's escaping, the summary counts, and writing to a file.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { highlightSegments, renderReport, type ReportEntry } from "../../src/report/index.js";
+import { highlightSegments, renderReport, writeReport, type ReportEntry } from "../../src/report/index.js";
 import type { FieldReport, FieldStatus } from "../../src/verify/types.js";
 import { scratchDir } from "./support/harness.js";
 
@@ -74,12 +74,9 @@ describe("renderReport", () => {
     expect(data.docs[2]).toMatchObject({ id: "c", status: "invalid", json: '{\n  "name": null\n}', fields: [["/name", "missing", "null"]], issues: [["/name", "required"]] });
   });
 
-  it("writeReport writes the same HTML to a file", async () => {
-    const { writeReport } = await import("../../src/report/index.js");
+  it("writeReport writes the same HTML to a file, with texts given as a map by index", async () => {
     const path = join(scratchDir(), "r.html");
     await writeReport(entries, new Map([[0, "</script><b>x</b> said hi"], [2, "nothing"]]), path, { title: "T <1>" });
-    const fromMap = readFileSync(path, "utf8");
-    expect(fromMap.replace(/"segs":\[\["",""\,""\]\]|"segs":\[\]/g, "")).toBe(fromMap.replace(/"segs":\[\["",""\,""\]\]|"segs":\[\]/g, ""));
-    expect(fromMap).toContain('"id":"a"');
+    expect(readFileSync(path, "utf8")).toBe(html);
   });
 });
