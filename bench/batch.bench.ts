@@ -1,8 +1,8 @@
 /**
  * `npm run bench:batch`: 1,000 documents through the `pocket-extract` CLI (a real subprocess,
  * src/cli/index.ts under tsx) on the tiny random-weight GGUF fixture. Measures, from the CLI's own
- * --summary-json, documents/s at concurrency 1 and N; the process's RSS (from /proc) once the first
- * result is written vs just before it exits, so a leak per document shows as growth; and, after a
+ * --summary-json, documents/s at concurrency 1 and N; the process's RSS (from /proc) when the first
+ * result is written vs when the last one is, so a leak per document shows as growth; and, after a
  * SIGKILL half way, how long `--resume` takes to write its first new line (reading the output
  * back, loading the model, compiling) and to finish.
  *
@@ -46,7 +46,8 @@ interface RunFigures {
   /** ms from spawn to the first new output line. */
   readonly firstLineMs: number | undefined;
   readonly rssAtFirstLineMb: number | undefined;
-  readonly rssAtEndMb: number | undefined;
+  /** Sampled when the line count last grew: near the end of the batch, before the model is freed. */
+  readonly rssAtLastResultMb: number | undefined;
   readonly rssMaxMb: number;
   readonly summary: Summary | undefined;
 }
@@ -91,15 +92,17 @@ async function runCli(args: readonly string[], output: string, summaryPath: stri
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   let firstLineMs: number | undefined;
   let rssAtFirstLine: number | undefined;
-  let rssLast: number | undefined;
+  let rssAtLastResult: number | undefined;
   let rssMax = 0;
+  let seen = before;
   const timer = setInterval(() => {
     const rss = rssKb(child.pid!);
-    if (rss !== undefined) {
-      rssLast = rss;
-      rssMax = Math.max(rssMax, rss);
-    }
+    if (rss !== undefined) rssMax = Math.max(rssMax, rss);
     const now = lines(output);
+    if (now > seen) {
+      seen = now;
+      rssAtLastResult = rss;
+    }
     if (firstLineMs === undefined && now > before) {
       firstLineMs = performance.now() - started;
       rssAtFirstLine = rss;
@@ -115,7 +118,7 @@ async function runCli(args: readonly string[], output: string, summaryPath: stri
     wallMs: performance.now() - started,
     firstLineMs,
     rssAtFirstLineMb: rssAtFirstLine === undefined ? undefined : mb(rssAtFirstLine),
-    rssAtEndMb: rssLast === undefined ? undefined : mb(rssLast),
+    rssAtLastResultMb: rssAtLastResult === undefined ? undefined : mb(rssAtLastResult),
     rssMaxMb: mb(rssMax),
     summary: signal === "SIGKILL" ? undefined : (JSON.parse(readFileSync(summaryPath, "utf8")) as Summary),
   };
@@ -148,7 +151,7 @@ async function main(): Promise<void> {
     rows.push(
       `concurrency ${concurrency}: ${s.thisRun.documentsPerSecond.toFixed(2)} docs/s (${s.thisRun.outputTokensPerSecond.toFixed(0)} output tokens/s, ` +
         `batch ${(s.thisRun.batchMs / 1000).toFixed(1)} s + setup ${(s.thisRun.setupMs / 1000).toFixed(1)} s), mask share ${(100 * s.time.maskShare).toFixed(1)}%, ` +
-        `RSS ${r.rssAtFirstLineMb} MB at first result -> ${r.rssAtEndMb} MB at end (max ${r.rssMaxMb} MB)`,
+        `RSS ${r.rssAtFirstLineMb} MB at first result -> ${r.rssAtLastResultMb} MB at last result (max ${r.rssMaxMb} MB)`,
     );
     console.log(rows[rows.length - 1]);
   }

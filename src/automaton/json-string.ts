@@ -14,6 +14,7 @@ import { finish } from "./finish.js";
 import { encodeJsonString } from "./json-escape.js";
 import { boundLength } from "./length.js";
 import { product } from "./product.js";
+import { substringContent } from "./substrings.js";
 
 export type JsonStringSpec = Extract<Expr, { kind: "jsonString" }>;
 
@@ -26,15 +27,15 @@ export class JsonStrings {
 
   /** The finished automaton of the string token; null when no string satisfies the spec. */
   get(spec: JsonStringSpec): ByteDfa | null {
-    const key = JSON.stringify([spec.minLength, spec.maxLength === Infinity ? null : spec.maxLength, spec.pattern ?? null, spec.exclude ?? [], spec.excludePatterns ?? []]);
-    if (!this.memo.has(key)) this.memo.set(key, this.build(spec, `string ${key}`));
+    const key = JSON.stringify([spec.minLength, spec.maxLength === Infinity ? null : spec.maxLength, spec.pattern ?? null, spec.exclude ?? [], spec.excludePatterns ?? [], spec.substringOf ?? null]);
+    if (!this.memo.has(key)) this.memo.set(key, this.build(spec, spec.substringOf === undefined ? `string ${key}` : "verbatim string"));
     return this.memo.get(key)!;
   }
 
   private build(spec: JsonStringSpec, what: string): ByteDfa | null {
     const { minLength: min, maxLength: max } = spec;
     if (min > max) return null;
-    let content = spec.pattern === undefined ? this.anyText() : this.search(spec.pattern, what);
+    let content = this.content(spec, what);
     const excluded = [
       ...(spec.exclude !== undefined && spec.exclude.length > 0
         ? [compileExpr({ kind: "alt", items: spec.exclude.map((text): Expr => ({ kind: "lit", text })) }, this.budget, what)]
@@ -45,6 +46,15 @@ export class JsonStrings {
     if (content === null) return null;
     if (min > 0 || max !== Infinity) content = boundLength(content, min, max, this.budget, what);
     return finish(encodeJsonString(content, this.budget, what));
+  }
+
+  /** The content language before exclusions and length bounds. */
+  private content(spec: JsonStringSpec, what: string): ByteDfa | null {
+    const searched = spec.pattern === undefined ? null : this.search(spec.pattern, what);
+    if (spec.substringOf === undefined) return spec.pattern === undefined ? this.anyText() : searched;
+    const verbatim = substringContent(spec.substringOf, this.budget, what);
+    if (spec.pattern === undefined) return verbatim;
+    return searched === null ? null : product(searched, verbatim, "intersect", this.budget, what);
   }
 
   private anyText(): ByteDfa {

@@ -44,18 +44,19 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
     const batchStarted = performance.now();
     const batch = await extractAll(args, io, extractor, schema, summary, prior?.done ?? new Map());
     const batchMs = performance.now() - batchStarted;
-    if (args.report) await writeReport(await readOutput(args.output), batch.texts, args.report);
     const result = summary.build({ setupMs, batchMs }, batch.signal);
     const exitCode = batch.signal ? exitCodeOf(batch.signal) : summary.anyFailed ? 1 : 0;
     if (!args.quiet) io.stderr.write(formatSummary(result));
     if (args.summaryJson) await writeFile(args.summaryJson, `${JSON.stringify({ ...result, exitCode }, null, 2)}\n`);
+    // Last: the report covers the whole output file, earlier runs' lines included.
+    if (args.report) await writeReport(await readOutput(args.output), batch.texts, args.report);
     return exitCode;
   } finally {
     if (!io.engine) await extractor.dispose();
   }
 }
 
-export function exitCodeOf(signal: StopSignal): number {
+function exitCodeOf(signal: StopSignal): number {
   return signal === "SIGINT" ? 130 : 143;
 }
 

@@ -9,12 +9,11 @@ import { generate } from "../decode/generate.js";
 import type { Engine } from "../engines/engine.js";
 import { PocketExtractError } from "../errors.js";
 import { buildPrompt } from "../prompt/index.js";
-import { groundFields, validate, type ZodLike } from "../verify/index.js";
+import type { ZodLike } from "../verify/index.js";
 import type { JsonSchema } from "../verify/types.js";
-import { markTruncated } from "./truncation.js";
-import { resolveNullEscapes } from "./null-escapes.js";
 import { parsePartialJson } from "./partial-json.js";
 import { checkText } from "./text-checks.js";
+import { verifyOutput } from "./verify-output.js";
 import type {
   BatchInput,
   BatchOptions,
@@ -162,46 +161,18 @@ export class Extractor {
       } finally {
         await session.close();
       }
-      result = this.verify(generated, text, jsonSchema, zod, compiled, promptIds.length);
+      result = {
+        ...verifyOutput({ raw: generated.text, text, jsonSchema, zod, cutAt: generated.cutAt }),
+        raw: generated.text,
+        stats: {
+          ...generated.stats,
+          promptTokens: promptIds.length,
+          compileMs: compiled.compileMs,
+          cutShort: generated.stats.stopReason === "budget",
+        },
+      };
     }
     return result!;
-  }
-
-  private verify<T>(
-    generated: Awaited<ReturnType<typeof generate>>,
-    text: string,
-    jsonSchema: JsonSchema,
-    zod: ZodLike<T> | undefined,
-    compiled: CompiledGrammar,
-    promptTokens: number,
-  ): ExtractResult<T> {
-    const parsed: unknown = JSON.parse(generated.text);
-    const escapes = resolveNullEscapes(parsed, (v) => validate(v, jsonSchema).issues);
-    const checked = validate(escapes.value, jsonSchema, zod);
-    const missing = new Set(escapes.missingRequired);
-    const issues = checked.issues.map((i) =>
-      missing.has(i.pointer) ? { ...i, message: "required field not stated in the text (the model answered null)" } : i,
-    );
-    const fields = markTruncated(
-      groundFields(escapes.value, text, { schema: jsonSchema, issues: issues.filter((i) => !missing.has(i.pointer)) }),
-      generated.text,
-      generated.cutAt,
-    );
-    const ok = checked.ok && generated.stats.stopReason !== "budget";
-    return {
-      ok,
-      data: ok ? checked.data : null,
-      partial: escapes.value,
-      fields,
-      issues,
-      raw: generated.text,
-      stats: {
-        ...generated.stats,
-        promptTokens,
-        compileMs: compiled.compileMs,
-        cutShort: generated.stats.stopReason === "budget",
-      },
-    };
   }
 }
 

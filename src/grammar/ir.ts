@@ -20,7 +20,8 @@ export type Expr =
   /** A complete JSON string token, quotes included, whose decoded content satisfies all of:
    *  length in code points within [minLength, maxLength], matches `pattern` (ECMAScript regex
    *  source, unanchored search semantics as JSON Schema uses) if given, is none of `exclude`,
-   *  and matches none of `excludePatterns`. Characters are written in canonical JSON form:
+   *  matches none of `excludePatterns`, and, when `substringOf` is given, is a non-empty
+   *  substring of that text (a verbatim field). Characters are written in canonical JSON form:
    *  `"` and `\` escaped, control characters as \n, \t, ... or \u00XX, everything else raw. */
   | {
       readonly kind: "jsonString";
@@ -29,6 +30,7 @@ export type Expr =
       readonly pattern?: string;
       readonly exclude?: readonly string[];
       readonly excludePatterns?: readonly string[];
+      readonly substringOf?: string;
     };
 
 export interface Grammar {

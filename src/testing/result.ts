@@ -5,15 +5,10 @@
  * `data` therefore come from the real code, not from a model of it; test/testing checks that
  * they equal the extractor's own result for the same output.
  */
-import { markTruncated } from "../extract/truncation.js";
-import { resolveNullEscapes } from "../extract/null-escapes.js";
 import type { ExtractResult, ExtractStats } from "../extract/types.js";
-import { groundFields, toPointer, validate, type ZodLike } from "../verify/index.js";
-import type { Issue } from "../verify/types.js";
+import { verifyOutput } from "../extract/verify-output.js";
+import { toPointer, type ZodLike } from "../verify/index.js";
 import type { SchemaSource } from "./source.js";
-
-/** Same wording as the extractor, so apps matching on it see what production shows. */
-const MISSING_REQUIRED = "required field not stated in the text (the model answered null)";
 
 export interface ResultSpec {
   /** The exact model output (a document of the grammar). */
@@ -27,21 +22,14 @@ export interface ResultSpec {
 }
 
 export function buildResult<T>(source: SchemaSource, spec: ResultSpec): ExtractResult<T> {
-  const { jsonSchema } = source;
-  const zod = source.zod as ZodLike<T> | undefined;
-  const escapes = resolveNullEscapes(JSON.parse(spec.raw), (v) => validate(v, jsonSchema).issues);
-  const checked = validate(escapes.value, jsonSchema, zod);
-  const missing = new Set(escapes.missingRequired);
-  const issues: Issue[] = checked.issues.map((i) => (missing.has(i.pointer) ? { ...i, message: MISSING_REQUIRED } : i));
-  if (spec.refinementFailure) {
-    const path = [...spec.refinementFailure];
-    issues.push({ path, pointer: toPointer(path), message: "failed a refinement (synthetic issue from pocket-extract/testing)", source: "zod" });
-  }
-  const fields = markTruncated(
-    groundFields(escapes.value, spec.text, { schema: jsonSchema, issues: issues.filter((i) => !missing.has(i.pointer)) }),
-    spec.raw,
-    spec.cutAt,
-  );
-  const ok = checked.ok && spec.refinementFailure === undefined && spec.stats.stopReason !== "budget";
-  return { ok, data: ok ? checked.data : null, partial: escapes.value, fields, issues, raw: spec.raw, stats: spec.stats };
+  const path = spec.refinementFailure ? [...spec.refinementFailure] : undefined;
+  const verified = verifyOutput({
+    raw: spec.raw,
+    text: spec.text,
+    jsonSchema: source.jsonSchema,
+    zod: source.zod as ZodLike<T> | undefined,
+    cutAt: spec.cutAt,
+    extraIssues: path && [{ path, pointer: toPointer(path), message: "failed a refinement (synthetic issue from pocket-extract/testing)", source: "zod" }],
+  });
+  return { ...verified, raw: spec.raw, stats: spec.stats };
 }

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureGgufFixture } from "../../fixtures/gguf/index.js";
-import type { OutputRecord } from "../../src/cli/record.js";
+import type { OutputRecord, ResultRecord } from "../../src/cli/record.js";
 import { FIXTURES, ROOT, readJsonl, scratchDir, startTsx, writeJsonl } from "./support/harness.js";
 
 const BIN = join(ROOT, "src/cli/index.ts");
@@ -37,7 +37,8 @@ describe("pocket-extract bin on the tiny GGUF model", () => {
     expect(records.find((r) => r.id === "t2")).toMatchObject({ status: "failed", error: { code: "TEXT_EMPTY" } });
     for (const r of records.filter((x) => x.id !== "t2")) {
       expect(r.error, JSON.stringify(r)).toBeUndefined();
-      expect(r.stats!.tokensSampled + r.stats!.tokensForced).toBeGreaterThan(0);
+      const { stats } = r as ResultRecord;
+      expect(stats.tokensSampled + stats.tokensForced).toBeGreaterThan(0);
     }
     const summary = JSON.parse(readFileSync(join(dir, "s.json"), "utf8"));
     expect(summary.documents.total).toBe(4);

@@ -1,0 +1,44 @@
+/**
+ * From the model's raw JSON to the verified part of an ExtractResult: resolve the null escapes,
+ * validate (ajv, then zod) and ground every field, mark the fields budget-aware completion cut
+ * short. One function so the extractor and pocket-extract/testing build results the same way.
+ */
+import { verify, type ZodLike } from "../verify/index.js";
+import type { Issue, JsonSchema } from "../verify/types.js";
+import { validate } from "../verify/validate.js";
+import { resolveNullEscapes } from "./null-escapes.js";
+import { markTruncated } from "./truncation.js";
+import type { ExtractResult } from "./types.js";
+
+export const MISSING_REQUIRED = "required field not stated in the text (the model answered null)";
+
+export interface OutputToVerify<T> {
+  readonly raw: string;
+  readonly text: string;
+  readonly jsonSchema: JsonSchema;
+  readonly zod?: ZodLike<T>;
+  /** Byte offset of `raw` where budget-aware completion took over, if it did. */
+  readonly cutAt?: number;
+  /** Extra problems found elsewhere (they make the result not ok). */
+  readonly extraIssues?: readonly Issue[];
+}
+
+export type VerifiedOutput<T> = Pick<ExtractResult<T>, "ok" | "data" | "partial" | "fields" | "issues">;
+
+export function verifyOutput<T>(o: OutputToVerify<T>): VerifiedOutput<T> {
+  const escapes = resolveNullEscapes(JSON.parse(o.raw), (v) => validate(v, o.jsonSchema).issues);
+  const checked = verify(escapes.value, o.text, { jsonSchema: o.jsonSchema, zodSchema: o.zod });
+  const missing = new Set(escapes.missingRequired);
+  const issues = [
+    ...checked.issues.map((i) => (missing.has(i.pointer) ? { ...i, message: MISSING_REQUIRED } : i)),
+    ...(o.extraIssues ?? []),
+  ];
+  const ok = checked.ok && o.cutAt === undefined && (o.extraIssues ?? []).length === 0;
+  return {
+    ok,
+    data: ok ? checked.data : null,
+    partial: escapes.value,
+    fields: markTruncated(checked.fields, o.raw, o.cutAt),
+    issues,
+  };
+}
