@@ -7,7 +7,8 @@
  * toy model fixture read. MNN itself is never built here: see docs/mnn.md.
  *
  *   MNN_DIR=/opt/mnn node native/build-mnn.mjs             build, exit 1 on failure
- *   MNN_DIR=/opt/mnn node native/build-mnn.mjs --optional  on failure (or no MNN_DIR) print why, exit 0
+ *   MNN_DIR=/opt/mnn node native/build-mnn.mjs --optional  on failure print why, exit 0; without
+ *                                                          MNN_DIR do nothing (for npm install)
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
@@ -83,7 +84,9 @@ async function build() {
   console.log(`pocket-extract: built ${addon} in ${((Date.now() - started) / 1000).toFixed(1)} s (MNN: ${mnn.root})`);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// The MNN engine is opt-in: an npm install without MNN is the normal case, not worth a message.
+const wanted = !optional || Boolean(process.env.MNN_DIR);
+if (wanted) {
   try {
     await build();
   } catch (e) {

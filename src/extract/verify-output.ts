@@ -27,13 +27,10 @@ export type VerifiedOutput<T> = Pick<ExtractResult<T>, "ok" | "data" | "partial"
 
 export function verifyOutput<T>(o: OutputToVerify<T>): VerifiedOutput<T> {
   const escapes = resolveNullEscapes(JSON.parse(o.raw), (v) => validate(v, o.jsonSchema).issues);
-  const checked = verify(escapes.value, o.text, { jsonSchema: o.jsonSchema, zodSchema: o.zod });
+  const checked = verify(escapes.value, o.text, { jsonSchema: o.jsonSchema, zodSchema: o.zod, extraIssues: o.extraIssues });
   const missing = new Set(escapes.missingRequired);
-  const issues = [
-    ...checked.issues.map((i) => (missing.has(i.pointer) ? { ...i, message: MISSING_REQUIRED } : i)),
-    ...(o.extraIssues ?? []),
-  ];
-  const ok = checked.ok && o.cutAt === undefined && (o.extraIssues ?? []).length === 0;
+  const issues = checked.issues.map((i) => (missing.has(i.pointer) ? { ...i, message: MISSING_REQUIRED } : i));
+  const ok = checked.ok && o.cutAt === undefined;
   return {
     ok,
     data: ok ? checked.data : null,

@@ -11,6 +11,9 @@ import { validate, type ZodLike } from "./validate.js";
 export interface VerifyOptions<T> extends Omit<GroundOptions, "schema" | "issues"> {
   readonly jsonSchema: JsonSchema;
   readonly zodSchema?: ZodLike<T>;
+  /** Problems found by other checks (e.g. a refinement retried elsewhere): reported like
+   *  validation issues, so their leaves are `invalid` and the result is not ok. */
+  readonly extraIssues?: readonly Issue[];
 }
 
 export interface Verification<T> {
@@ -23,9 +26,10 @@ export interface Verification<T> {
 }
 
 export function verify<T = unknown>(value: unknown, text: string | PreparedText, options: VerifyOptions<T>): Verification<T> {
-  const { jsonSchema, zodSchema, ...ground } = options;
+  const { jsonSchema, zodSchema, extraIssues = [], ...ground } = options;
   const v = validate(value, jsonSchema, zodSchema);
-  const fields = groundFields(value, text, { ...ground, schema: jsonSchema, issues: v.issues });
-  const ok = v.ok && !fields.some((f) => f.required && f.status === "missing");
-  return { ok, data: ok ? v.data : null, issues: v.issues, fields };
+  const issues = [...v.issues, ...extraIssues];
+  const fields = groundFields(value, text, { ...ground, schema: jsonSchema, issues });
+  const ok = issues.length === 0 && !fields.some((f) => f.required && f.status === "missing");
+  return { ok, data: ok ? v.data : null, issues, fields };
 }

@@ -5,17 +5,20 @@
  * Needs an MNN install (MNN_DIR) and the addon built against it (`node native/build-mnn.mjs`);
  * without MNN_DIR the suite is skipped with a visible warning (CI has no MNN).
  */
-import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ensureMnnToyModel } from "../../fixtures/mnn/index.js";
+import { mnnTokenizerText } from "../../fixtures/mnn/tokenizer-txt.js";
+import { ensureFixtureTokenizer } from "../../fixtures/vocab/index.js";
 import { createExtractor } from "../../src/index.js";
 import type { Engine } from "../../src/engines/engine.js";
 import { loadMnnAddon, type NativeMnnModel } from "../../src/engines/mnn/addon.js";
-import { createMnnEngine, type MnnEngine } from "../../src/engines/mnn/index.js";
+import { createMnnEngine, readMnnModelDir, type MnnEngine } from "../../src/engines/mnn/index.js";
 import { PocketExtractError } from "../../src/errors.js";
+import { byteLevelToBytes } from "../../src/tokens/byte-level.js";
 import { vocabularyFromBytes, type Vocabulary } from "../../src/tokens/index.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
 
@@ -68,6 +71,80 @@ const SCHEMAS = [
   { name: "sentiment", schema: Sentiment, text: "The delivery was late but the support team fixed everything quickly." },
   { name: "contact", schema: Contact, text: "Call Li Wei at 13800138000 or 021-555-0199; he lives in Hangzhou." },
 ] as const;
+
+describe("MNN model directory checks and the tokenizer.txt writer (no MNN needed)", () => {
+  let fixture: Vocabulary;
+  let text: string;
+  beforeAll(async () => {
+    fixture = await fixtureVocabulary();
+    text = mnnTokenizerText(await ensureFixtureTokenizer(), fixture.eosIds);
+  });
+
+  /** A directory shaped like an MNN model (dummy graph and weights), with `change` applied. */
+  function fakeModelDir(change: (dir: string) => void = () => {}): string {
+    const dir = mkdtempSync(join(tmpdir(), "pocket-mnn-dir-"));
+    writeFileSync(join(dir, "config.json"), JSON.stringify({ llm_model: "llm.mnn", llm_weight: "llm.mnn.weight" }));
+    writeFileSync(join(dir, "llm_config.json"), JSON.stringify({ hidden_size: 4, max_position_embeddings: 2048 }));
+    writeFileSync(join(dir, "llm.mnn"), "graph");
+    writeFileSync(join(dir, "llm.mnn.weight"), "");
+    writeFileSync(join(dir, "embeddings_bf16.bin"), Buffer.alloc(10 * 4 * 2));
+    writeFileSync(join(dir, "tokenizer.txt"), text);
+    change(dir);
+    return dir;
+  }
+  const problem = (dir: string): string | undefined => thrownCode(() => readMnnModelDir(dir));
+
+  it("writes MNN's HuggingFace tokenizer layout: header, specials and stops, then every id's byte-level token and the merges", () => {
+    const lines = text.split("\n");
+    expect(lines[0]).toBe("430 3");
+    expect(lines[1]).toBe(`26 ${fixture.eosIds.length} 0`);
+    const ids = lines[2]!.split(" ").map(Number);
+    expect(ids.slice(0, 26)).toEqual(Array.from({ length: 26 }, (_, i) => 65510 + i));
+    expect(ids.slice(26)).toEqual([...fixture.eosIds]);
+    const [size, merges] = lines[3]!.split(" ").map(Number);
+    expect(size).toBe(WIDTH);
+    expect(lines.length).toBe(4 + WIDTH + merges! + 1);
+    for (let id = 0; id < WIDTH; id++) {
+      const line = lines[4 + id]!;
+      const bytes = fixture.isSpecial(id) ? new TextEncoder().encode(line) : byteLevelToBytes(line);
+      expect(Buffer.from(bytes!).equals(Buffer.from(fixture.bytes(id))), `token ${id}`).toBe(true);
+    }
+    expect(lines[4 + WIDTH]!.split(" ")).toHaveLength(2);
+  });
+
+  it("reads a model directory: config path, special and stop ids from the tokenizer header, context, embedding rows", () => {
+    const dir = fakeModelDir();
+    const model = readMnnModelDir(dir);
+    expect(model.configPath).toBe(join(dir, "config.json"));
+    expect(model.specialIds).toHaveLength(26);
+    expect(model.stopIds).toEqual([...fixture.eosIds]);
+    expect(model.contextLength).toBe(2048);
+    expect(model.embeddingRows).toBe(10);
+    rmSync(dir, { recursive: true });
+  });
+
+  it("names what is wrong with a directory MNN would choke on (MODEL_INVALID)", () => {
+    const cases: [string, (dir: string) => void][] = [
+      ["missing embeddings", (dir) => rmSync(join(dir, "embeddings_bf16.bin"))],
+      ["ragged embeddings", (dir) => writeFileSync(join(dir, "embeddings_bf16.bin"), Buffer.alloc(7))],
+      ["missing weights", (dir) => rmSync(join(dir, "llm.mnn.weight"))],
+      ["bad config", (dir) => writeFileSync(join(dir, "config.json"), "{nope")],
+      ["bad tokenizer magic", (dir) => writeFileSync(join(dir, "tokenizer.txt"), "999 3\n")],
+      ["short tokenizer header", (dir) => writeFileSync(join(dir, "tokenizer.txt"), "430 3\n2 1 0\n5\n")],
+      ["no configs", (dir) => ["config.json", "llm_config.json"].forEach((f) => rmSync(join(dir, f)))],
+    ];
+    for (const [name, change] of cases) expect(problem(fakeModelDir(change)), name).toBe("MODEL_INVALID");
+    // tie_embeddings: the rows live in the weights, no embedding file needed.
+    const tied = fakeModelDir((dir) => {
+      rmSync(join(dir, "embeddings_bf16.bin"));
+      writeFileSync(join(dir, "llm_config.json"), JSON.stringify({ hidden_size: 4, tie_embeddings: [0, 0, 0, 4, 32] }));
+    });
+    expect(readMnnModelDir(tied).embeddingRows).toBeUndefined();
+    const noConfigJson = fakeModelDir((dir) => rmSync(join(dir, "config.json")));
+    expect(readMnnModelDir(noConfigJson).configPath).toBe(`${noConfigJson}/`);
+    mkdirSync(join(noConfigJson, "sub"));
+  });
+});
 
 describe.skipIf(!HAS_MNN)("MNN engine (native addon, toy MNN model)", () => {
   let modelDir: string;
