@@ -55,7 +55,7 @@ export interface ExtractOptions {
   readonly examples?: readonly { readonly text: string; readonly output: unknown }[];
   /** Extra instruction appended to the system prompt. */
   readonly instruction?: string;
-  /** Default bound for strings without maxLength (characters, default 512). */
+  /** Default bound for strings without maxLength (characters, default 200). */
   readonly defaultMaxStringLength?: number;
   /** Retries when zod refinements fail (resampling with a new seed); default 0. */
   readonly retries?: number;
