@@ -10,4 +10,14 @@ export * from "./engines/index.js";
 export { loadTokenizerJson, vocabularyFromBytes, TokenTrie, type Vocabulary } from "./tokens/index.js";
 export { PocketExtractError, SchemaError, FileError, type ErrorCode } from "./errors.js";
 export type { FieldReport, FieldStatus, Issue, Span, JsonSchema } from "./verify/types.js";
+export {
+  writeReport,
+  renderReport,
+  documentStatus,
+  type ReportEntry,
+  type ReportResult,
+  type ReportTexts,
+  type ReportOptions,
+  type DocumentStatus,
+} from "./report/index.js";
 export { VERSION } from "./version.js";

@@ -52,6 +52,9 @@ void MnnModel::check_usable() const {
 
 void MnnModel::forward(const std::vector<int32_t>& tokens) {
   last_logits_ = nullptr;
+  // Forward passes run on whichever libuv worker thread is free: make the Llm's executor current
+  // on it for the logits' mapping too, not only inside Llm::forward.
+  MNN::Express::ExecutorScope scope(llm_->getExecutor());
   VARP logits = llm_->forward(std::vector<int>(tokens.begin(), tokens.end()));
   const float* data = logits.get() != nullptr ? logits->readMap<float>() : nullptr;
   if (data == nullptr) {

@@ -73,7 +73,8 @@ inspect: print the compile report (enforced / validated-after / annotation keywo
 Exit codes:
   0    every document produced a valid result
   1    some documents failed (an error line, or a result that does not satisfy the schema)
-  2    usage or setup error (bad option, schema or model cannot be loaded); nothing was extracted
+  2    usage, setup or internal error (bad option, schema or model cannot be loaded, output exists
+       without --resume); the run did not complete
   130  interrupted by SIGINT, 143 by SIGTERM (in-flight documents finished; rerun with --resume)
 
 Examples:

@@ -1,7 +1,8 @@
 /**
  * `runCli(argv, io)`: the whole command line as a function returning the exit code, used by the
- * bin (src/cli/index.ts) and by tests with an injected engine. Maps failures to exit codes:
- * a usage error or any error before the batch starts -> 2 with a one-line message.
+ * bin (src/cli/index.ts) and by tests with an injected engine. A usage error, a typed SDK error
+ * that ends the run (schema, model, files) or an unexpected one -> exit 2 with a message; the
+ * per-document outcomes decide between 0 and 1 (see run.ts).
  */
 import { PocketExtractError } from "../errors.js";
 import { VERSION } from "../version.js";
@@ -10,7 +11,7 @@ import { inspectCommand } from "./inspect.js";
 import type { CliIo } from "./io.js";
 import { runCommand } from "./run.js";
 
-export const EXIT_USAGE = 2;
+const EXIT_USAGE = 2;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   try {

@@ -62,7 +62,7 @@ export class Progress {
   }
 }
 
-export function formatDuration(seconds: number): string {
+function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds)) return "?";
   const s = Math.round(seconds);
   if (s < 60) return `${s}s`;

@@ -63,29 +63,42 @@ export class Extractor {
     }
     this.compile(schema, options); // fail fast on a bad schema, before any document
     const source = toAsyncIterator(inputs);
+    type Done = { kind: "done"; key: number; out: BatchResult<InferOutput<S>> };
+    type Input = { kind: "input"; next: IteratorResult<BatchInput | string> };
+    const inFlight = new Map<number, Promise<Done>>();
+    let pendingInput: Promise<Input> | undefined;
+    let exhausted = false;
     let index = 0;
-    const inFlight = new Map<number, Promise<{ key: number; out: BatchResult<InferOutput<S>> }>>();
-    const startNext = async (): Promise<boolean> => {
-      const next = await source.next();
-      if (next.done) return false;
-      const input = typeof next.value === "string" ? { text: next.value } : next.value;
+    // Race finished documents against the next input, so a slow input (a live pipe) never holds
+    // back results that are already done.
+    while (!exhausted || inFlight.size > 0) {
+      if (!exhausted && !pendingInput && inFlight.size < concurrency && !options.signal?.aborted) {
+        pendingInput = source.next().then((next) => ({ kind: "input", next }));
+      }
+      const racers: Promise<Done | Input>[] = [...inFlight.values()];
+      if (pendingInput) racers.push(pendingInput);
+      if (racers.length === 0) break;
+      const first = await Promise.race(racers);
+      if (first.kind === "done") {
+        inFlight.delete(first.key);
+        yield first.out;
+        continue;
+      }
+      pendingInput = undefined;
+      if (first.next.done) {
+        exhausted = true;
+        continue;
+      }
+      const input = typeof first.next.value === "string" ? { text: first.next.value } : first.next.value;
       const key = index++;
       const id = input.id ?? key;
       inFlight.set(
         key,
         this.run(schema, input.text, options).then(
-          (result) => ({ key, out: { id, index: key, result } }),
-          (error: unknown) => ({ key, out: { id, index: key, error: error instanceof Error ? error : new Error(String(error)) } }),
+          (result): Done => ({ kind: "done", key, out: { id, index: key, result } }),
+          (error: unknown): Done => ({ kind: "done", key, out: { id, index: key, error: error instanceof Error ? error : new Error(String(error)) } }),
         ),
       );
-      return true;
-    };
-    while (inFlight.size < concurrency && (await startNext()));
-    while (inFlight.size > 0) {
-      const { key, out } = await Promise.race(inFlight.values());
-      inFlight.delete(key);
-      yield out;
-      if (!options.signal?.aborted) await startNext();
     }
   }
 

@@ -5,7 +5,7 @@
  * Needs an MNN install (MNN_DIR) and the addon built against it (`node native/build-mnn.mjs`);
  * without MNN_DIR the suite is skipped with a visible warning (CI has no MNN).
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -142,7 +142,6 @@ describe("MNN model directory checks and the tokenizer.txt writer (no MNN needed
     expect(readMnnModelDir(tied).embeddingRows).toBeUndefined();
     const noConfigJson = fakeModelDir((dir) => rmSync(join(dir, "config.json")));
     expect(readMnnModelDir(noConfigJson).configPath).toBe(`${noConfigJson}/`);
-    mkdirSync(join(noConfigJson, "sub"));
   });
 });
 

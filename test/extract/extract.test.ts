@@ -113,6 +113,24 @@ describe("extract() through the real mask path", () => {
     expect(Object.fromEntries(seen)).toEqual({ a: "ok", b: "TEXT_EMPTY", c: "ok" });
   });
 
+  it("extractMany yields finished results while the next input is still pending", async () => {
+    const ex = await scripted('{"product":"锐思","quantity":1,"price":null}');
+    let released = false;
+    let release: () => void = () => undefined;
+    async function* slowInput(): AsyncGenerator<{ id: string; text: string }> {
+      yield { id: "first", text: TEXT };
+      await new Promise<void>((resolve) => (release = resolve));
+      released = true;
+      yield { id: "second", text: TEXT };
+    }
+    const order: string[] = [];
+    for await (const r of ex.extractMany(Order, slowInput(), { concurrency: 2 })) {
+      order.push(`${r.id}:${released ? "after" : "before"}`);
+      release();
+    }
+    expect(order).toEqual(["first:before", "second:after"]);
+  });
+
   it("gives typed errors for bad text and an overlong prompt", async () => {
     const ex = await scripted("{}", 64);
     await expect(ex.extract(Order, "")).rejects.toMatchObject({ code: "TEXT_EMPTY" });
