@@ -44,7 +44,7 @@ export interface GenerateResult {
   readonly stats: GenerateStats;
 }
 
-const DEFAULT_MAX_TOKENS = 512;
+export const DEFAULT_MAX_TOKENS = 512;
 
 export async function generate(
   session: EngineSession,

@@ -5,13 +5,14 @@
  * (compile -> prompt -> generate -> resolve escapes -> validate -> ground) and owns no stage itself.
  */
 import { compileGrammar, type CompiledGrammar } from "../compile/index.js";
-import { generate } from "../decode/generate.js";
+import { DEFAULT_MAX_TOKENS, generate } from "../decode/generate.js";
 import type { Engine } from "../engines/engine.js";
 import { PocketExtractError } from "../errors.js";
 import { buildPrompt } from "../prompt/index.js";
 import type { ZodLike } from "../verify/index.js";
 import type { JsonSchema } from "../verify/types.js";
 import { parsePartialJson } from "./partial-json.js";
+import { DEFAULT_MAX_STRING_LENGTH } from "./defaults.js";
 import { checkText } from "./text-checks.js";
 import { verifyOutput } from "./verify-output.js";
 import type {
@@ -24,10 +25,6 @@ import type {
   InferOutput,
   StreamEvent,
 } from "./types.js";
-
-// Each allowed character of a bounded string costs automaton states (and compile time): 200 covers
-// names, addresses and titles while keeping a typical schema's compile in the tens of milliseconds.
-const DEFAULT_MAX_STRING_LENGTH = 200;
 
 export class Extractor {
   private disposed = false;
@@ -155,7 +152,7 @@ export class Extractor {
     const jsonSchema = compiled.jsonSchema as JsonSchema;
     const prompt = buildPrompt({ jsonSchema, text, language: o.language, examples: o.examples, instruction: o.instruction });
     const promptIds = this.engine.vocabulary.encode(prompt.full);
-    const maxTokens = o.maxTokens ?? 512;
+    const maxTokens = o.maxTokens ?? DEFAULT_MAX_TOKENS;
     const limit = this.engine.contextLength;
     if (limit !== undefined && promptIds.length + maxTokens > limit) {
       throw new PocketExtractError(

@@ -17,7 +17,7 @@ import { groundedVariant, scalarLeaves, textFromValue, textPieces } from "./text
 export interface ArbitraryResultOptions {
   /** See ArbitraryOptions.maxChoices. */
   readonly maxChoices?: number;
-  /** Same as the extractor option (default 512). */
+  /** Same as the extractor option (default 200). */
   readonly defaultMaxStringLength?: number;
 }
 

@@ -18,7 +18,7 @@ export interface ArbitraryOptions {
   /** Upper bound on the random choices per value (default 200); the value is completed the
    *  shortest way once they run out, so this bounds how much content a value carries. */
   readonly maxChoices?: number;
-  /** Same as the extractor option: bound for strings without maxLength (default 512). */
+  /** Same as the extractor option: bound for strings without maxLength (default 200). */
   readonly defaultMaxStringLength?: number;
 }
 

@@ -5,13 +5,12 @@
  * may call `arbitrary(schema)` in every `fc.property` of a suite.
  */
 import { buildAutomaton } from "../automaton/index.js";
+import { DEFAULT_MAX_STRING_LENGTH } from "../extract/defaults.js";
 import { analyzeStates } from "../mask/state-analysis.js";
 import { compileSchema, type JsonSchemaObject } from "../schema/index.js";
 import type { ZodLike } from "../verify/index.js";
 import { DfaWalker } from "./walk.js";
 
-/** What the extractor uses when `defaultMaxStringLength` is not given. */
-const EXTRACTOR_DEFAULT_MAX_STRING_LENGTH = 512;
 
 export interface SourceOptions {
   /** Include the null escapes (every property may be `null`), as the extractor does. */
@@ -29,7 +28,7 @@ export interface SchemaSource {
 const cache = new WeakMap<object, Map<string, SchemaSource>>();
 
 export function schemaSource(schema: unknown, options: SourceOptions): SchemaSource {
-  const key = `${options.escapes}/${options.defaultMaxStringLength ?? EXTRACTOR_DEFAULT_MAX_STRING_LENGTH}`;
+  const key = `${options.escapes}/${options.defaultMaxStringLength ?? DEFAULT_MAX_STRING_LENGTH}`;
   const perSchema = typeof schema === "object" && schema !== null ? cache.get(schema) : undefined;
   const hit = perSchema?.get(key);
   if (hit) return hit;
@@ -37,7 +36,7 @@ export function schemaSource(schema: unknown, options: SourceOptions): SchemaSou
     mode: "extraction",
     format: "compact",
     nullEscape: options.escapes,
-    defaultMaxStringLength: options.defaultMaxStringLength ?? EXTRACTOR_DEFAULT_MAX_STRING_LENGTH,
+    defaultMaxStringLength: options.defaultMaxStringLength ?? DEFAULT_MAX_STRING_LENGTH,
   });
   const dfa = buildAutomaton(compiled.grammar);
   const source: SchemaSource = {
