@@ -55,8 +55,8 @@ export interface FieldReport {
   readonly status: FieldStatus;
   /** The value as extracted (undefined when absent). */
   readonly value: unknown;
-  /** True when the schema admits neither null nor absence here, so `missing` means the
-   *  extraction did not satisfy the schema. */
+  /** True when the schema admits neither null nor absence here: a null or absent value then
+   *  means the extraction did not satisfy the schema (an empty string is `missing` but valid). */
   readonly required: boolean;
   /** Every supporting span, best first. */
   readonly spans: Span[];

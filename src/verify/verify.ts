@@ -30,6 +30,8 @@ export function verify<T = unknown>(value: unknown, text: string | PreparedText,
   const v = validate(value, jsonSchema, zodSchema);
   const issues = [...v.issues, ...extraIssues];
   const fields = groundFields(value, text, { ...ground, schema: jsonSchema, issues });
-  const ok = issues.length === 0 && !fields.some((f) => f.required && f.status === "missing");
+  // A required field is only unsatisfied when it is absent or null (the model's "not stated"
+  // escape); an empty string or array is a value the schema accepts, reported `missing` but kept.
+  const ok = issues.length === 0 && !fields.some((f) => f.required && (f.value === null || f.value === undefined));
   return { ok, data: ok ? v.data : null, issues, fields };
 }
