@@ -13,6 +13,14 @@ import { ReportBuilder } from "./report.js";
 import type { CompileOptions, NullEscape } from "./types.js";
 
 /** Bounds on the work one compilation may do (documented in the README of src/schema). */
+
+/** json.gbnf number rules and their finite-double counterparts used in extraction mode. */
+const FINITE_NUMBERS = new Map([
+  ["number", "finite-number"],
+  ["integer", "finite-integer"],
+  ["exponent", "finite-exponent"],
+]);
+
 export const LIMITS = {
   /** Serialized schema size. */
   maxSchemaBytes: 4_000_000,
@@ -97,9 +105,11 @@ export class CompileContext {
     return name;
   }
 
-  /** A rule from grammars/<file>.gbnf, imported once (with `ws` and `string` substituted). */
-  library(file: string, rule: string): Expr {
+  /** A rule from grammars/<file>.gbnf, imported once (with `ws` and `string` substituted; in
+   *  extraction mode, numbers bounded to finite doubles). */
+  library(file: string, name: string): Expr {
     const g = loadGrammarFile(file);
+    const rule = file === "json" && this.options.mode === "extraction" ? (FINITE_NUMBERS.get(name) ?? name) : name;
     const prefix = `${file}-`;
     const overrides = new Map<string, string>([["ws", "ws"]]);
     if (file === "json") {

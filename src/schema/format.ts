@@ -1,18 +1,18 @@
 /**
  * Output format pieces: the whitespace allowed between JSON tokens and the punctuation built on
- * it. Compact: no whitespace at all. Flexible: each gap is an optional line break (\n or \r\n)
- * followed by up to FLEXIBLE_INDENT spaces or tabs: bounded, because unbounded whitespace lets a
- * small model loop, yet enough for pretty-printed JSON with 2-space indentation up to 16 levels.
+ * it. Compact (extraction's default): no whitespace at all, so a small model cannot loop on it.
+ * Flexible (conformance runs, JSON Schema semantics): any JSON whitespace in every gap. It is
+ * unbounded on purpose: a bounded gap is a counter, and a counter in every gap multiplied the
+ * automaton (a 32-step bound made most real-world schemas exceed the state limit), while the
+ * decode loop's token budget already stops a model that would loop on whitespace.
  */
 
-import { alt, chars, lit, optional, repeat, seq, type Expr } from "../grammar/ir.js";
-
-export const FLEXIBLE_INDENT = 32;
+import { alt, chars, lit, repeat, seq, type Expr } from "../grammar/ir.js";
 
 /** The whitespace expression for one gap, or null when the format allows none. */
 export function gapExpr(format: "compact" | "flexible"): Expr | null {
   if (format === "compact") return null;
-  return seq(optional(alt(lit("\n"), lit("\r\n"))), repeat(chars([0x09, 0x09], [0x20, 0x20]), 0, FLEXIBLE_INDENT));
+  return repeat(chars([0x09, 0x0a], [0x0d, 0x0d], [0x20, 0x20]), 0, Infinity);
 }
 
 /**

@@ -18,7 +18,6 @@ import type { CompileOptions, CompiledSchema, JsonSchemaObject } from "./types.j
 
 export { toJsonSchema, detectSource, type SchemaSource } from "./detect.js";
 export { LIMITS } from "./context.js";
-export { FLEXIBLE_INDENT } from "./format.js";
 export type * from "./types.js";
 
 const START = "root";

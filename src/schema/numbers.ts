@@ -54,6 +54,7 @@ export function compileNumber(ctx: CompileContext, node: JsonSchemaObject, point
   }
   if (lower < 0) return ctx.library("json", "number");
   // No minus sign: an integer part without "-", then the library's fraction and exponent.
-  const intPart = alt(lit("0"), seq(chars([0x31, 0x39]), repeat(chars([0x30, 0x39]), 0, Infinity)));
+  const moreDigits = ctx.options.mode === "extraction" ? 15 : Infinity; // finite doubles, as in json.gbnf
+  const intPart = alt(lit("0"), seq(chars([0x31, 0x39]), repeat(chars([0x30, 0x39]), 0, moreDigits)));
   return seq(intPart, optional(ctx.library("json", "fraction")), optional(ctx.library("json", "exponent")));
 }

@@ -163,10 +163,15 @@ describe("report", () => {
 });
 
 describe("flexible format", () => {
-  it("accepts pretty-printed JSON within the whitespace bound, compact rejects any whitespace", () => {
+  it("extraction mode keeps numbers finite doubles, so JSON.parse never yields Infinity", () => {
+    expectLanguage({ type: "number" }, { nullEscape: false }, [1.5, raw("-12e99"), raw("1234567890123456.25")], [raw("1e999"), raw("12345678901234567"), raw("1e100")]);
+    expectLanguage({ type: "number" }, { mode: "jsonschema", nullEscape: false }, [raw("1e999"), raw("12345678901234567")], []);
+  });
+
+  it("flexible accepts any JSON whitespace between tokens, never inside them; compact rejects any whitespace", () => {
     const schema = { type: "object", properties: { a: { type: "array", items: { type: "integer" } } }, required: ["a"] };
     const v = { a: [1, 2] };
-    expectLanguage(schema, { format: "flexible", nullEscape: false }, [v, raw(JSON.stringify(v, null, 2)), raw(JSON.stringify(v, null, "\t"))], [raw(`{"a":[1,${" ".repeat(40)}2]}`)]);
+    expectLanguage(schema, { format: "flexible", nullEscape: false }, [v, raw(JSON.stringify(v, null, 2)), raw(JSON.stringify(v, null, "\t")), raw(`{"a":[1,${" ".repeat(40)}\r\n2]}`)], [raw('{"a":[1 2]}'), raw('{"a":[1\u00a02]}'), raw('{"a":[-\n1]}')]);
     expectLanguage(schema, { nullEscape: false }, [v], [raw(JSON.stringify(v, null, 2)), raw('{"a": [1]}')]);
   });
 });
