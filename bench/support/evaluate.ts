@@ -115,6 +115,13 @@ export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeou
   const validatedAfter = [...new Set(compiled.report?.validatedAfter.map((use) => use.keyword) ?? [])];
   const withGrammar = { ...base, compileMs, validatedAfter, states: compiled.tokens.stats().states };
   if (performance.now() > deadline) return { ...withGrammar, ...noTimings, status: "timeout" };
+  // MaskBench judges the mask alone. Keywords we enforce only by validating after decoding
+  // (number bounds, uniqueItems, not, ...) would let invalid instances through the mask, so such a
+  // schema counts as one the grammar does not support, as the reference systems count it.
+  if (validatedAfter.length > 0) {
+    const error = { stage: "compile", code: "GRAMMAR_CANNOT_ENFORCE", keyword: validatedAfter.join(","), message: `checked only after decoding: ${validatedAfter.join(", ")}` };
+    return { ...withGrammar, ...noTimings, status: "compile-error", error };
+  }
 
   let stage = "tokenize";
   try {
