@@ -12,8 +12,9 @@ import { buildPrompt } from "../prompt/index.js";
 import type { ZodLike } from "../verify/index.js";
 import type { JsonSchema } from "../verify/types.js";
 import { parsePartialJson } from "./partial-json.js";
-import { DEFAULT_MAX_STRING_LENGTH } from "./defaults.js";
+import { DEFAULT_MAX_STRING_LENGTH } from "../schema/index.js";
 import { checkText } from "./text-checks.js";
+import { hasVerbatimFields } from "./verbatim.js";
 import { verifyOutput } from "./verify-output.js";
 import type {
   BatchInput,
@@ -34,14 +35,20 @@ export class Extractor {
     private readonly defaults: ExtractOptions = {},
   ) {}
 
-  /** Compile (or fetch from the cache) the extraction grammar of a schema for this engine. */
-  compile(schema: unknown, options: ExtractOptions = {}): CompiledGrammar {
+  /**
+   * Compile (or fetch from the cache) the extraction grammar of a schema for this engine. A schema
+   * with verbatim fields compiles per document: pass the document as `source`.
+   */
+  compile(schema: unknown, options: ExtractOptions = {}, source?: string): CompiledGrammar {
     const o = { ...this.defaults, ...options };
-    return compileGrammar(schema, this.engine.vocabulary, {
+    const compileOptions = {
       mode: "extraction",
       format: "compact",
       defaultMaxStringLength: o.defaultMaxStringLength ?? DEFAULT_MAX_STRING_LENGTH,
-    });
+    } as const;
+    const compiled = compileGrammar(schema, this.engine.vocabulary, compileOptions);
+    if (source === undefined || !hasVerbatimFields(compiled.jsonSchema)) return compiled;
+    return compileGrammar(schema, this.engine.vocabulary, { ...compileOptions, verbatimSource: source });
   }
 
   async extract<S>(schema: S, text: string, options: ExtractOptions = {}): Promise<ExtractResult<InferOutput<S>>> {
@@ -148,7 +155,7 @@ export class Extractor {
     if (this.disposed) throw new PocketExtractError("ENGINE_DISPOSED", "this extractor was disposed");
     checkText(text);
     const o = { ...this.defaults, ...options };
-    const compiled = this.compile(schema, o);
+    const compiled = this.compile(schema, o, text);
     const jsonSchema = compiled.jsonSchema as JsonSchema;
     const prompt = buildPrompt({ jsonSchema, text, language: o.language, examples: o.examples, instruction: o.instruction });
     const promptIds = this.engine.vocabulary.encode(prompt.full);

@@ -2,6 +2,7 @@
 export { createExtractor, extract, type ExtractorOptions } from "./create.js";
 export { Extractor } from "./extractor.js";
 export { parsePartialJson } from "./partial-json.js";
+export { verbatim } from "./verbatim.js";
 export type {
   BatchInput,
   BatchOptions,

@@ -139,7 +139,7 @@ function parseClass(r: Reader): Expr {
 
 function parseJsonString(r: Reader): Expr {
   r.expect("%json-string(");
-  const opts: { minLength?: number; maxLength?: number; pattern?: string; exclude?: string[]; excludePatterns?: string[] } = {};
+  const opts: { minLength?: number; maxLength?: number; pattern?: string; exclude?: string[]; excludePatterns?: string[]; substringOf?: string } = {};
   const list = (): string[] => {
     r.expect("[");
     const items: string[] = [];
@@ -168,6 +168,7 @@ function parseJsonString(r: Reader): Expr {
     } else if (key === "pattern") opts.pattern = r.literal();
     else if (key === "exclude") opts.exclude = list();
     else if (key === "exclude-patterns") opts.excludePatterns = list();
+    else if (key === "substring-of") opts.substringOf = r.literal();
     else r.fail(`unknown %json-string argument "${key}"`);
     r.skip(true);
     if (r.peek() === ",") r.pos++;

@@ -5,6 +5,7 @@
  * `{m,}`, `{m,n}`, `#` comments) plus one extension for the IR's `jsonString` node:
  *
  *   %json-string(min=0, max=512, pattern="^[a-z]+$", exclude=["id", "name"], exclude-patterns=["^x-"])
+ *   (and `substring-of="..."` for a verbatim field: only non-empty substrings of that text)
  *
  * (`max=inf` when unbounded; the optional fields are omitted when absent). With
  * `{ llamaCpp: true }` a jsonString without pattern/exclusions is expanded into plain GBNF
@@ -77,8 +78,8 @@ export function printGbnf(grammar: Grammar, options: GbnfPrintOptions = {}): str
       }
       case "jsonString": {
         if (options.llamaCpp) {
-          if (e.pattern !== undefined || e.exclude !== undefined || e.excludePatterns !== undefined) {
-            throw new PocketExtractError("GRAMMAR_SYNTAX", "a string with a pattern or exclusions has no plain-GBNF form");
+          if (e.pattern !== undefined || e.exclude !== undefined || e.excludePatterns !== undefined || e.substringOf !== undefined) {
+            throw new PocketExtractError("GRAMMAR_SYNTAX", "a string with a pattern, exclusions or a verbatim source has no plain-GBNF form");
           }
           needsJsonChar = true;
           const rep = e.maxLength === Infinity ? (e.minLength === 0 ? "*" : `{${e.minLength},}`) : `{${e.minLength},${e.maxLength}}`;
@@ -105,5 +106,6 @@ function printJsonStringExtension(e: Extract<Expr, { kind: "jsonString" }>): str
   if (e.pattern !== undefined) args.push(`pattern=${quoteLiteral(e.pattern)}`);
   if (e.exclude !== undefined) args.push(`exclude=[${e.exclude.map(quoteLiteral).join(", ")}]`);
   if (e.excludePatterns !== undefined) args.push(`exclude-patterns=[${e.excludePatterns.map(quoteLiteral).join(", ")}]`);
+  if (e.substringOf !== undefined) args.push(`substring-of=${quoteLiteral(e.substringOf)}`);
   return `%json-string(${args.join(", ")})`;
 }

@@ -52,6 +52,7 @@ export const jsonString = (opts: {
   pattern?: string;
   exclude?: readonly string[];
   excludePatterns?: readonly string[];
+  substringOf?: string;
 }): Expr => ({
   kind: "jsonString",
   minLength: opts.minLength ?? 0,
@@ -59,6 +60,7 @@ export const jsonString = (opts: {
   ...(opts.pattern !== undefined ? { pattern: opts.pattern } : {}),
   ...(opts.exclude !== undefined && opts.exclude.length > 0 ? { exclude: opts.exclude } : {}),
   ...(opts.excludePatterns !== undefined && opts.excludePatterns.length > 0 ? { excludePatterns: opts.excludePatterns } : {}),
+  ...(opts.substringOf !== undefined ? { substringOf: opts.substringOf } : {}),
 });
 /** The empty string (matches without consuming anything). */
 export const empty = (): Expr => ({ kind: "seq", items: [] });

@@ -44,6 +44,9 @@ export function printLark(grammar: Grammar): string {
         return prec > 1 ? `(${s})` : s;
       }
       case "jsonString": {
+        if (e.substringOf !== undefined) {
+          throw new PocketExtractError("GRAMMAR_SYNTAX", "a verbatim string (substrings of a source text) has no Lark form");
+        }
         const schema: Record<string, unknown> = { type: "string" };
         if (e.minLength > 0) schema.minLength = e.minLength;
         if (e.maxLength !== Infinity) schema.maxLength = e.maxLength;

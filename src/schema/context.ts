@@ -10,7 +10,7 @@ import { alt, jsonString, lit, never, ref, type Expr } from "../grammar/ir.js";
 import { cat, gapExpr } from "./format.js";
 import { RefResolver } from "./refs.js";
 import { ReportBuilder } from "./report.js";
-import type { CompileOptions, NullEscape } from "./types.js";
+import { DEFAULT_MAX_STRING_LENGTH, type CompileOptions, type NullEscape, type ResolvedCompileOptions } from "./types.js";
 
 /** Bounds on the work one compilation may do (documented in the README of src/schema). */
 
@@ -46,7 +46,7 @@ export class CompileContext {
   readonly rules = new Map<string, Expr>();
   readonly report = new ReportBuilder();
   readonly nullEscapes: NullEscape[] = [];
-  readonly options: Required<CompileOptions>;
+  readonly options: ResolvedCompileOptions;
   readonly resolver: RefResolver;
   /** Draft 7 and earlier: siblings of `$ref` are ignored. */
   readonly legacyRefs: boolean;
@@ -64,7 +64,8 @@ export class CompileContext {
     this.options = {
       format: options.format ?? "compact",
       mode,
-      defaultMaxStringLength: options.defaultMaxStringLength ?? 512,
+      defaultMaxStringLength: options.defaultMaxStringLength ?? DEFAULT_MAX_STRING_LENGTH,
+      verbatimSource: options.verbatimSource,
       nullEscape: options.nullEscape ?? mode === "extraction",
       maxRecursionDepth: options.maxRecursionDepth ?? 8,
       maxAnyValueDepth: options.maxAnyValueDepth ?? 3,

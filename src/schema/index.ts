@@ -19,6 +19,7 @@ import type { CompileOptions, CompiledSchema, JsonSchemaObject } from "./types.j
 export { toJsonSchema, detectSource, type SchemaSource } from "./detect.js";
 export { LIMITS } from "./context.js";
 export type * from "./types.js";
+export { DEFAULT_MAX_STRING_LENGTH } from "./types.js";
 
 const START = "root";
 

@@ -48,5 +48,15 @@ export function compileString(ctx: CompileContext, node: JsonSchemaObject, point
   const pattern = node.pattern === undefined ? undefined : checkPattern(node.pattern, "pattern", pointer);
   if (format !== undefined) ctx.report.set(pointer, "format", "annotation", `unknown format "${format}", not checked`);
   if (ctx.extraction && maxLength === Infinity) maxLength = Math.max(minLength, ctx.options.defaultMaxStringLength);
-  return jsonString({ minLength, maxLength, pattern });
+  const source = isVerbatim(node) ? ctx.options.verbatimSource : undefined;
+  if (source !== undefined) ctx.report.set(pointer, VENDOR_KEY, "enforced", "verbatim: only substrings of the source text");
+  return jsonString({ minLength, maxLength, pattern, ...(source !== undefined ? { substringOf: source } : {}) });
+}
+
+/** The vendor keyword of pocket-extract annotations (shared with verify's `derived`). */
+const VENDOR_KEY = "x-pocket";
+
+function isVerbatim(node: JsonSchemaObject): boolean {
+  const mark = node[VENDOR_KEY];
+  return typeof mark === "object" && mark !== null && (mark as { verbatim?: unknown }).verbatim === true;
 }

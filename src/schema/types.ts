@@ -12,11 +12,17 @@ export type JsonSchemaObject = { readonly [keyword: string]: unknown };
 /** A JSON Schema: `true` (anything), `false` (nothing) or a schema object. */
 export type JsonSchema = boolean | JsonSchemaObject;
 
+/**
+ * Extraction mode's default bound for strings without maxLength, in characters. Each allowed
+ * character of a bounded string costs automaton states (and compile time): 200 covers names,
+ * addresses and titles while keeping a typical schema's compile in the tens of milliseconds.
+ */
+export const DEFAULT_MAX_STRING_LENGTH = 200;
+
 export interface CompileOptions {
   /**
-   * "compact" (default): no whitespace anywhere. "flexible": JSON whitespace between tokens,
-   * bounded per gap: an optional line break (\n or \r\n) followed by up to 32 spaces or tabs.
-   * (That admits `JSON.stringify(x, null, 2)` up to 16 levels deep.)
+   * "compact" (default): no whitespace anywhere. "flexible": any JSON whitespace between tokens
+   * (for conformance runs; see format.ts for why it is unbounded).
    */
   readonly format?: "compact" | "flexible";
   /**
@@ -27,8 +33,15 @@ export interface CompileOptions {
    * forbidden, no null escape, no default length bound).
    */
   readonly mode?: "extraction" | "jsonschema";
-  /** Extraction mode's bound for unbounded strings, in code points. Default 512. */
+  /** Extraction mode's bound for unbounded strings, in code points. Default 200
+   *  (DEFAULT_MAX_STRING_LENGTH). */
   readonly defaultMaxStringLength?: number;
+  /**
+   * The source text of the document being extracted from. String schemas marked verbatim
+   * (`"x-pocket": { "verbatim": true }`) then only admit non-empty substrings of it, so the model
+   * cannot write a value the text does not contain. Without it, verbatim marks are ignored.
+   */
+  readonly verbatimSource?: string;
   /** Extraction mode: property values may be `null` meaning "not in the text". Default true. */
   readonly nullEscape?: boolean;
   /** Recursion bound handed to the automaton builder for recursive schemas. Default 8. */
@@ -40,6 +53,9 @@ export interface CompileOptions {
    */
   readonly maxAnyValueDepth?: number;
 }
+
+/** Options with their defaults filled in (the source text stays optional). */
+export type ResolvedCompileOptions = Required<Omit<CompileOptions, "verbatimSource">> & Pick<CompileOptions, "verbatimSource">;
 
 /** One keyword occurrence: the keyword, the JSON pointer of the schema holding it, a remark. */
 export interface KeywordUse {
@@ -77,5 +93,5 @@ export interface CompiledSchema {
   readonly report: CompileReport;
   readonly nullEscapes: readonly NullEscape[];
   /** Options in effect, defaults filled in. */
-  readonly options: Required<CompileOptions>;
+  readonly options: ResolvedCompileOptions;
 }

@@ -5,9 +5,8 @@
  * may call `arbitrary(schema)` in every `fc.property` of a suite.
  */
 import { buildAutomaton } from "../automaton/index.js";
-import { DEFAULT_MAX_STRING_LENGTH } from "../extract/defaults.js";
 import { analyzeStates } from "../mask/state-analysis.js";
-import { compileSchema, type JsonSchemaObject } from "../schema/index.js";
+import { compileSchema, DEFAULT_MAX_STRING_LENGTH, type JsonSchemaObject } from "../schema/index.js";
 import type { ZodLike } from "../verify/index.js";
 import { DfaWalker } from "./walk.js";
 
