@@ -49,8 +49,12 @@ export function compileNumber(ctx: CompileContext, node: JsonSchemaObject, point
   const upper = Math.min(b.max ?? Infinity, b.exclusiveMax ?? Infinity);
   const strict = (b.exclusiveMin !== undefined && b.exclusiveMin >= lower) || (b.exclusiveMax !== undefined && b.exclusiveMax <= upper);
   if (lower > upper || (lower === upper && strict)) return ctx.unsat(`no number between ${lower} and ${upper}`, "minimum", pointer);
+  // "minimum: 0" alone is exactly "no minus sign": the grammar then enforces it completely.
+  const nonNegativeOnly = b.min === 0 && upper === Infinity && b.exclusiveMin === undefined;
   for (const k of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) {
-    if (k in node) ctx.report.set(pointer, k, "validatedAfter", lower >= 0 ? "sign enforced by the grammar; bound checked after decoding" : "checked after decoding");
+    if (!(k in node)) continue;
+    if (nonNegativeOnly) ctx.report.set(pointer, k, "enforced", "no minus sign");
+    else ctx.report.set(pointer, k, "validatedAfter", lower >= 0 ? "sign enforced by the grammar; bound checked after decoding" : "checked after decoding");
   }
   if (lower < 0) return ctx.library("json", "number");
   // No minus sign: an integer part without "-", then the library's fraction and exponent.

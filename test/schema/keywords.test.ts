@@ -163,6 +163,13 @@ describe("report", () => {
 });
 
 describe("flexible format", () => {
+  it("enforces minimum 0 on numbers in the grammar (no minus sign) and reports it enforced", () => {
+    expectLanguage({ type: "number", minimum: 0 }, { mode: "jsonschema" }, [0, 1.5, raw("2e3")], [-1, -0.5]);
+    const report = compileSchema({ type: "number", minimum: 0 }, { mode: "jsonschema" }).report;
+    expect(report.enforced.map((u) => u.keyword)).toContain("minimum");
+    expect(report.validatedAfter.map((u) => u.keyword)).not.toContain("minimum");
+  });
+
   it("extraction mode keeps numbers finite doubles, so JSON.parse never yields Infinity", () => {
     expectLanguage({ type: "number" }, { nullEscape: false }, [1.5, raw("-12e99"), raw("1234567890123456.25")], [raw("1e999"), raw("12345678901234567"), raw("1e100")]);
     expectLanguage({ type: "number" }, { mode: "jsonschema", nullEscape: false }, [raw("1e999"), raw("12345678901234567")], []);
