@@ -47,8 +47,9 @@ export function compileString(ctx: CompileContext, node: JsonSchemaObject, point
   }
   const pattern = node.pattern === undefined ? undefined : checkPattern(node.pattern, "pattern", pointer);
   if (format !== undefined) ctx.report.set(pointer, "format", "annotation", `unknown format "${format}", not checked`);
-  if (ctx.extraction && maxLength === Infinity) maxLength = Math.max(minLength, ctx.options.defaultMaxStringLength);
   const source = isVerbatim(node) ? ctx.options.verbatimSource : undefined;
+  // The text already bounds a verbatim value; a counter on top would multiply its automaton.
+  if (ctx.extraction && maxLength === Infinity && source === undefined) maxLength = Math.max(minLength, ctx.options.defaultMaxStringLength);
   if (source !== undefined) ctx.report.set(pointer, VENDOR_KEY, "enforced", "verbatim: only substrings of the source text");
   return jsonString({ minLength, maxLength, pattern, ...(source !== undefined ? { substringOf: source } : {}) });
 }
