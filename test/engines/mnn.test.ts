@@ -234,8 +234,14 @@ describe.skipIf(!HAS_MNN)("MNN engine (native addon, toy MNN model)", () => {
     const extractor = await createExtractor({ engine: engine as Engine, maxTokens: 48 });
     for (const { name, schema, text } of SCHEMAS) {
       const result = await extractor.extract(schema, text);
-      const parsed: unknown = JSON.parse(result.raw);
-      expect(schema.safeParse(parsed).success, `${name}: ${result.raw}`).toBe(true);
+      // Complete JSON where every field is valid for the schema, or null: the grammar's escape
+      // for "not in the text", which the extractor reports as a missing field.
+      const parsed = JSON.parse(result.raw) as Record<string, unknown>;
+      expect(Object.keys(parsed).sort(), `${name}: ${result.raw}`).toEqual(Object.keys(schema.shape).sort());
+      for (const [key, field] of Object.entries(schema.shape)) {
+        const value = parsed[key];
+        expect(value === null || field.safeParse(value).success, `${name}.${key}: ${result.raw}`).toBe(true);
+      }
       expect(result.stats.tokensSampled, name).toBeGreaterThan(0);
       console.log(`mnn extraction [${name}] ${result.stats.tokensSampled} sampled + ${result.stats.tokensForced} forced tokens, ${result.stats.stopReason}: ${result.raw}`);
     }
@@ -325,13 +331,13 @@ describe.skipIf(!HAS_MNN)("MNN engine (native addon, toy MNN model)", () => {
     time(200, () => native.sample(mask, 0, 0, 1));
     const greedyMs = time(2000, () => native.sample(mask, 0, 0, 1));
     const topPMs = time(500, () => native.sample(mask, 0.8, 0, 0.9));
-    // A one-token forward pass: worker-thread hop + MNN's toy forward (a 64 x 65,536 projection).
+    // One-token forward passes: round trip from JS, and MNN's share of it (timed on the worker).
     let keep = 3;
-    const stepMs = await (async () => {
-      const t0 = performance.now();
-      for (let i = 0; i < 200; i++) await native.evaluate(keep++, Int32Array.from([7]));
-      return (performance.now() - t0) / 200;
-    })();
+    let mnnMicros = 0;
+    const t0 = performance.now();
+    for (let i = 0; i < 200; i++) mnnMicros += await native.evaluate(keep++, Int32Array.from([7]));
+    const stepMs = (performance.now() - t0) / 200;
+    const mnnMs = mnnMicros / 1000 / 200;
     const budget = 2.1;
     const share = (ms: number): string => `${ms.toFixed(3)} ms (${((100 * ms) / budget).toFixed(1)}% of ${budget} ms)`;
     console.log(
@@ -340,7 +346,7 @@ describe.skipIf(!HAS_MNN)("MNN engine (native addon, toy MNN model)", () => {
         `  mask (grammar fillMask) per sampled token: ${share(maskMs / sampled)}`,
         `  engine per sampled token (feed + forward + sample): ${share(engineMs / sampled)}`,
         `  native sample() alone, greedy: ${share(greedyMs)}; temperature 0.8 + top-p 0.9: ${share(topPMs)}`,
-        `  one-token evaluate (worker hop + toy forward): ${share(stepMs)}`,
+        `  one-token evaluate round trip: ${stepMs.toFixed(3)} ms, of which MNN's toy forward ${mnnMs.toFixed(3)} ms and our crossing + worker hop ${share(stepMs - mnnMs)}`,
       ].join("\n"),
     );
     expect(greedyMs).toBeLessThan(budget);

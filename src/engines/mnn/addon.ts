@@ -11,6 +11,8 @@ import type { NativeContext } from "../native-shared/cached-context-engine.js";
 
 /** A loaded MNN LLM. Only models whose load succeeded exist: a failed load rejects `loadModel`. */
 export interface NativeMnnModel extends NativeContext {
+  /** Resolves with the microseconds MNN spent on the worker thread (the rest is the thread hop). */
+  evaluate(keep: number, tokens: Int32Array): Promise<number>;
   /** Logits width (read from a probe forward pass at load). */
   width(): number;
   /** MNN's own view of the vocabulary: the bytes of every id 0..width-1 from tokenizer_decode. */

@@ -16,8 +16,11 @@ import { checkSampling } from "./sampling.js";
 
 /** What a native addon handle provides; errors carry the codes of native-error.ts. */
 export interface NativeContext {
-  /** Keeps the first `keep` cached tokens, then evaluates `tokens` in one batch off the JS thread. */
-  evaluate(keep: number, tokens: Int32Array): Promise<void>;
+  /**
+   * Keeps the first `keep` cached tokens, then evaluates `tokens` in one batch off the JS thread.
+   * What it resolves with is the backend's (e.g. timings for benches); the engine ignores it.
+   */
+  evaluate(keep: number, tokens: Int32Array): Promise<unknown>;
   /** Tokens the native cache holds (also after a failed evaluation). */
   cached(): number;
   /** Masked sampling on the last evaluated token's logits; -1 when the mask allows nothing. */
