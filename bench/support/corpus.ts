@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseJsonKeepingNumbers, pythonJsonDumps, PYTHON_SEPARATORS, type LexJson, type Separators } from "./python-json.js";
+import { mulberry32 } from "../../src/engines/testing/prng.js";
 
 /** The dev sample of MaskBench, relative to the project root. */
 export const DEFAULT_MASKBENCH_DIR = "../shared/corpora/jsonschemabench/maskbench";
@@ -58,17 +59,5 @@ export function loadMaskbench(dir: string, name: string, separators: Separators 
         text: pythonJsonDumps(entry.get("data") ?? null, separators),
       };
     }),
-  };
-}
-
-/** Small seeded PRNG (mulberry32): deterministic samples without a dependency. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
