@@ -4,8 +4,7 @@
  * path, is a typed error that says what was expected.
  */
 import { stat } from "node:fs/promises";
-import { join } from "node:path";
-import { FileError, PocketExtractError } from "../errors.js";
+import { FileError } from "../errors.js";
 import type { Engine } from "./engine.js";
 
 export interface LoadEngineOptions {
@@ -23,13 +22,8 @@ export async function loadEngine(model: string, options: LoadEngineOptions = {})
     return createLlamaEngine({ modelPath: model, contextLength: options.contextLength, threads: options.threads });
   }
   if (info.isDirectory()) {
-    const hasConfig = (await stat(join(model, "llm_config.json")).catch(() => undefined)) ?? (await stat(join(model, "config.json")).catch(() => undefined));
-    if (!hasConfig) throw new FileError("MODEL_INVALID", model, "directory has no llm_config.json or config.json: not an MNN model directory");
-    throw new PocketExtractError(
-      "ENGINE_UNAVAILABLE",
-      `${model} is an MNN model directory, but this build has no MNN engine: the MNN addon is not built in this version. ` +
-        "Use the GGUF build of the model (createExtractor({ model: 'model.gguf' })) meanwhile.",
-    );
+    const { createMnnEngine } = await import("./mnn/index.js");
+    return createMnnEngine({ modelDir: model, contextLength: options.contextLength, threads: options.threads });
   }
   throw new FileError("MODEL_INVALID", model, "not a .gguf file or an MNN model directory");
 }

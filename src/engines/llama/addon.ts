@@ -3,11 +3,10 @@
  * writes native/build/pocket_llama.json naming the .node file and the ggml backend folder), and
  * types its surface. Loaded lazily: the SDK works without it until a GGUF model is used.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { PocketExtractError } from "../../errors.js";
+import { findNativeManifest } from "../native-shared/manifest.js";
 
 /** A loaded model + its single context (sequence 0), as the addon exposes it. */
 export interface NativeLlamaModel {
@@ -45,22 +44,7 @@ export interface NativeLlamaAddon {
 }
 
 /** Error codes the addon sets on the errors it throws. */
-export type NativeErrorCode = "FREED" | "BUSY" | "MASK_SIZE" | "NO_LOGITS" | "RANGE" | "DECODE" | "LOAD";
-
-export function nativeErrorCode(err: unknown): NativeErrorCode | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? (code as NativeErrorCode) : undefined;
-}
-
-const MANIFEST = join("native", "build", "pocket_llama.json");
-
-/** The manifest in the nearest ancestor folder: src/engines/llama/ in development, dist/ once bundled. */
-function findManifest(): string | undefined {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, MANIFEST))) return join(dir, MANIFEST);
-    if (dirname(dir) === dir) return undefined;
-  }
-}
+const MANIFEST = "pocket_llama.json";
 
 let loaded: { addon: NativeLlamaAddon; backendsDir: string } | undefined;
 
@@ -74,8 +58,8 @@ export function loadLlamaAddon(): { addon: NativeLlamaAddon; backendsDir: string
       { cause },
     );
   };
-  const manifestPath = findManifest();
-  if (manifestPath === undefined) return unavailable(`is not built (no ${MANIFEST} found)`);
+  const manifestPath = findNativeManifest(MANIFEST, import.meta.url);
+  if (manifestPath === undefined) return unavailable(`is not built (no native/build/${MANIFEST} found)`);
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { addon: string; backendsDir: string };
   try {
     const addon = createRequire(import.meta.url)(manifest.addon) as NativeLlamaAddon;
