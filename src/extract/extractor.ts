@@ -188,6 +188,7 @@ export class Extractor {
           promptTokens: promptIds.length,
           compileMs: compiled.compileMs,
           cutShort: generated.stats.stopReason === "budget",
+          attempts: attempt + 1,
         },
       };
     }

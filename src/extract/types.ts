@@ -26,6 +26,8 @@ export interface ExtractStats extends GenerateStats {
   readonly compileMs: number;
   /** True when budget-aware completion cut the output short (see `fields` for the cut fields). */
   readonly cutShort: boolean;
+  /** Generations run for this result: 1, or more when `retries` resampled a failed output. */
+  readonly attempts: number;
 }
 
 export interface ExtractResult<T> {

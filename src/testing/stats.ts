@@ -44,5 +44,6 @@ export function plausibleStats(s: StatsSpec): ExtractStats {
     promptTokens,
     compileMs: 0,
     cutShort: s.stopReason === "budget",
+    attempts: 1,
   };
 }

@@ -131,6 +131,17 @@ describe("extract() through the real mask path", () => {
     expect(order).toEqual(["first:before", "second:after"]);
   });
 
+  it("retries resample an output whose zod refinement fails, and report the attempts", async () => {
+    const Refined = Order.refine(() => false, { message: "never good enough" });
+    const engine = new RandomEngine({ vocabulary: vocab, seed: 3, eosProbability: 0.9 });
+    const ex = await createExtractor({ engine, maxTokens: 40 });
+    const r = await ex.extract(Refined, TEXT, { retries: 2 });
+    expect(r.ok).toBe(false);
+    expect(r.stats.attempts).toBe(3);
+    const once = await ex.extract(Order, TEXT, { maxTokens: 40 });
+    expect(once.stats.attempts).toBe(1);
+  });
+
   it("gives typed errors for bad text and an overlong prompt", async () => {
     const ex = await scripted("{}", 64);
     await expect(ex.extract(Order, "")).rejects.toMatchObject({ code: "TEXT_EMPTY" });
