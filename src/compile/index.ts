@@ -3,7 +3,8 @@
  * TokenGrammar ready to mask a vocabulary. It chains the pipeline stages (schema -> grammar IR ->
  * byte automaton -> token grammar) and keeps a bounded cache keyed by the schema's JSON Schema
  * text, the options, the vocabulary fingerprint and the package version, so a schema compiled
- * once is shared by every request and document.
+ * once is shared by every request and document. The same schema object is found again by
+ * identity without re-converting it, so schemas are treated as immutable once compiled.
  */
 import { buildAutomaton } from "../automaton/index.js";
 import type { Grammar } from "../grammar/ir.js";
@@ -37,6 +38,23 @@ const cache = new LruCache<string, CompiledGrammar>(256);
  * `printGbnf`) for a vocabulary.
  */
 export function compileGrammar(input: unknown, vocabulary: Vocabulary, options: CompileGrammarOptions = {}): CompiledGrammar {
+  // Fast path for the same schema object (the extractor's per-document call): no re-conversion.
+  const identityKey = JSON.stringify([vocabulary.fingerprint, options]);
+  const seen = typeof input === "object" && input !== null ? byIdentity.get(input)?.get(identityKey) : undefined;
+  if (seen) return { ...seen, compileMs: 0 };
+  const result = compileUncached(input, vocabulary, options);
+  if (typeof input === "object" && input !== null) {
+    let perInput = byIdentity.get(input);
+    if (!perInput) byIdentity.set(input, (perInput = new LruCache(16)));
+    perInput.set(identityKey, result);
+  }
+  return result;
+}
+
+/** Compiled grammars by input object identity (a WeakMap: schemas that go away free their entries). */
+const byIdentity = new WeakMap<object, LruCache<string, CompiledGrammar>>();
+
+function compileUncached(input: unknown, vocabulary: Vocabulary, options: CompileGrammarOptions): CompiledGrammar {
   const started = performance.now();
   const grammarInput = asGrammar(input);
   const compiled = grammarInput ? undefined : compileSchema(input, options);
