@@ -11,16 +11,11 @@
 #include <vector>
 
 #include "llama_model.h"
-#include "masked_sampler.h"
+#include "napi_sampling.h"
 
 namespace {
 
-// Errors carry a stable `code` the TS layer maps to its typed errors.
-Napi::Error coded_error(Napi::Env env, const char* code, const std::string& message) {
-  Napi::Error err = Napi::Error::New(env, message);
-  err.Set("code", Napi::String::New(env, code));
-  return err;
-}
+using pocket::coded_error;
 
 struct AddonData {
   Napi::FunctionReference model_constructor;
@@ -118,32 +113,13 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
 
   // sample(mask: Uint32Array, temperature, topK, topP) -> id, or -1 when the mask allows nothing.
   Napi::Value sample(const Napi::CallbackInfo& info) {
-    Napi::Env env = info.Env();
-    pocket::LlamaModel& model = idle(env);
-    if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array) {
-      throw Napi::TypeError::New(env, "sample: mask must be a Uint32Array");
-    }
-    auto mask = info[0].As<Napi::Uint32Array>();
-    const int32_t width = model.n_vocab();
-    if (mask.ElementLength() < (static_cast<size_t>(width) + 31) / 32) {
-      throw coded_error(env, "MASK_SIZE",
-                        "mask has " + std::to_string(mask.ElementLength()) + " words, the vocabulary needs " +
-                            std::to_string((width + 31) / 32));
-    }
-    const float* logits = model.last_logits();
-    if (logits == nullptr) throw coded_error(env, "NO_LOGITS", "sample called before any token was decoded");
-    pocket::SamplingOptions options;
-    options.temperature = static_cast<float>(info[1].ToNumber().DoubleValue());
-    options.top_k = info[2].ToNumber().Int32Value();
-    options.top_p = static_cast<float>(info[3].ToNumber().DoubleValue());
-    return Napi::Number::New(env, sampler_.sample(logits, width, mask.Data(), mask.ElementLength(), options, rng_));
+    pocket::LlamaModel& model = idle(info.Env());
+    return sampler_.sample(info, model.last_logits(), model.n_vocab());
   }
 
   Napi::Value seed(const Napi::CallbackInfo& info) {
     live(info.Env());
-    const double value = info[0].ToNumber().DoubleValue();
-    // Out-of-range doubles would make the cast undefined behaviour: they seed with 0 instead.
-    rng_.reseed(std::isfinite(value) && value >= 0 && value < 1.8e19 ? static_cast<uint64_t>(value) : 0);
+    sampler_.seed(info);
     return info.Env().Undefined();
   }
 
@@ -166,8 +142,7 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
   }
 
   std::unique_ptr<pocket::LlamaModel> model_;
-  pocket::MaskedSampler sampler_;
-  pocket::SamplerRng rng_{0};
+  pocket::JsSampler sampler_;
   bool busy_ = false;
   bool free_requested_ = false;
 };
