@@ -10,11 +10,11 @@
  *   MNN_DIR=/opt/mnn node native/build-mnn.mjs --optional  on failure print why, exit 0; without
  *                                                          MNN_DIR do nothing (for npm install)
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BuildError, nodeIncludeDir, run } from "./toolchain.mjs";
 
 const nativeDir = dirname(fileURLToPath(import.meta.url));
 const buildDir = join(nativeDir, "build");
@@ -26,8 +26,6 @@ const SOURCES = ["masked_sampler.cpp", "mnn_model.cpp", "mnn_addon.cpp"];
 const JOBS = 2;
 const REQUIRED = ["include/MNN/expr/Expr.hpp", "include/llm/llm.hpp", "lib/libMNN.so", "lib/libMNN_Express.so", "lib/libllm.so"];
 
-class BuildError extends Error {}
-
 /** The MNN install prefix, checked for every file the addon needs. */
 function mnnInstall(dir = process.env.MNN_DIR) {
   if (!dir) throw new BuildError("MNN_DIR is not set (it must name an MNN install prefix; see docs/mnn.md)");
@@ -35,26 +33,6 @@ function mnnInstall(dir = process.env.MNN_DIR) {
   const missing = REQUIRED.filter((file) => !existsSync(join(root, file)));
   if (missing.length > 0) throw new BuildError(`MNN_DIR=${root} lacks ${missing.join(", ")} (see docs/mnn.md)`);
   return { root, include: join(root, "include"), lib: join(root, "lib") };
-}
-
-function nodeIncludeDir() {
-  const candidates = [
-    process.env.npm_config_nodedir && join(process.env.npm_config_nodedir, "include", "node"),
-    resolve(dirname(process.execPath), "..", "include", "node"),
-    "/usr/include/node",
-    "/usr/local/include/node",
-  ].filter(Boolean);
-  const found = candidates.find((dir) => existsSync(join(dir, "node_api.h")));
-  if (!found) throw new BuildError(`Node headers (node_api.h) not found in ${candidates.join(", ")}; set npm_config_nodedir`);
-  return found;
-}
-
-function run(cmd, args) {
-  return new Promise((ok, fail) => {
-    const child = spawn(cmd, args, { stdio: ["ignore", "inherit", "inherit"] });
-    child.on("error", (e) => fail(new BuildError(`${cmd}: ${e.message}`)));
-    child.on("exit", (code) => (code === 0 ? ok() : fail(new BuildError(`${cmd} exited with code ${code}`))));
-  });
 }
 
 async function build() {

@@ -9,11 +9,12 @@
  *   node native/build.mjs             build, exit 1 on failure
  *   node native/build.mjs --optional  build, but on failure print why and exit 0 (for npm install)
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BuildError, nodeIncludeDir, run } from "./toolchain.mjs";
 
 const nativeDir = dirname(fileURLToPath(import.meta.url));
 const buildDir = join(nativeDir, "build");
@@ -21,8 +22,6 @@ const require = createRequire(join(nativeDir, "..", "package.json"));
 const optional = process.argv.includes("--optional");
 const SOURCES = ["masked_sampler.cpp", "llama_model.cpp", "addon.cpp"];
 const JOBS = 2;
-
-class BuildError extends Error {}
 
 /** Root folder of an installed package (their `exports` hide package.json, so walk up from the main file). */
 function packageRoot(name) {
@@ -80,26 +79,6 @@ function extractHeaders() {
     rmSync(gitDir, { recursive: true, force: true });
   }
   return includeDir;
-}
-
-function nodeIncludeDir() {
-  const candidates = [
-    process.env.npm_config_nodedir && join(process.env.npm_config_nodedir, "include", "node"),
-    resolve(dirname(process.execPath), "..", "include", "node"),
-    "/usr/include/node",
-    "/usr/local/include/node",
-  ].filter(Boolean);
-  const found = candidates.find((dir) => existsSync(join(dir, "node_api.h")));
-  if (!found) throw new BuildError(`Node headers (node_api.h) not found in ${candidates.join(", ")}; set npm_config_nodedir`);
-  return found;
-}
-
-function run(cmd, args) {
-  return new Promise((ok, fail) => {
-    const child = spawn(cmd, args, { stdio: ["ignore", "inherit", "inherit"] });
-    child.on("error", (e) => fail(new BuildError(`${cmd}: ${e.message}`)));
-    child.on("exit", (code) => (code === 0 ? ok() : fail(new BuildError(`${cmd} exited with code ${code}`))));
-  });
 }
 
 async function build() {
