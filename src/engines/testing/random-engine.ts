@@ -3,12 +3,11 @@
  * mask allows. It is the fuzzer of the constrained path: whatever it picks, the output must still
  * be complete and valid. Same seed, same vocabulary, same masks: same tokens.
  */
-import { PocketExtractError } from "../../errors.js";
 import type { Vocabulary } from "../../tokens/vocabulary.js";
 import { nthSetBit, popcount } from "../../util/bitset.js";
-import type { Engine, EngineSession, SessionOptions } from "../engine.js";
+import type { EngineSession, SessionOptions } from "../engine.js";
 import { mulberry32 } from "./prng.js";
-import { TestSession } from "./session-base.js";
+import { TestEngine, TestSession } from "./session-base.js";
 
 export interface RandomEngineOptions {
   readonly vocabulary: Vocabulary;
@@ -19,27 +18,18 @@ export interface RandomEngineOptions {
   readonly contextLength?: number;
 }
 
-export class RandomEngine implements Engine {
+export class RandomEngine extends TestEngine {
   readonly name = "random";
-  readonly vocabulary: Vocabulary;
-  readonly contextLength: number | undefined;
-  private disposed = false;
   private sessions = 0;
 
   constructor(private readonly options: RandomEngineOptions) {
-    this.vocabulary = options.vocabulary;
-    this.contextLength = options.contextLength;
+    super(options);
   }
 
-  async createSession(options: SessionOptions = {}): Promise<EngineSession> {
-    if (this.disposed) throw new PocketExtractError("ENGINE_DISPOSED", "RandomEngine was disposed");
+  protected open(options: SessionOptions): EngineSession {
     // Each session gets its own stream: seed + session number, unless the caller fixes a seed.
     const seed = options.sampling?.seed ?? (this.options.seed ?? 0) + this.sessions++;
     return new RandomSession(options, mulberry32(seed), this.vocabulary.eosIds, this.options.eosProbability ?? 0.5);
-  }
-
-  async dispose(): Promise<void> {
-    this.disposed = true;
   }
 }
 

@@ -5,11 +5,10 @@
  * the most of the target, and falls back to ending the document (eos) or the lowest allowed id.
  * Tests use it to show exactly what the grammar does to a given output.
  */
-import { PocketExtractError } from "../../errors.js";
 import type { Vocabulary } from "../../tokens/vocabulary.js";
 import { hasBit, nthSetBit } from "../../util/bitset.js";
-import type { Engine, EngineSession, SessionOptions } from "../engine.js";
-import { TestSession } from "./session-base.js";
+import type { EngineSession, SessionOptions } from "../engine.js";
+import { TestEngine, TestSession } from "./session-base.js";
 
 export interface ScriptedEngineOptions {
   readonly vocabulary: Vocabulary;
@@ -18,24 +17,15 @@ export interface ScriptedEngineOptions {
   readonly contextLength?: number;
 }
 
-export class ScriptedEngine implements Engine {
+export class ScriptedEngine extends TestEngine {
   readonly name = "scripted";
-  readonly vocabulary: Vocabulary;
-  readonly contextLength: number | undefined;
-  private disposed = false;
 
   constructor(private readonly options: ScriptedEngineOptions) {
-    this.vocabulary = options.vocabulary;
-    this.contextLength = options.contextLength;
+    super(options);
   }
 
-  async createSession(options: SessionOptions = {}): Promise<EngineSession> {
-    if (this.disposed) throw new PocketExtractError("ENGINE_DISPOSED", "ScriptedEngine was disposed");
+  protected open(options: SessionOptions): EngineSession {
     return new ScriptedSession(options, this.vocabulary, this.options.script);
-  }
-
-  async dispose(): Promise<void> {
-    this.disposed = true;
   }
 }
 

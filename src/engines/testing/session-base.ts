@@ -1,9 +1,35 @@
 /**
- * Shared plumbing of the pure-TypeScript engines: abort and dispose checks, and the record of
- * what was fed (prompt first, then generated tokens) that a test engine bases its choices on.
+ * Shared plumbing of the pure-TypeScript engines: the engine shell (vocabulary, dispose), abort
+ * and dispose checks, and the record of what was fed (prompt first, then generated tokens) that
+ * a test engine bases its choices on.
  */
 import { PocketExtractError } from "../../errors.js";
-import type { EngineSession, SessionOptions } from "../engine.js";
+import type { Vocabulary } from "../../tokens/vocabulary.js";
+import type { Engine, EngineSession, SessionOptions } from "../engine.js";
+
+export abstract class TestEngine implements Engine {
+  abstract readonly name: string;
+  readonly vocabulary: Vocabulary;
+  readonly contextLength: number | undefined;
+  private disposed = false;
+
+  constructor(options: { readonly vocabulary: Vocabulary; readonly contextLength?: number }) {
+    this.vocabulary = options.vocabulary;
+    this.contextLength = options.contextLength;
+  }
+
+  async createSession(options: SessionOptions = {}): Promise<EngineSession> {
+    if (this.disposed) throw new PocketExtractError("ENGINE_DISPOSED", `${this.name} engine was disposed`);
+    return this.open(options);
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+  }
+
+  /** A new session of this engine. */
+  protected abstract open(options: SessionOptions): EngineSession;
+}
 
 export abstract class TestSession implements EngineSession {
   protected prompt: number[] | undefined;
