@@ -4,7 +4,7 @@
  * an installed MNN named by MNN_DIR: a prefix holding include/MNN/, include/llm/llm.hpp and
  * lib/libMNN.so, lib/libMNN_Express.so, lib/libllm.so. The addon gets an rpath to that lib folder.
  * Writes native/build/pocket_mnn.json ({ addon, mnnDir }), which src/engines/mnn/addon.ts and the
- * toy model fixture read. MNN itself is never built here: see docs/mnn.md.
+ * toy model fixture read. MNN itself is never built here: see the README section on the MNN engine.
  *
  *   MNN_DIR=/opt/mnn node native/build-mnn.mjs             build, exit 1 on failure
  *   MNN_DIR=/opt/mnn node native/build-mnn.mjs --optional  on failure print why, exit 0; without
@@ -28,10 +28,10 @@ const REQUIRED = ["include/MNN/expr/Expr.hpp", "include/llm/llm.hpp", "lib/libMN
 
 /** The MNN install prefix, checked for every file the addon needs. */
 function mnnInstall(dir = process.env.MNN_DIR) {
-  if (!dir) throw new BuildError("MNN_DIR is not set (it must name an MNN install prefix; see docs/mnn.md)");
+  if (!dir) throw new BuildError("MNN_DIR is not set (it must name an MNN install prefix; see the README section on the MNN engine)");
   const root = resolve(dir);
   const missing = REQUIRED.filter((file) => !existsSync(join(root, file)));
-  if (missing.length > 0) throw new BuildError(`MNN_DIR=${root} lacks ${missing.join(", ")} (see docs/mnn.md)`);
+  if (missing.length > 0) throw new BuildError(`MNN_DIR=${root} lacks ${missing.join(", ")} (see the README section on the MNN engine)`);
   return { root, include: join(root, "include"), lib: join(root, "lib") };
 }
 

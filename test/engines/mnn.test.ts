@@ -26,7 +26,7 @@ const WIDTH = 65536;
 const WORDS = WIDTH / 32;
 const HAS_MNN = Boolean(process.env.MNN_DIR);
 if (!HAS_MNN) {
-  console.warn("test/engines/mnn.test.ts: SKIPPED, MNN_DIR is not set. To run it, build MNN and the addon (docs/mnn.md), then MNN_DIR=<prefix> npx vitest run test/engines/mnn.test.ts");
+  console.warn("test/engines/mnn.test.ts: SKIPPED, MNN_DIR is not set. To run it, build MNN and the addon (README section on the MNN engine), then MNN_DIR=<prefix> npx vitest run test/engines/mnn.test.ts");
 }
 
 const allowAll = (): Uint32Array => new Uint32Array(WORDS).fill(0xffffffff);

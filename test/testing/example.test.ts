@@ -1,5 +1,5 @@
 /**
- * The example suite of docs/testing.md, run as a test (imports point at the sources instead of
+ * The example suite of the README section on testing your app, run as a test (imports point at the sources instead of
  * "pocket-extract" and "pocket-extract/testing"; the RandomEngine part uses the fixture
  * vocabulary instead of a model's tokenizer.json). Keep the two in step.
  */

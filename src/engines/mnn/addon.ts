@@ -30,7 +30,7 @@ export interface NativeMnnAddon {
 
 const MANIFEST = "pocket_mnn.json";
 const HOW_TO_BUILD =
-  "Build MNN (CPU, -DMNN_BUILD_LLM=ON, shared libraries), then run `MNN_DIR=<MNN install prefix> node native/build-mnn.mjs`; see docs/mnn.md. " +
+  "Build MNN (CPU, -DMNN_BUILD_LLM=ON, shared libraries), then run `MNN_DIR=<MNN install prefix> node native/build-mnn.mjs`; see the README section on the MNN engine. " +
   "Or use the GGUF build of the model (createExtractor({ model: 'model.gguf' })), which needs no MNN.";
 
 let loaded: NativeMnnAddon | undefined;
