@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "llama_model.h"
+#include "model_guard.h"
 #include "napi_sampling.h"
 
 namespace {
@@ -41,26 +42,16 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
 
   explicit ModelHandle(const Napi::CallbackInfo& info) : Napi::ObjectWrap<ModelHandle>(info) {}
 
-  void adopt(std::unique_ptr<pocket::LlamaModel> model) { model_ = std::move(model); }
+  void adopt(std::unique_ptr<pocket::LlamaModel> model) { guard_.adopt(std::move(model)); }
 
   // Called by the decode worker on the JS thread once llama_decode returned.
-  void decode_finished() {
-    busy_ = false;
-    if (free_requested_) model_.reset();
-  }
+  void decode_finished() { guard_.end_work(); }
 
  private:
   friend class DecodeWorker;
 
-  pocket::LlamaModel& live(Napi::Env env) {
-    if (!model_ || free_requested_) throw coded_error(env, "FREED", "the llama.cpp model was freed");
-    return *model_;
-  }
-  pocket::LlamaModel& idle(Napi::Env env) {
-    pocket::LlamaModel& model = live(env);
-    if (busy_) throw coded_error(env, "BUSY", "a decode is in progress on this model");
-    return model;
-  }
+  pocket::LlamaModel& live(Napi::Env env) const { return guard_.live(env); }
+  pocket::LlamaModel& idle(Napi::Env env) const { return guard_.idle(env); }
 
   Napi::Value width(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), live(info.Env()).n_vocab()); }
   Napi::Value context_length(const Napi::CallbackInfo& info) {
@@ -136,15 +127,12 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
 
   // Idempotent. With a decode in flight the model is released when that decode returns.
   Napi::Value free(const Napi::CallbackInfo& info) {
-    if (busy_) free_requested_ = true;
-    else model_.reset();
+    guard_.free();
     return info.Env().Undefined();
   }
 
-  std::unique_ptr<pocket::LlamaModel> model_;
+  pocket::ModelGuard<pocket::LlamaModel> guard_{"llama.cpp", "a decode"};
   pocket::JsSampler sampler_;
-  bool busy_ = false;
-  bool free_requested_ = false;
 };
 
 class DecodeWorker : public Napi::AsyncWorker {
@@ -158,7 +146,7 @@ class DecodeWorker : public Napi::AsyncWorker {
 
   void Execute() override {
     try {
-      handle_->model_->decode(tokens_);
+      handle_->guard_.worker_model().decode(tokens_);
     } catch (const std::exception& e) {
       SetError(e.what());
     }
@@ -190,7 +178,7 @@ Napi::Value ModelHandle::decode(const Napi::CallbackInfo& info) {
   auto tokens = info[0].As<Napi::Int32Array>();
   auto* worker = new DecodeWorker(env, this, info.This().As<Napi::Object>(),
                                   std::vector<int32_t>(tokens.Data(), tokens.Data() + tokens.ElementLength()));
-  busy_ = true;
+  guard_.begin_work();
   worker->Queue();
   return worker->promise();
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "model_guard.h"
 #include "napi_sampling.h"
 #include "mnn_model.h"
 
@@ -43,28 +44,18 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
 
   explicit ModelHandle(const Napi::CallbackInfo& info) : Napi::ObjectWrap<ModelHandle>(info) {}
 
-  void adopt(std::unique_ptr<pocket::MnnModel> model) { model_ = std::move(model); }
+  void adopt(std::unique_ptr<pocket::MnnModel> model) { guard_.adopt(std::move(model)); }
 
   // Called by the forward worker on the JS thread once MNN returned.
-  void forward_finished() {
-    busy_ = false;
-    if (free_requested_) model_.reset();
-  }
+  void forward_finished() { guard_.end_work(); }
 
  private:
   friend class ForwardWorker;
 
-  pocket::MnnModel& live(Napi::Env env) {
-    if (!model_ || free_requested_) throw coded_error(env, "FREED", "the MNN model was freed");
-    return *model_;
-  }
+  pocket::MnnModel& live(Napi::Env env) const { return guard_.live(env); }
   // Tokenizer calls only read MNN's tokenizer, which forward passes never touch: they are allowed
   // during a forward pass, so a queued request can tokenize its prompt while another decodes.
-  pocket::MnnModel& idle(Napi::Env env) {
-    pocket::MnnModel& model = live(env);
-    if (busy_) throw coded_error(env, "BUSY", "a forward pass is in progress on this model");
-    return model;
-  }
+  pocket::MnnModel& idle(Napi::Env env) const { return guard_.idle(env); }
 
   Napi::Value width(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), live(info.Env()).width()); }
   Napi::Value cached(const Napi::CallbackInfo& info) {
@@ -129,15 +120,12 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
 
   // Idempotent. With a forward pass in flight the model is released when that pass returns.
   Napi::Value free(const Napi::CallbackInfo& info) {
-    if (busy_) free_requested_ = true;
-    else model_.reset();
+    guard_.free();
     return info.Env().Undefined();
   }
 
-  std::unique_ptr<pocket::MnnModel> model_;
+  pocket::ModelGuard<pocket::MnnModel> guard_{"MNN", "a forward pass"};
   pocket::JsSampler sampler_;
-  bool busy_ = false;
-  bool free_requested_ = false;
 };
 
 class ForwardWorker : public Napi::AsyncWorker {
@@ -156,7 +144,7 @@ class ForwardWorker : public Napi::AsyncWorker {
   void Execute() override {
     const auto started = std::chrono::steady_clock::now();
     try {
-      handle_->model_->evaluate(keep_, tokens_);
+      handle_->guard_.worker_model().evaluate(keep_, tokens_);
     } catch (const std::exception& e) {
       SetError(e.what());
     }
@@ -202,7 +190,7 @@ Napi::Value ModelHandle::evaluate(const Napi::CallbackInfo& info) {
   }
   auto* worker = new ForwardWorker(env, this, info.This().As<Napi::Object>(), static_cast<size_t>(keep),
                                    std::vector<int32_t>(tokens.Data(), tokens.Data() + tokens.ElementLength()));
-  busy_ = true;
+  guard_.begin_work();
   worker->Queue();
   return worker->promise();
 }
