@@ -124,9 +124,12 @@ describe.skipIf(!available && !required)("HTML report in chromium", () => {
     await page.selectOption("#status-filter", "fabricated");
     await expect.poll(() => page.locator("#page-info").textContent()).toBe("page 1 of 1 (1 of 120 documents)");
     await page.selectOption("#status-filter", "all");
+    // Filtering re-renders from page 1: wait for it before paging, or a click can land first.
+    await expect.poll(() => page.locator("#page-info").textContent()).toBe("page 1 of 3 (120 of 120 documents)");
     await page.click("#next");
+    await expect.poll(() => page.locator("#page-info").textContent()).toBe("page 2 of 3 (120 of 120 documents)");
     await page.click("#next");
-    expect(await page.locator("#page-info").textContent()).toBe("page 3 of 3 (120 of 120 documents)");
+    await expect.poll(() => page.locator("#page-info").textContent()).toBe("page 3 of 3 (120 of 120 documents)");
     expect(await page.locator("article.doc").count()).toBe(20);
     expect(await page.locator("#next").isDisabled()).toBe(true);
   });
