@@ -5,6 +5,7 @@
  * characteristic states, and the choice of MaskBench schemas both engines handle.
  */
 import type { CompiledGrammar as XgCompiledGrammar } from "@mlc-ai/web-xgrammar";
+import { buildAutomaton } from "../../src/automaton/index.js";
 import type { CompiledGrammar, CompileGrammarOptions } from "../../src/compile/index.js";
 import { TokenGrammar } from "../../src/mask/token-grammar.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
@@ -180,7 +181,8 @@ export async function probeMasks(
     const theirsFirst: number[] = [];
     const theirsRepeat: number[] = [];
     for (let r = 0; r < repeats; r++) {
-      const matcher = new TokenGrammar(compiled.tokens.dfa, vocabulary).matcher();
+      // A fresh automaton too: its states are built on demand, so a reused one would be warm.
+      const matcher = new TokenGrammar(buildAutomaton(compiled.grammar), vocabulary).matcher();
       if (!ids.every((id) => matcher.accept(id))) throw new Error(`ours: probe prefix ${JSON.stringify(prefix)} refused`);
       oursCold.push(timeUs(() => matcher.fillMask(mask)));
       for (let k = 0; k < 20; k++) oursWarm.push(timeUs(() => matcher.fillMask(mask)));

@@ -41,24 +41,28 @@ export function partitionFromCuts(cuts: Iterable<number>): Partition {
   return { classOf, numClasses: cls + 1 };
 }
 
-/** Merges classes whose transition columns are identical in every state. */
+/** Merges byte classes whose transition columns are identical in every state (call columns are
+ *  kept as they are, after the byte classes). */
 export function compressClasses(dfa: ByteDfa): ByteDfa {
   const { numStates: n, numClasses: k, trans } = dfa;
+  const calls = dfa.callees?.length ?? 0;
+  const byteClasses = k - calls;
   const sameColumn = (a: number, b: number): boolean => {
     for (let s = 0; s < n; s++) if (trans[s * k + a] !== trans[s * k + b]) return false;
     return true;
   };
-  const hash = new Int32Array(k);
-  for (let s = 0; s < n; s++) for (let c = 0; c < k; c++) hash[c] = Math.imul(hash[c], 31) + trans[s * k + c];
+  const hash = new Int32Array(byteClasses);
+  for (let s = 0; s < n; s++) for (let c = 0; c < byteClasses; c++) hash[c] = Math.imul(hash[c], 31) + trans[s * k + c];
   // colId[c]: the first class with the same column; representatives get consecutive new ids.
-  const colId = new Int32Array(k);
+  const colId = new Int32Array(byteClasses);
   const reps: number[] = [];
-  for (let c = 0; c < k; c++) {
+  for (let c = 0; c < byteClasses; c++) {
     const same = reps.findIndex((r) => hash[r] === hash[c] && sameColumn(r, c));
     colId[c] = same >= 0 ? same : reps.push(c) - 1;
   }
+  if (reps.length === byteClasses) return dfa;
+  for (let c = byteClasses; c < k; c++) reps.push(c);
   const nk = reps.length;
-  if (nk === k) return dfa;
   const out = new Int32Array(n * nk);
   for (let s = 0; s < n; s++) for (let r = 0; r < nk; r++) out[s * nk + r] = trans[s * k + reps[r]];
   const classOf = new Uint8Array(256);

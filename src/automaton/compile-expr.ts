@@ -22,8 +22,11 @@ export interface CompileOptions {
 
 export function compileExpr(expr: Expr, budget: Budget, what: string, options: CompileOptions = {}): ByteDfa | null {
   const resolve = options.resolve ?? noLeaves;
-  // A lone leaf is already a finished DFA.
-  if (expr.kind === "ref" || expr.kind === "jsonString") return resolve(expr);
+  // A lone leaf resolved to an automaton is already finished.
+  if (expr.kind === "ref" || expr.kind === "jsonString") {
+    const target = resolve(expr);
+    if (typeof target !== "number") return target;
+  }
   const nfa = new Nfa(budget, what);
   const frag = addExpr(nfa, expr, resolve);
   if (frag === null) return null;

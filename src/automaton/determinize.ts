@@ -4,7 +4,8 @@
  * classes, so the work per DFA state is proportional to its NFA moves, not to 256. Subsets that
  * are a single state without epsilon moves (most states inside embedded DFAs and literals) are
  * interned by number, without building keys. Every state and edge visit is charged to the budget,
- * so exponential blow-ups stop with AUTOMATON_TOO_LARGE.
+ * so exponential blow-ups stop with AUTOMATON_TOO_LARGE. Calls (nfa.ts) become extra columns after
+ * the byte classes, one per callee, listed in the result's `callees`.
  */
 import type { Budget } from "./budget.js";
 import type { ByteDfa } from "./dfa.js";
@@ -22,7 +23,10 @@ export function determinize(nfa: Nfa, frag: Fragment, budget: Budget, what: stri
   const cuts = new Set<number>();
   for (const e of nfa.edges) for (let i = 0; i < e.length; i += 3) cuts.add(e[i]).add(e[i + 1] + 1);
   for (const { dfa } of nfa.blocks) for (let b = 1; b < 256; b++) if (dfa.classOf[b] !== dfa.classOf[b - 1]) cuts.add(b);
-  const { classOf, numClasses } = partitionFromCuts(cuts);
+  const { classOf, numClasses: byteClasses } = partitionFromCuts(cuts);
+  const callees = [...new Set(nfa.calls.flatMap((c) => c.filter((_, i) => i % 2 === 0)))].sort((a, b) => a - b);
+  const callColumn = new Map(callees.map((callee, i) => [callee, byteClasses + i]));
+  const numClasses = byteClasses + callees.length;
   // Per block: our class -> the block's class (our partition refines every block's).
   const blockClass = nfa.blocks.map(({ dfa }) => {
     const map = new Int32Array(numClasses);
@@ -130,6 +134,8 @@ export function determinize(nfa: Nfa, frag: Fragment, budget: Budget, what: stri
           const to = e[i + 2];
           for (let c = classOf[e[i]], hi = classOf[e[i + 1]]; c <= hi; c++) push(c, to);
         }
+        const calls = nfa.calls[s];
+        for (let i = 0; i < calls.length; i += 2) push(callColumn.get(calls[i])!, calls[i + 1]);
       }
     }
     for (const c of touched) {
@@ -139,5 +145,6 @@ export function determinize(nfa: Nfa, frag: Fragment, budget: Budget, what: stri
     }
     touched.length = 0;
   }
-  return dfa.build(start);
+  const built = dfa.build(start);
+  return callees.length === 0 ? built : { ...built, callees: Int32Array.from(callees) };
 }

@@ -16,6 +16,9 @@ export interface ByteDfa {
   readonly trans: Int32Array;
   /** 1 where the state accepts (the document may end here). */
   readonly accepting: Uint8Array;
+  /** Only in the per-rule automata of a grammar (rule-automata.ts): the last `callees.length`
+   *  columns of `trans` are calls of these rule ids, which no byte maps to. */
+  readonly callees?: Int32Array;
 }
 
 /** Step one byte; -1 when dead. */

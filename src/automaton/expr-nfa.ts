@@ -1,7 +1,7 @@
 /**
  * Thompson construction from grammar expressions to the byte NFA. References and JSON strings
  * are not expanded here: the caller resolves them to finished DFAs that are embedded as
- * fragments (or to null for an empty language, which propagates: a sequence with an empty part
+ * fragments, to calls of other rules, or to null for an empty language, which propagates: a sequence with an empty part
  * is empty, an alternative drops it, a repeat with min 0 becomes the empty string).
  */
 import type { Expr } from "../grammar/ir.js";
@@ -12,8 +12,9 @@ import { encodeText } from "./utf8.js";
 
 export type Leaf = Extract<Expr, { kind: "ref" } | { kind: "jsonString" }>;
 
-/** Resolves a leaf to its automaton; null when its language is empty. */
-export type ResolveLeaf = (leaf: Leaf) => ByteDfa | null;
+/** Resolves a leaf to its automaton, or to a rule id to call (nfa.ts `calls`); null when its
+ *  language is empty. */
+export type ResolveLeaf = (leaf: Leaf) => ByteDfa | number | null;
 
 export function addExpr(nfa: Nfa, expr: Expr, resolve: ResolveLeaf): Fragment | null {
   switch (expr.kind) {
@@ -51,8 +52,9 @@ export function addExpr(nfa: Nfa, expr: Expr, resolve: ResolveLeaf): Fragment | 
       return addRepeat(nfa, expr.item, expr.min, expr.max, resolve);
     case "ref":
     case "jsonString": {
-      const dfa = resolve(expr);
-      return dfa === null ? null : nfa.embed(dfa);
+      const target = resolve(expr);
+      if (target === null) return null;
+      return typeof target === "number" ? nfa.call(target) : nfa.embed(target);
     }
   }
 }

@@ -11,6 +11,8 @@ import { trim } from "./trim.js";
 export function finish(dfa: ByteDfa): ByteDfa | null {
   const trimmed = trim(dfa);
   if (trimmed === null) return null;
-  // Minimizing a trimmed automaton keeps it trimmed.
-  return compressClasses(minimize(trimmed));
+  // Minimizing a trimmed automaton keeps it trimmed. Both keep the column order, so call columns
+  // (dfa.ts `callees`) carry over unchanged.
+  const minimal = minimize(trimmed);
+  return compressClasses(dfa.callees === undefined ? minimal : { ...minimal, callees: dfa.callees });
 }

@@ -28,6 +28,9 @@ export class Nfa {
   readonly eps: (readonly number[])[] = [];
   /** edges[s]: flat triples (lo, hi, to); empty for block states. */
   readonly edges: (readonly number[])[] = [];
+  /** calls[s]: flat pairs (callee rule id, return state): "run that rule, then continue at the
+   *  return state", kept symbolic so a rule's body is built once and shared by every caller. */
+  readonly calls: (readonly number[])[] = [];
   /** blockOf[s]: index into `blocks`, or -1 for a plain state. */
   readonly blockOf: number[] = [];
   readonly blocks: Block[] = [];
@@ -44,6 +47,7 @@ export class Nfa {
   addState(): number {
     this.eps.push([]);
     this.edges.push([]);
+    this.calls.push(NO_MOVES);
     this.blockOf.push(-1);
     this.budget.checkStates(this.eps.length, this.what);
     return this.eps.length - 1;
@@ -55,6 +59,14 @@ export class Nfa {
 
   addRange(from: number, lo: number, hi: number, to: number): void {
     (this.edges[from] as number[]).push(lo, hi, to);
+  }
+
+  /** Fragment that calls rule `callee` (see `calls`). */
+  call(callee: number): Fragment {
+    const start = this.addState();
+    const end = this.addState();
+    this.calls[start] = [callee, end];
+    return { start, end };
   }
 
   /** Epsilon-only fragment (matches the empty string). */
@@ -101,6 +113,7 @@ export class Nfa {
     for (let s = 0; s < dfa.numStates; s++) {
       this.eps.push(dfa.accepting[s] ? [end] : NO_MOVES);
       this.edges.push(NO_MOVES);
+      this.calls.push(NO_MOVES);
       this.blockOf.push(block);
     }
     this.addState();

@@ -11,8 +11,11 @@ import { PocketExtractError } from "../errors.js";
 export interface RuleGraph {
   /** Rules whose every reference from inside their strongly connected component is counted. */
   readonly heads: ReadonlySet<string>;
-  /** Component id per reachable rule; rules in one cycle share an id. */
+  /** Component id per reachable rule; rules in one cycle share an id. Tarjan numbers components
+   *  as it completes them, so a rule's callees outside its component have lower ids. */
   readonly component: ReadonlyMap<string, number>;
+  /** Components that contain a cycle (exactly those that contain a head). */
+  readonly recursiveComponents: ReadonlySet<number>;
 }
 
 export function refsOf(expr: Expr, out: string[] = []): string[] {
@@ -96,5 +99,5 @@ export function analyzeRules(grammar: Grammar): RuleGraph {
   };
   strong(grammar.start);
   dfs(grammar.start);
-  return { heads, component };
+  return { heads, component, recursiveComponents: new Set([...heads].map((h) => component.get(h)!)) };
 }

@@ -1,18 +1,24 @@
 /**
- * Running a ByteDfa over whole inputs: for tests, verification and debugging, not for decoding
- * (the mask engine steps byte by byte itself).
+ * Running an automaton over whole inputs: for tests, verification and debugging, not for decoding
+ * (the mask engine steps states itself).
  */
 import type { ByteDfa } from "./dfa.js";
 import { stepByte } from "./dfa.js";
+import type { GrammarAutomaton } from "./grammar-automaton.js";
 
-/** True when the DFA accepts exactly these bytes. */
-export function acceptsBytes(dfa: ByteDfa, bytes: ArrayLike<number>): boolean {
-  let s = dfa.start;
-  for (let i = 0; i < bytes.length && s >= 0; i++) s = stepByte(dfa, s, bytes[i]);
-  return s >= 0 && dfa.accepting[s] === 1;
+/** True when the automaton accepts exactly these bytes. */
+export function acceptsBytes(automaton: GrammarAutomaton | ByteDfa, bytes: ArrayLike<number>): boolean {
+  if ("stepClass" in automaton) {
+    let s = automaton.start;
+    for (let i = 0; i < bytes.length && s >= 0; i++) s = automaton.step(s, bytes[i]);
+    return s >= 0 && automaton.isAccepting(s);
+  }
+  let s = automaton.start;
+  for (let i = 0; i < bytes.length && s >= 0; i++) s = stepByte(automaton, s, bytes[i]);
+  return s >= 0 && automaton.accepting[s] === 1;
 }
 
-/** True when the DFA accepts the UTF-8 encoding of `text`. */
-export function acceptsText(dfa: ByteDfa, text: string): boolean {
-  return acceptsBytes(dfa, new TextEncoder().encode(text));
+/** acceptsBytes on the UTF-8 encoding of `text`. */
+export function acceptsText(automaton: GrammarAutomaton | ByteDfa, text: string): boolean {
+  return acceptsBytes(automaton, new TextEncoder().encode(text));
 }

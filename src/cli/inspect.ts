@@ -31,7 +31,7 @@ export async function inspectCommand(args: InspectArgs, io: CliIo): Promise<numb
       keywordList("enforced by the grammar", enforced),
       keywordList("validated after decoding", validatedAfter),
       keywordList("annotations (no effect on validity)", annotations),
-      `automaton: ${dfa.numStates} states, ${dfa.numClasses} byte classes`,
+      `automaton: ${dfa.ruleCount} rules, ${dfa.ruleStates} rule states, ${dfa.numClasses} byte classes`,
       "",
       "== JSON Schema",
       JSON.stringify(compiled.jsonSchema, null, 2),

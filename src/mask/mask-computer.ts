@@ -1,13 +1,13 @@
 /**
  * Computes the token mask of one automaton state by walking the token trie: each trie edge is one
  * automaton step, dead subtrees are skipped, and subtrees of plain text are accepted whole when the
- * state provably survives them (state-analysis `plainBudget` vs vocab-index `skipChars`). The walk
+ * state provably survives them (the automaton's `plainBudget` vs vocab-index `skipChars`). The walk
  * visits each trie node at most once, so a mask costs at most O(trie size) whatever the grammar:
- * that is the per-step work bound.
+ * that is the per-step work bound. States the walk reaches for the first time are built on the
+ * way (grammar-automaton.ts), which is the only slow path.
  */
-import type { ByteDfa } from "../automaton/dfa.js";
+import { UNKNOWN, type GrammarAutomaton } from "../automaton/index.js";
 import { forEachBit, setBit, setRange, wordsFor } from "../util/bitset.js";
-import type { StateAnalysis } from "./state-analysis.js";
 import type { VocabIndex } from "./vocab-index.js";
 
 export class MaskComputer {
@@ -17,8 +17,7 @@ export class MaskComputer {
   lastVisited = 0;
 
   constructor(
-    private readonly dfa: ByteDfa,
-    private readonly analysis: StateAnalysis,
+    private readonly automaton: GrammarAutomaton,
     private readonly index: VocabIndex,
   ) {
     this.orderBits = new Uint32Array(wordsFor(index.trie.numTokens));
@@ -40,7 +39,7 @@ export class MaskComputer {
     } else {
       forEachBit(this.orderBits, trie.numTokens, 1, (i) => setBit(out, order[i]));
     }
-    if (this.dfa.accepting[state]) for (const id of this.index.eosIds) setBit(out, id);
+    if (this.automaton.isAccepting(state)) for (const id of this.index.eosIds) setBit(out, id);
   }
 
   /** Fills `orderBits` with the accepted trie-order positions; returns how many. */
@@ -49,8 +48,9 @@ export class MaskComputer {
     bits.fill(0);
     const { trie, skipChars, utf8Pos } = this.index;
     const { byte, depth, subtreeEnd, tokenStart, tokenEnd, ownEnd, numNodes } = trie;
-    const { trans, classOf, numClasses } = this.dfa;
-    const budget = this.analysis.plainBudget;
+    const automaton = this.automaton;
+    const { classOf, numClasses } = automaton;
+    let { trans, plainBudget: budget } = automaton;
     const stateAtDepth = this.stateAtDepth;
     stateAtDepth[0] = state;
     let accepted = 0;
@@ -58,7 +58,13 @@ export class MaskComputer {
     let node = 1;
     while (node < numNodes) {
       visited++;
-      const t = trans[stateAtDepth[depth[node] - 1] * numClasses + classOf[byte[node]]];
+      const from = stateAtDepth[depth[node] - 1];
+      const cls = classOf[byte[node]];
+      let t = trans[from * numClasses + cls];
+      if (t === UNKNOWN) {
+        t = automaton.stepClass(from, cls);
+        ({ trans, plainBudget: budget } = automaton);
+      }
       if (t < 0) {
         node = subtreeEnd[node];
         continue;

@@ -13,7 +13,7 @@ export class Matcher {
   private ended = false;
 
   constructor(private readonly grammar: TokenGrammar) {
-    this.current = grammar.dfa.start;
+    this.current = grammar.automaton.start;
   }
 
   /** The automaton state (for caching and debugging). */
@@ -98,12 +98,12 @@ export class Matcher {
 
   /** True when the document is complete (an end-of-generation token may come next). */
   isComplete(): boolean {
-    return this.grammar.dfa.accepting[this.current] === 1;
+    return this.grammar.automaton.isAccepting(this.current);
   }
 
   /** True when nothing but the end of the document can follow. */
   isClosed(): boolean {
-    return this.isComplete() && !this.canContinue();
+    return this.isComplete() && !this.grammar.automaton.canContinue(this.current);
   }
 
   /** Bytes the grammar forces next, and canonical tokens spelling them (possibly empty). */
@@ -119,12 +119,6 @@ export class Matcher {
   /** Fewest tokens that complete the document from here, not counting the end-of-generation token. */
   remainingMinimum(): number {
     return this.shortestCompletion().tokens.length;
-  }
-
-  private canContinue(): boolean {
-    const { trans, numClasses } = this.grammar.dfa;
-    for (let c = 0; c < numClasses; c++) if (trans[this.current * numClasses + c] >= 0) return true;
-    return false;
   }
 
   private isEos(id: number): boolean {

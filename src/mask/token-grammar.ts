@@ -1,15 +1,14 @@
 /**
- * A byte automaton bound to a vocabulary: the shareable, immutable-after-compile half of the mask
+ * A grammar automaton bound to a vocabulary: the shareable, immutable-after-compile half of the mask
  * engine (XGrammar's CompiledGrammar). It owns the per-state caches (masks, forced runs, shortest
  * completions); all per-request state lives in a Matcher. Caches are bounded LRUs so a long-lived
  * grammar serving many documents never grows without bound.
  */
-import type { ByteDfa } from "../automaton/dfa.js";
+import type { GrammarAutomaton } from "../automaton/index.js";
 import type { Vocabulary } from "../tokens/vocabulary.js";
 import { LruCache } from "./lru.js";
 import { MaskComputer } from "./mask-computer.js";
 import { Matcher } from "./matcher.js";
-import { analyzeStates, type StateAnalysis } from "./state-analysis.js";
 import { tokenizeBytes } from "./tokenize-bytes.js";
 import { vocabIndex, type VocabIndex } from "./vocab-index.js";
 
@@ -35,7 +34,6 @@ export interface TokenGrammarStats {
 
 export class TokenGrammar {
   readonly index: VocabIndex;
-  readonly analysis: StateAnalysis;
   private readonly computer: MaskComputer;
   private readonly masks: LruCache<number, Uint32Array>;
   private readonly forcedRuns = new LruCache<number, ForcedRun>(4096);
@@ -44,13 +42,12 @@ export class TokenGrammar {
   private misses = 0;
 
   constructor(
-    readonly dfa: ByteDfa,
+    readonly automaton: GrammarAutomaton,
     readonly vocabulary: Vocabulary,
     options: TokenGrammarOptions = {},
   ) {
     this.index = vocabIndex(vocabulary);
-    this.analysis = analyzeStates(dfa);
-    this.computer = new MaskComputer(dfa, this.analysis, this.index);
+    this.computer = new MaskComputer(automaton, this.index);
     this.masks = new LruCache(options.maxCachedMasks ?? 2048);
   }
 
@@ -80,18 +77,14 @@ export class TokenGrammar {
   /** State after reading `id`'s bytes from `state`, or -1. */
   stepToken(state: number, id: number): number {
     const { byteOffsets, byteData } = this.index;
-    const { trans, classOf, numClasses } = this.dfa;
     let s = state;
-    for (let i = byteOffsets[id], end = byteOffsets[id + 1]; i < end && s >= 0; i++) {
-      s = trans[s * numClasses + classOf[byteData[i]]];
-    }
+    for (let i = byteOffsets[id], end = byteOffsets[id + 1]; i < end && s >= 0; i++) s = this.automaton.step(s, byteData[i]);
     return byteOffsets[id + 1] === byteOffsets[id] ? -1 : s;
   }
 
   stepBytes(state: number, bytes: Uint8Array): number {
-    const { trans, classOf, numClasses } = this.dfa;
     let s = state;
-    for (let i = 0; i < bytes.length && s >= 0; i++) s = trans[s * numClasses + classOf[bytes[i]]];
+    for (let i = 0; i < bytes.length && s >= 0; i++) s = this.automaton.step(s, bytes[i]);
     return s;
   }
 
@@ -121,41 +114,34 @@ export class TokenGrammar {
   }
 
   stats(): TokenGrammarStats {
-    const a = this.analysis;
     const maskBytes = this.masks.size * this.index.maskWords * 4;
     return {
-      states: this.dfa.numStates,
+      states: this.automaton.numStates,
       cachedMasks: this.masks.size,
       maskHits: this.hits,
       maskMisses: this.misses,
-      memoryBytes:
-        this.dfa.trans.byteLength + this.dfa.accepting.byteLength + a.plainBudget.byteLength + a.distToAccept.byteLength + a.forcedByte.byteLength + maskBytes,
+      memoryBytes: this.automaton.memoryBytes() + maskBytes,
     };
   }
 
   private computeForcedRun(state: number): ForcedRun {
-    const forcedByte = this.analysis.forcedByte;
+    const automaton = this.automaton;
     const bytes: number[] = [];
     let s = state;
-    while (forcedByte[s] >= 0 && bytes.length < 4096) {
-      bytes.push(forcedByte[s]);
-      s = this.stepBytes(s, Uint8Array.of(forcedByte[s]));
+    while (automaton.forcedByte(s) >= 0 && bytes.length < 4096) {
+      const b = automaton.forcedByte(s);
+      bytes.push(b);
+      s = automaton.step(s, b);
     }
     if (bytes.length === 0) return { bytes: new Uint8Array(0), tokens: [] };
     const all = Uint8Array.from(bytes);
     const tokens = tokenizeBytes(this.index, all);
     // The run ends where the document is complete with nothing more to read: no backoff needed.
-    const endsDocument = this.dfa.accepting[s] === 1 && this.analysis.distToAccept[s] === 0 && !this.hasMoves(s);
+    const endsDocument = automaton.isAccepting(s) && !automaton.canContinue(s);
     if (!endsDocument && tokens.length > 0 && this.mayExtend(tokens[tokens.length - 1])) tokens.pop();
     let len = 0;
     for (const id of tokens) len += this.index.byteOffsets[id + 1] - this.index.byteOffsets[id];
     return { bytes: all.subarray(0, len), tokens };
-  }
-
-  private hasMoves(state: number): boolean {
-    const { trans, numClasses } = this.dfa;
-    for (let c = 0; c < numClasses; c++) if (trans[state * numClasses + c] >= 0) return true;
-    return false;
   }
 
   /** True when some longer text token starts with this token's bytes. */
@@ -166,17 +152,16 @@ export class TokenGrammar {
   }
 
   private shortestCompletionBytes(state: number): Uint8Array {
-    const { trans, numClasses, classOf } = this.dfa;
-    const dist = this.analysis.distToAccept;
+    const automaton = this.automaton;
     const out: number[] = [];
     let s = state;
-    while (dist[s] > 0) {
+    while (automaton.distToAccept(s) > 0) {
       // Follow a byte that lowers the distance; prefer the smallest byte for determinism.
       let next = -1;
       let chosen = -1;
       for (let b = 0; b < 256 && chosen < 0; b++) {
-        const t = trans[s * numClasses + classOf[b]];
-        if (t >= 0 && dist[t] === dist[s] - 1) {
+        const t = automaton.step(s, b);
+        if (t >= 0 && automaton.distToAccept(t) === automaton.distToAccept(s) - 1) {
           chosen = b;
           next = t;
         }

@@ -7,11 +7,11 @@
 import { packBytes } from "../tokens/packed.js";
 import { TokenTrie } from "../tokens/trie.js";
 import type { Vocabulary } from "../tokens/vocabulary.js";
-import type { ByteDfa } from "../automaton/dfa.js";
+import { buildAutomaton } from "../automaton/index.js";
+import { plainLeadPending } from "../automaton/plain-text.js";
+import { jsonString } from "../grammar/ir.js";
 import { setBit, wordsFor } from "../util/bitset.js";
 import { MaskComputer } from "./mask-computer.js";
-import { plainLeadPending } from "./plain-text.js";
-import { analyzeStates } from "./state-analysis.js";
 
 export interface VocabIndex {
   readonly vocabulary: Vocabulary;
@@ -142,22 +142,17 @@ function annotateTrie(trie: TokenTrie): { utf8Pos: Int8Array; skipChars: Int16Ar
 
 /**
  * The first trie walks in a fresh process run 10-50x slower until the JIT has compiled them.
- * Walk a few masks of a tiny JSON-string automaton now, at load time, so the first document's
- * first tokens do not pay for it. State 0 reads `"`; state 1 is the string body; state 2 accepts.
+ * Walk a few masks of a JSON-string automaton now, at load time, so the first document's first
+ * tokens do not pay for it: before the opening quote, inside the body, and after a character.
  */
 function warmUp(index: VocabIndex): void {
-  const classOf = new Uint8Array(256);
-  for (let b = 0x20; b < 0x80; b++) classOf[b] = 1;
-  for (let b = 0x80; b < 0x100; b++) classOf[b] = 1;
-  classOf[0x22] = 2;
-  classOf[0x5c] = 0;
-  // Classes: 0 = dead everywhere, 1 = plain bytes (loose UTF-8 is fine for a warm-up), 2 = quote.
-  const trans = Int32Array.from([-1, -1, 1, -1, 1, 2, -1, -1, -1]);
-  const dfa: ByteDfa = { numStates: 3, start: 0, numClasses: 3, classOf, trans, accepting: Uint8Array.from([0, 0, 1]) };
-  const computer = new MaskComputer(dfa, analyzeStates(dfa), index);
+  const automaton = buildAutomaton({ start: "s", rules: new Map([["s", jsonString({})]]) });
+  const body = automaton.step(automaton.start, 0x22);
+  const states = [automaton.start, body, automaton.step(body, 0x61)];
+  const computer = new MaskComputer(automaton, index);
   const out = new Uint32Array(index.maskWords);
   for (let i = 0; i < 6; i++) {
-    for (let state = 0; state < 3; state++) {
+    for (const state of states) {
       out.fill(0);
       computer.compute(state, out);
     }

@@ -5,7 +5,6 @@
  * may call `arbitrary(schema)` in every `fc.property` of a suite.
  */
 import { buildAutomaton } from "../automaton/index.js";
-import { analyzeStates } from "../mask/state-analysis.js";
 import { compileSchema, DEFAULT_MAX_STRING_LENGTH, type JsonSchemaObject } from "../schema/index.js";
 import type { ZodLike } from "../verify/index.js";
 import { DfaWalker } from "./walk.js";
@@ -37,9 +36,8 @@ export function schemaSource(schema: unknown, options: SourceOptions): SchemaSou
     nullEscape: options.escapes,
     defaultMaxStringLength: options.defaultMaxStringLength ?? DEFAULT_MAX_STRING_LENGTH,
   });
-  const dfa = buildAutomaton(compiled.grammar);
   const source: SchemaSource = {
-    walker: new DfaWalker(dfa, analyzeStates(dfa).distToAccept),
+    walker: new DfaWalker(buildAutomaton(compiled.grammar)),
     jsonSchema: compiled.jsonSchema,
     zod: isZodLike(schema) ? schema : undefined,
   };

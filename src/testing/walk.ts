@@ -1,13 +1,13 @@
 /**
  * The byte-automaton walker behind `arbitrary()`: turns a sequence of integer choices into one
  * document the automaton accepts. Faithful by construction: every byte it emits is a live
- * transition of the trimmed DFA, and when the choices run out it follows the shortest completion,
+ * transition of the (trimmed by construction) grammar automaton, and when the choices run out it follows the shortest completion,
  * so any choice sequence (including the empty one) yields an accepted document.
  *
  * Choice 0 at a state always means "the byte on the shortest way to the end", so fast-check's
  * shrinking (fewer choices, smaller integers) walks toward the smallest document.
  */
-import type { ByteDfa } from "../automaton/dfa.js";
+import type { GrammarAutomaton } from "../automaton/index.js";
 
 /** One choice in FINISH_EVERY takes the shortest-completion byte outright: the bias toward
  *  finishing that keeps strings, numbers and arrays short on average. */
@@ -17,21 +17,15 @@ const FINISH_EVERY = 6;
  *  for it (it does from 1e21), which integer grammars would refuse. */
 const MAX_RUN = 20;
 
-/** A DFA with, per state, its live bytes ordered shortest-completion byte first (memoized). */
+/** An automaton with, per state, its live bytes ordered shortest-completion byte first (memoized). */
 export class DfaWalker {
-  private readonly options: (Uint8Array | undefined)[];
+  private readonly options: (Uint8Array | undefined)[] = [];
 
-  constructor(
-    readonly dfa: ByteDfa,
-    /** Fewest bytes from each state to an accepting one. */
-    readonly distToAccept: Int32Array,
-  ) {
-    this.options = new Array<Uint8Array | undefined>(dfa.numStates);
-  }
+  constructor(readonly automaton: GrammarAutomaton) {}
 
   /** The document spelled by `choices` (one integer per state with more than one way on). */
   walk(choices: readonly number[]): Uint8Array {
-    return this.continueFrom(this.dfa.start, [], choices);
+    return this.continueFrom(this.automaton.start, [], choices);
   }
 
   /**
@@ -46,30 +40,29 @@ export class DfaWalker {
   /** True when the automaton accepts exactly these bytes. */
   accepts(bytes: Uint8Array): boolean {
     const s = this.stateAfter(bytes);
-    return s >= 0 && this.dfa.accepting[s] === 1;
+    return s >= 0 && this.automaton.isAccepting(s);
   }
 
   /** True when these bytes are a document nothing can extend (the decoder stops without eos). */
   isClosed(bytes: Uint8Array): boolean {
     const s = this.stateAfter(bytes);
-    return s >= 0 && this.dfa.accepting[s] === 1 && this.optionsOf(s).length === 0;
+    return s >= 0 && this.automaton.isAccepting(s) && this.optionsOf(s).length === 0;
   }
 
   private stateAfter(bytes: ArrayLike<number>): number {
-    const { trans, classOf, numClasses } = this.dfa;
-    let s = this.dfa.start;
-    for (let i = 0; i < bytes.length && s >= 0; i++) s = trans[s * numClasses + classOf[bytes[i]]];
+    let s = this.automaton.start;
+    for (let i = 0; i < bytes.length && s >= 0; i++) s = this.automaton.step(s, bytes[i]);
     return s;
   }
 
   private continueFrom(from: number, out: number[], choices: readonly number[]): Uint8Array {
-    const { dfa, distToAccept: dist } = this;
+    const automaton = this.automaton;
     let state = from;
     let next = 0;
     let run = 0;
     for (;;) {
       const live = this.optionsOf(state);
-      const stop = dfa.accepting[state] === 1;
+      const stop = automaton.isAccepting(state);
       // At an accepting state "stop" is one more option, and it is the shortest completion.
       const count = live.length + (stop ? 1 : 0);
       if (count === 0) break;
@@ -81,8 +74,8 @@ export class DfaWalker {
       }
       if (stop && pick === 0) break;
       const byte = live[stop ? pick - 1 : pick];
-      const to = dfa.trans[state * dfa.numClasses + dfa.classOf[byte]];
-      run = dist[to] < dist[state] ? 0 : run + 1;
+      const to = automaton.step(state, byte);
+      run = automaton.distToAccept(to) < automaton.distToAccept(state) ? 0 : run + 1;
       out.push(byte);
       state = to;
     }
@@ -93,14 +86,13 @@ export class DfaWalker {
   private optionsOf(state: number): Uint8Array {
     let cached = this.options[state];
     if (cached) return cached;
-    const { trans, classOf, numClasses } = this.dfa;
-    const dist = this.distToAccept;
+    const automaton = this.automaton;
     const bytes: number[] = [];
     let first = -1;
     for (let b = 0; b < 256; b++) {
-      const to = trans[state * numClasses + classOf[b]];
+      const to = automaton.step(state, b);
       if (to < 0) continue;
-      if (first < 0 && dist[to] === dist[state] - 1) first = b;
+      if (first < 0 && automaton.distToAccept(to) === automaton.distToAccept(state) - 1) first = b;
       else bytes.push(b);
     }
     cached = Uint8Array.from(first < 0 ? bytes : [first, ...bytes]);

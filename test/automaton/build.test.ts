@@ -3,7 +3,8 @@ import fc from "fast-check";
 import { buildAutomaton } from "../../src/automaton/index.js";
 import { PocketExtractError } from "../../src/errors.js";
 import { alt, chars, lit, ref, repeat, seq, type Expr } from "../../src/grammar/ir.js";
-import { accepts, grammar, jsonString, mooreClassCount, untrimmedStates } from "./helpers.js";
+import { buildRuleAutomata } from "../../src/automaton/rule-automata.js";
+import { accepts, grammar, jsonString, mooreClassCount, uncompletableStates, untrimmedStates } from "./helpers.js";
 
 const codeOf = (f: () => unknown): string | undefined => {
   try {
@@ -58,20 +59,22 @@ describe("invariants", () => {
     ),
   })).e;
 
-  it("every built automaton is trimmed and minimal", () => {
+  it("every rule automaton is trimmed and minimal, and every state built can complete", () => {
     fc.assert(
       fc.property(arb, (expr) => {
-        let dfa;
+        let rules;
         try {
-          dfa = buildAutomaton(grammar(expr));
+          rules = buildRuleAutomata(grammar(expr));
         } catch (e) {
           if (e instanceof PocketExtractError && e.code === "SCHEMA_UNSATISFIABLE") return;
           throw e;
         }
-        expect(untrimmedStates(dfa)).toEqual([]);
-        expect(mooreClassCount(dfa)).toBe(dfa.numStates);
-        expect(dfa.trans.length).toBe(dfa.numStates * dfa.numClasses);
-        expect(dfa.classOf.length).toBe(256);
+        for (const dfa of rules.dfas) {
+          expect(untrimmedStates(dfa)).toEqual([]);
+          expect(mooreClassCount(dfa)).toBe(dfa.numStates);
+          expect(dfa.trans.length).toBe(dfa.numStates * dfa.numClasses);
+        }
+        expect(uncompletableStates(buildAutomaton(grammar(expr)), 500)).toEqual([]);
       }),
       { numRuns: 200 },
     );
@@ -148,7 +151,7 @@ describe("limits", () => {
       buildAutomaton(grammar(jsonString(0, max)));
       const t0 = performance.now();
       const dfa = buildAutomaton(grammar(jsonString(0, max)));
-      console.log(`jsonString maxLength ${max}: ${dfa.numStates} states, ${dfa.numClasses} classes, ${(performance.now() - t0).toFixed(1)} ms (warm)`);
+      console.log(`jsonString maxLength ${max}: ${dfa.ruleStates} states, ${dfa.numClasses} classes, ${(performance.now() - t0).toFixed(1)} ms (warm)`);
       expect(accepts(dfa, JSON.stringify("x".repeat(max)))).toBe(true);
       expect(accepts(dfa, JSON.stringify("x".repeat(max + 1)))).toBe(false);
     }

@@ -3,11 +3,11 @@
  * checked by brute force independently of the builder's own algorithms, and small grammar
  * constructors.
  */
-import { acceptsBytes, acceptsText, type ByteDfa } from "../../src/automaton/index.js";
+import { acceptsBytes, acceptsText, type ByteDfa, type GrammarAutomaton } from "../../src/automaton/index.js";
 import type { Expr, Grammar } from "../../src/grammar/ir.js";
 
 /** Byte-by-byte acceptance of a text (as UTF-8) or of raw bytes. */
-export const accepts = (dfa: ByteDfa, input: string | Uint8Array | number[]): boolean =>
+export const accepts = (dfa: GrammarAutomaton | ByteDfa, input: string | Uint8Array | number[]): boolean =>
   typeof input === "string" ? acceptsText(dfa, input) : acceptsBytes(dfa, input);
 
 export const grammar = (root: Expr, rules: Record<string, Expr> = {}): Grammar => ({
@@ -83,3 +83,38 @@ export const INTERESTING_CODE_POINTS = [
   0x00, 0x01, 0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x1f, 0x20, 0x22, 0x2f, 0x5c, 0x7f, 0x80, 0xa0, 0x7ff, 0x800,
   0xd7ff, 0xe000, 0xfeff, 0xffff, 0x10000, 0x1f600, 0x10ffff, 0x2028, 0x4e2d,
 ];
+
+/**
+ * States of a grammar automaton, explored breadth-first over every byte (at most `limit`), from
+ * which following distance-lowering bytes does not reach acceptance: must be none, since the
+ * automaton is trimmed by construction.
+ */
+export function uncompletableStates(automaton: GrammarAutomaton, limit: number): number[] {
+  const bad: number[] = [];
+  const seen = new Set([automaton.start]);
+  const queue = [automaton.start];
+  while (queue.length > 0 && seen.size < limit) {
+    const s = queue.shift()!;
+    if (!completes(automaton, s)) bad.push(s);
+    for (let b = 0; b < 256; b++) {
+      const t = automaton.step(s, b);
+      if (t >= 0 && !seen.has(t)) (seen.add(t), queue.push(t));
+    }
+  }
+  return bad;
+}
+
+function completes(automaton: GrammarAutomaton, state: number): boolean {
+  let s = state;
+  for (let steps = 0; steps < 100_000; steps++) {
+    if (automaton.distToAccept(s) === 0) return automaton.isAccepting(s);
+    let next = -1;
+    for (let b = 0; b < 256 && next < 0; b++) {
+      const t = automaton.step(s, b);
+      if (t >= 0 && automaton.distToAccept(t) === automaton.distToAccept(s) - 1) next = t;
+    }
+    if (next < 0) return false;
+    s = next;
+  }
+  return false;
+}

@@ -6,13 +6,12 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildAutomaton, type ByteDfa } from "../../src/automaton/index.js";
-import { stepByte } from "../../src/automaton/dfa.js";
+import { buildAutomaton, type GrammarAutomaton } from "../../src/automaton/index.js";
 import { alt, chars, jsonString, lit, loadGrammarFile, parseGbnf, printGbnf, printLark, ref, repeat, seq, type Expr, type Grammar } from "../../src/grammar/index.js";
 import { compileSchema } from "../../src/schema/index.js";
 
 /** Exact language equality of two DFAs: breadth-first search over state pairs. */
-function equivalent(a: ByteDfa, b: ByteDfa): boolean {
+function equivalent(a: GrammarAutomaton, b: GrammarAutomaton): boolean {
   const seen = new Set<string>();
   const queue: [number, number][] = [[a.start, b.start]];
   while (queue.length > 0) {
@@ -20,11 +19,11 @@ function equivalent(a: ByteDfa, b: ByteDfa): boolean {
     const key = `${x},${y}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const accX = x >= 0 && a.accepting[x] === 1;
-    const accY = y >= 0 && b.accepting[y] === 1;
+    const accX = x >= 0 && a.isAccepting(x);
+    const accY = y >= 0 && b.isAccepting(y);
     if (accX !== accY) return false;
     if (x < 0 && y < 0) continue;
-    for (let byte = 0; byte < 256; byte++) queue.push([x < 0 ? -1 : stepByte(a, x, byte), y < 0 ? -1 : stepByte(b, y, byte)]);
+    for (let byte = 0; byte < 256; byte++) queue.push([x < 0 ? -1 : a.step(x, byte), y < 0 ? -1 : b.step(y, byte)]);
   }
   return true;
 }
@@ -79,7 +78,7 @@ describe("GBNF round trip", () => {
     fc.assert(
       fc.property(exprArb, (e) => {
         const g: Grammar = { start: "start", rules: new Map<string, Expr>([["start", e], ["helper", alt(lit("h"), seq(lit("\\"), chars([0x22, 0x22])))]]) };
-        let dfa: ByteDfa;
+        let dfa: GrammarAutomaton;
         try {
           dfa = buildAutomaton(g);
         } catch {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { buildAutomaton, type ByteDfa } from "../../src/automaton/index.js";
+import { buildAutomaton, type GrammarAutomaton } from "../../src/automaton/index.js";
 import { PocketExtractError } from "../../src/errors.js";
 import { PatternError, parseRegex } from "../../src/regex/index.js";
 import { accepts, grammar, jsonString } from "../automaton/helpers.js";
 
 /** The automaton of "strings in which `pattern` finds a match". */
-const contentDfa = (pattern: string, maxStates?: number): ByteDfa =>
+const contentDfa = (pattern: string, maxStates?: number): GrammarAutomaton =>
   buildAutomaton(grammar(jsonString(0, Infinity, { pattern })), maxStates === undefined ? {} : { maxStates });
-const matches = (dfa: ByteDfa, s: string): boolean => accepts(dfa, JSON.stringify(s));
+const matches = (dfa: GrammarAutomaton, s: string): boolean => accepts(dfa, JSON.stringify(s));
 
 const ALPHABET = ["a", "b", "c", "d", "é", "中", "😀", "1", "9", " ", "\n", "-", "_", "\u2028", "\t"];
 const text = fc.array(fc.constantFrom(...ALPHABET), { maxLength: 8 }).map((a) => a.join(""));
@@ -39,7 +39,7 @@ describe("regex -> automaton agrees with RegExp (u flag, search semantics)", () 
     fc.assert(
       fc.property(anchored, fc.array(text, { minLength: 5, maxLength: 5 }), (p, strings) => {
         const re = new RegExp(p, "u");
-        let dfa: ByteDfa;
+        let dfa: GrammarAutomaton;
         try {
           dfa = contentDfa(p, 20_000);
         } catch (e) {

@@ -9,7 +9,7 @@ export function bruteForceMask(grammar: TokenGrammar, state: number): Uint32Arra
   const { width } = grammar.vocabulary;
   for (let id = 0; id < width; id++) {
     const isEos = grammar.index.eosIds.includes(id);
-    const ok = isEos ? grammar.dfa.accepting[state] === 1 : grammar.stepToken(state, id) >= 0;
+    const ok = isEos ? grammar.automaton.isAccepting(state) : grammar.stepToken(state, id) >= 0;
     if (ok) out[id >>> 5] |= 1 << (id & 31);
   }
   return out;

@@ -1,0 +1,274 @@
+/**
+ * The automaton the mask engine walks: a deterministic byte automaton whose states are built on
+ * demand from the per-rule automata (rule-automata.ts) and a call stack.
+ *
+ * A configuration is a stack of frames (rule, state, depth left); frames are interned, so a stack
+ * is one frame id whose parent chain is the rest. A state of this automaton is the set of
+ * configurations the text so far can be in (usually one): its kernel is what bytes reached, its
+ * closure adds what calls (push the callee, remember the return state) and returns (an accepting
+ * rule state pops to the caller) reach without reading. Stepping a byte moves every closure
+ * configuration whose top rule state has that byte, and the resulting kernel is interned. Since
+ * the rule analysis removed every move that cannot complete within the depth left, every state
+ * built can still finish the document: the automaton is trimmed by construction.
+ *
+ * Transitions are memoized in a table that grows as states appear (UNKNOWN until first used), so
+ * only the states a document (or a mask computation) visits are ever built. The number of states
+ * is bounded by `maxStates`; going past it is AUTOMATON_TOO_LARGE, never unbounded memory.
+ */
+import { PocketExtractError } from "../errors.js";
+import { refine } from "./classes.js";
+import { MANY_BYTES, NO_BYTE, RuleAnalysis, UNREACHABLE } from "./rule-analysis.js";
+import type { RuleAutomata } from "./rule-automata.js";
+
+/** Transition table entry not computed yet; -1 is dead. */
+export const UNKNOWN = -2;
+const NO_FRAME = -1;
+
+export class GrammarAutomaton {
+  readonly start: number;
+  /** byte -> class, the coarsest partition refining every rule's byte classes. */
+  readonly classOf: Uint8Array;
+  readonly numClasses: number;
+  /** trans[s * numClasses + c]: next state, -1 dead, UNKNOWN not computed (see step). Replaced
+   *  when the table grows: re-read it after any call that may build states. */
+  trans: Int32Array;
+  /** plainBudget[s * 4 + p]: plain-text characters state s provably survives at UTF-8 position p
+   *  (rule-analysis.ts). Replaced when it grows, like `trans`. */
+  plainBudget: Int32Array;
+
+  private readonly analysis: RuleAnalysis;
+  /** Per rule: global class -> the rule's own byte class. */
+  private readonly ruleClass: Uint8Array[];
+  private readonly classByte: Uint8Array;
+  private readonly frames = new Frames();
+  private count = 0;
+  private accepting = new Uint8Array(64);
+  private dist = new Int32Array(64);
+  private forced = new Int16Array(64);
+  private closures: Int32Array[] = [];
+  private readonly byKernel = new Map<string, number>();
+
+  constructor(
+    private readonly rules: RuleAutomata,
+    private readonly maxStates: number,
+  ) {
+    this.analysis = new RuleAnalysis(rules);
+    const { classOf, numClasses } = refine(...rules.dfas.map((d) => d.classOf));
+    this.classOf = classOf;
+    this.numClasses = numClasses;
+    this.classByte = new Uint8Array(numClasses);
+    for (let b = 255; b >= 0; b--) this.classByte[classOf[b]] = b;
+    this.ruleClass = rules.dfas.map((d) => Uint8Array.from(this.classByte, (b) => d.classOf[b]));
+    this.trans = new Int32Array(64 * numClasses).fill(UNKNOWN);
+    this.plainBudget = new Int32Array(64 * 4);
+    const root = rules.root;
+    this.start = this.intern([this.frames.intern(NO_FRAME, root, rules.dfas[root].start, rules.maxDepth, this.analysis)]);
+  }
+
+  /** States built so far (they are built on demand). */
+  get numStates(): number {
+    return this.count;
+  }
+
+  /** Rules compiled to an automaton (those inlined into their callers included). */
+  get ruleCount(): number {
+    return this.rules.dfas.filter((d) => d.numStates > 0).length;
+  }
+
+  /** Total states of the per-rule automata: the compiled size of the grammar. */
+  get ruleStates(): number {
+    return this.rules.dfas.reduce((n, d) => n + d.numStates, 0);
+  }
+
+  /** Next state after `byte`, or -1 (dead). */
+  step(state: number, byte: number): number {
+    const cls = this.classOf[byte];
+    const t = this.trans[state * this.numClasses + cls];
+    return t === UNKNOWN ? this.stepClass(state, cls) : t;
+  }
+
+  /** Computes (and memoizes) the transition of `state` on class `cls`. */
+  stepClass(state: number, cls: number): number {
+    const at = state * this.numClasses + cls;
+    if (this.trans[at] !== UNKNOWN) return this.trans[at];
+    const { frames, analysis, rules } = this;
+    const kernel: number[] = [];
+    for (const f of this.closures[state]) {
+      const rule = frames.rule[f];
+      const dfa = rules.dfas[rule];
+      const t = analysis.of(rule, frames.depth[f]).trans[frames.state[f] * dfa.numClasses + this.ruleClass[rule][cls]];
+      if (t >= 0) kernel.push(frames.intern(frames.parent[f], rule, t, frames.depth[f], analysis));
+    }
+    const next = kernel.length === 0 ? -1 : this.intern(kernel);
+    // Re-read: interning may have grown the table.
+    this.trans[at] = next;
+    return next;
+  }
+
+  /** True when the document may end in `state`. */
+  isAccepting(state: number): boolean {
+    return this.accepting[state] === 1;
+  }
+
+  /** Fewest bytes that complete the document from `state`. */
+  distToAccept(state: number): number {
+    return this.dist[state];
+  }
+
+  /** The only byte `state` can read next when it cannot end the document either, else -1. */
+  forcedByte(state: number): number {
+    return this.forced[state];
+  }
+
+  /** True when some byte can follow `state`. */
+  canContinue(state: number): boolean {
+    for (const f of this.closures[state]) {
+      const table = this.analysis.of(this.frames.rule[f], this.frames.depth[f]);
+      if (table.singleByte[this.frames.state[f]] !== NO_BYTE) return true;
+    }
+    return false;
+  }
+
+  /** Bytes held by the states built so far (tables and frames). */
+  memoryBytes(): number {
+    return this.trans.byteLength + this.plainBudget.byteLength + this.accepting.byteLength * 7 + this.frames.memoryBytes();
+  }
+
+  private intern(kernel: number[]): number {
+    if (kernel.length > 1) kernel.sort((a, b) => a - b);
+    const key = kernel.length === 1 ? String(kernel[0]) : dedupe(kernel).join(",");
+    const known = this.byKernel.get(key);
+    if (known !== undefined) return known;
+    const id = this.count++;
+    if (id >= this.maxStates) {
+      throw new PocketExtractError(
+        "AUTOMATON_TOO_LARGE",
+        `the grammar automaton needs more than ${this.maxStates} states (maxStates); simplify the schema or raise the limit`,
+      );
+    }
+    this.ensureCapacity(id + 1);
+    this.byKernel.set(key, id);
+    const closure = this.closure(kernel);
+    this.closures[id] = closure;
+    this.describe(id, closure);
+    return id;
+  }
+
+  /** The kernel plus everything calls and returns reach without reading a byte. */
+  private closure(kernel: readonly number[]): Int32Array {
+    const { frames, analysis, rules } = this;
+    const out: number[] = [];
+    const seen = new Set<number>();
+    const stack = [...kernel];
+    while (stack.length > 0) {
+      const f = stack.pop()!;
+      if (seen.has(f)) continue;
+      seen.add(f);
+      out.push(f);
+      const rule = frames.rule[f];
+      const state = frames.state[f];
+      const depth = frames.depth[f];
+      const dfa = rules.dfas[rule];
+      const callees = dfa.callees;
+      if (callees !== undefined) {
+        const trans = analysis.of(rule, depth).trans;
+        const first = dfa.numClasses - callees.length;
+        for (let i = 0; i < callees.length; i++) {
+          const ret = trans[state * dfa.numClasses + first + i];
+          if (ret < 0) continue;
+          const callee = callees[i];
+          const caller = frames.intern(frames.parent[f], rule, ret, depth, analysis);
+          stack.push(frames.intern(caller, callee, rules.dfas[callee].start, analysis.calleeDepth(rule, callee, depth), analysis));
+        }
+      }
+      if (dfa.accepting[state] && frames.parent[f] !== NO_FRAME) stack.push(frames.parent[f]);
+    }
+    return Int32Array.from(out);
+  }
+
+  private describe(id: number, closure: Int32Array): void {
+    const { frames, analysis, rules } = this;
+    let accepting = 0;
+    let dist = UNREACHABLE;
+    let forced: number = NO_BYTE;
+    for (let p = 0; p < 4; p++) this.plainBudget[id * 4 + p] = -1;
+    for (const f of closure) {
+      const rule = frames.rule[f];
+      const state = frames.state[f];
+      const table = analysis.of(rule, frames.depth[f]);
+      if (frames.parent[f] === NO_FRAME && rules.dfas[rule].accepting[state]) accepting = 1;
+      dist = Math.min(dist, frames.dist[f]);
+      for (let p = 0; p < 4; p++) this.plainBudget[id * 4 + p] = Math.max(this.plainBudget[id * 4 + p], table.plainBudget[state * 4 + p]);
+      const single = table.singleByte[state];
+      if (single === NO_BYTE) continue;
+      forced = forced === NO_BYTE || forced === single ? single : MANY_BYTES;
+    }
+    this.accepting[id] = accepting;
+    this.dist[id] = dist;
+    this.forced[id] = accepting || forced < 0 ? -1 : forced;
+  }
+
+  private ensureCapacity(n: number): void {
+    if (n <= this.accepting.length) return;
+    const size = Math.max(n, this.accepting.length * 2);
+    const trans = new Int32Array(size * this.numClasses).fill(UNKNOWN);
+    trans.set(this.trans);
+    this.trans = trans;
+    this.plainBudget = grow(this.plainBudget, size * 4);
+    this.accepting = grow(this.accepting, size);
+    this.dist = grow(this.dist, size);
+    this.forced = grow(this.forced, size);
+  }
+}
+
+/** Interned stack frames: (parent frame, rule, rule state, depth left), with the fewest bytes
+ *  that complete the whole stack. */
+class Frames {
+  parent = new Int32Array(64);
+  rule = new Int32Array(64);
+  state = new Int32Array(64);
+  depth = new Int32Array(64);
+  dist = new Int32Array(64);
+  private count = 0;
+  private readonly ids = new Map<string, number>();
+
+  intern(parent: number, rule: number, state: number, depth: number, analysis: RuleAnalysis): number {
+    const key = `${parent},${rule},${state},${depth}`;
+    const known = this.ids.get(key);
+    if (known !== undefined) return known;
+    const id = this.count++;
+    if (id >= this.parent.length) {
+      const size = this.parent.length * 2;
+      this.parent = grow(this.parent, size);
+      this.rule = grow(this.rule, size);
+      this.state = grow(this.state, size);
+      this.depth = grow(this.depth, size);
+      this.dist = grow(this.dist, size);
+    }
+    this.parent[id] = parent;
+    this.rule[id] = rule;
+    this.state[id] = state;
+    this.depth[id] = depth;
+    const own = analysis.of(rule, depth).dist[state];
+    this.dist[id] = parent === NO_FRAME ? own : Math.min(UNREACHABLE, own + this.dist[parent]);
+    this.ids.set(key, id);
+    return id;
+  }
+
+  memoryBytes(): number {
+    return this.parent.byteLength * 5 + this.count * 48;
+  }
+}
+
+function grow<T extends Int32Array | Int16Array | Uint8Array>(array: T, size: number): T {
+  const out = new (array.constructor as new (n: number) => T)(size);
+  out.set(array);
+  return out;
+}
+
+function dedupe(sorted: number[]): number[] {
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i];
+  sorted.length = n;
+  return sorted;
+}

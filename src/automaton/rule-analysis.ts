@@ -1,0 +1,326 @@
+/**
+ * Per-rule facts the grammar automaton and the mask engine need, computed once per grammar with
+ * linear-time graph searches, for each recursion depth left where the rule's component is
+ * recursive (once otherwise):
+ *  - `trans`: the rule's moves with every move removed that cannot complete within the depth
+ *    left, so any state the automaton enters can still finish the document (no dead ends);
+ *  - `dist`: fewest bytes to the rule's own acceptance, a call counting its callee's shortest text;
+ *  - `plainBudget`: how many characters of plain text (plain-text.ts) a state provably survives
+ *    within the rule, per UTF-8 position: what lets a trie walk accept whole subtrees inside
+ *    string bodies without visiting them (a call or return counts as a death here, which only
+ *    makes the budget smaller, never wrong);
+ *  - `singleByte`: the only byte a state moves on, for jump-forward.
+ */
+import { PocketExtractError } from "../errors.js";
+import type { ByteDfa } from "./dfa.js";
+import { plainLeadPending } from "./plain-text.js";
+import type { RuleAutomata } from "./rule-automata.js";
+
+export const UNBOUNDED = 0x3fffffff;
+/** `dist` of a state that cannot complete. */
+export const UNREACHABLE = 0x3fffffff;
+/** `singleByte`: no byte moves / several bytes move. */
+export const NO_BYTE = -1;
+export const MANY_BYTES = -2;
+
+export interface RuleTables {
+  readonly trans: Int32Array;
+  readonly dist: Int32Array;
+  /** plainBudget[s * 4 + p]: characters of plain text survivable from state s at UTF-8 position p. */
+  readonly plainBudget: Int32Array;
+  readonly singleByte: Int16Array;
+}
+
+export class RuleAnalysis {
+  /** tables[rule][k]: k = depth left for recursive rules, a single entry otherwise. */
+  private readonly tables: RuleTables[][];
+
+  constructor(private readonly rules: RuleAutomata) {
+    const { dfas, component, recursive, head, maxDepth } = rules;
+    this.tables = dfas.map(() => []);
+    const byComponent = new Map<number, number[]>();
+    for (let id = 0; id < dfas.length; id++) {
+      const list = byComponent.get(component[id]) ?? [];
+      list.push(id);
+      byComponent.set(component[id], list);
+    }
+    // Components in increasing id: every callee outside a component is analyzed before it.
+    for (const c of [...byComponent.keys()].sort((a, b) => a - b)) {
+      const members = byComponent.get(c)!;
+      if (!recursive[members[0]]) {
+        for (const id of members) this.tables[id][0] = this.analyze(id, maxDepth);
+        continue;
+      }
+      const order = calleesFirst(members, dfas, component, head);
+      for (let k = 0; k <= maxDepth; k++) for (const id of order) this.tables[id][k] = this.analyze(id, k);
+    }
+    if (this.minLength(rules.root, maxDepth) >= UNREACHABLE) {
+      throw new PocketExtractError(
+        "SCHEMA_UNSATISFIABLE",
+        `recursion with no base case within ${maxDepth} levels: the grammar (start rule '${rules.names[rules.root]}') accepts no text`,
+      );
+    }
+  }
+
+  /** The tables of `rule` entered with `depth` left. */
+  of(rule: number, depth: number): RuleTables {
+    return this.rules.recursive[rule] ? this.tables[rule][depth] : this.tables[rule][0];
+  }
+
+  /** Depth left inside `callee` when `caller` (with `depth` left) calls it; -1 when not allowed. */
+  calleeDepth(caller: number, callee: number, depth: number): number {
+    const { component, head, maxDepth } = this.rules;
+    if (component[caller] !== component[callee]) return maxDepth;
+    return head[callee] ? depth - 1 : depth;
+  }
+
+  /** Fewest bytes of a text of `rule` entered with `depth` left (UNREACHABLE when none). */
+  minLength(rule: number, depth: number): number {
+    if (depth < 0) return UNREACHABLE;
+    const dfa = this.rules.dfas[rule];
+    return dfa.numStates === 0 ? UNREACHABLE : this.of(rule, depth).dist[dfa.start];
+  }
+
+  private analyze(rule: number, depth: number): RuleTables {
+    const dfa = this.rules.dfas[rule];
+    const callees = dfa.callees ?? NO_CALLEES;
+    const first = dfa.numClasses - callees.length;
+    const callWeight = Array.from(callees, (callee) => this.minLength(callee, this.calleeDepth(rule, callee, depth)));
+    const dist = distances(dfa, first, callWeight);
+    const trans = dfa.trans.slice();
+    const k = dfa.numClasses;
+    for (let s = 0; s < dfa.numStates; s++) {
+      for (let c = 0; c < k; c++) {
+        const t = trans[s * k + c];
+        if (t >= 0 && (dist[t] >= UNREACHABLE || (c >= first && callWeight[c - first] >= UNREACHABLE))) trans[s * k + c] = -1;
+      }
+    }
+    const filtered: ByteDfa = { ...dfa, trans };
+    return { trans, dist, plainBudget: plainBudgets(filtered), singleByte: singleBytes(filtered, first) };
+  }
+}
+
+const NO_CALLEES = new Int32Array(0);
+
+/** Rules of one recursive component ordered so that a non-head callee comes before its callers
+ *  (calls into heads cost depth and are read from the previous depth, so they impose no order). */
+function calleesFirst(members: readonly number[], dfas: readonly ByteDfa[], component: Int32Array, head: Uint8Array): number[] {
+  const order: number[] = [];
+  const seen = new Set<number>();
+  const visit = (id: number): void => {
+    seen.add(id);
+    for (const callee of dfas[id].callees ?? NO_CALLEES) {
+      if (component[callee] === component[id] && !head[callee] && !seen.has(callee)) visit(callee);
+    }
+    order.push(id);
+  };
+  for (const id of members) if (!seen.has(id)) visit(id);
+  return order;
+}
+
+/** Dijkstra backwards from the accepting states; a byte weighs 1, a call its callee's shortest text. */
+function distances(dfa: ByteDfa, firstCall: number, callWeight: readonly number[]): Int32Array {
+  const { numStates: n, numClasses: k, trans } = dfa;
+  const dist = new Int32Array(n).fill(UNREACHABLE);
+  // Reverse edges in CSR form, each with its weight.
+  const off = new Int32Array(n + 1);
+  for (let i = 0; i < trans.length; i++) if (trans[i] >= 0) off[trans[i] + 1]++;
+  for (let s = 0; s < n; s++) off[s + 1] += off[s];
+  const from = new Int32Array(off[n]);
+  const weight = new Int32Array(off[n]);
+  const fill = off.slice(0, n);
+  for (let s = 0; s < n; s++) {
+    for (let c = 0; c < k; c++) {
+      const t = trans[s * k + c];
+      if (t < 0) continue;
+      const w = c < firstCall ? 1 : callWeight[c - firstCall];
+      if (w >= UNREACHABLE) continue;
+      from[fill[t]] = s;
+      weight[fill[t]++] = w;
+    }
+  }
+  const heap = new MinHeap();
+  for (let s = 0; s < n; s++) {
+    if (dfa.accepting[s]) {
+      dist[s] = 0;
+      heap.push(0, s);
+    }
+  }
+  while (heap.size > 0) {
+    const d = heap.topKey();
+    const v = heap.pop();
+    if (d !== dist[v]) continue;
+    for (let e = off[v]; e < off[v + 1]; e++) {
+      const u = from[e];
+      const nd = d + weight[e];
+      if (nd < dist[u]) {
+        dist[u] = nd;
+        heap.push(nd, u);
+      }
+    }
+  }
+  return dist;
+}
+
+/** A binary min-heap of (key, value) integer pairs. */
+class MinHeap {
+  private keys: number[] = [];
+  private values: number[] = [];
+
+  get size(): number {
+    return this.keys.length;
+  }
+
+  topKey(): number {
+    return this.keys[0];
+  }
+
+  push(key: number, value: number): void {
+    const { keys, values } = this;
+    let i = keys.length;
+    keys.push(key);
+    values.push(value);
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (keys[p] <= key) break;
+      keys[i] = keys[p];
+      values[i] = values[p];
+      i = p;
+    }
+    keys[i] = key;
+    values[i] = value;
+  }
+
+  pop(): number {
+    const { keys, values } = this;
+    const top = values[0];
+    const lastKey = keys.pop()!;
+    const lastValue = values.pop()!;
+    const n = keys.length;
+    if (n === 0) return top;
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && keys[child + 1] < keys[child]) child++;
+      if (keys[child] >= lastKey) break;
+      keys[i] = keys[child];
+      values[i] = values[child];
+      i = child;
+    }
+    keys[i] = lastKey;
+    values[i] = lastValue;
+    return top;
+  }
+}
+
+/** For each UTF-8 position p, the distinct (byte class, next position) pairs of plain text bytes. */
+function plainMoves(dfa: ByteDfa): { cls: number; next: number }[][] {
+  const moves: { cls: number; next: number }[][] = [[], [], [], []];
+  const seen = [new Set<number>(), new Set<number>(), new Set<number>(), new Set<number>()];
+  const add = (p: number, b: number, next: number): void => {
+    const key = dfa.classOf[b] * 4 + next;
+    if (!seen[p].has(key)) {
+      seen[p].add(key);
+      moves[p].push({ cls: dfa.classOf[b], next });
+    }
+  };
+  for (let b = 0; b < 256; b++) {
+    const pending = plainLeadPending(b);
+    if (pending >= 0) add(0, b, pending);
+    if (b >= 0x80 && b <= 0xbf) for (let p = 1; p <= 3; p++) add(p, b, p - 1);
+  }
+  return moves;
+}
+
+/**
+ * D(s,p) = fewest characters started on a plain-text path from (s,p) that ends in a dead byte;
+ * budget = D - 1. Moves from position 0 start a character (weight 1), continuation moves do not
+ * (weight 0), so this is a 0-1 shortest-path problem solved backwards from the deaths.
+ */
+function plainBudgets(dfa: ByteDfa): Int32Array {
+  const n = dfa.numStates * 4;
+  const moves = plainMoves(dfa);
+  const dist = new Int32Array(n).fill(UNBOUNDED);
+  // Reverse edges (t,p') -> (s,p) with weight w, in CSR form: count, prefix-sum, fill.
+  const counts = new Int32Array(n + 1);
+  let maxMoves = 0;
+  for (const m of moves) maxMoves = Math.max(maxMoves, m.length);
+  const fwd = new Int32Array(n * maxMoves).fill(-1);
+  for (let s = 0; s < dfa.numStates; s++) {
+    for (let p = 0; p < 4; p++) {
+      const from = s * 4 + p;
+      const w = p === 0 ? 1 : 0;
+      const list = moves[p];
+      for (let k = 0; k < list.length; k++) {
+        const t = dfa.trans[s * dfa.numClasses + list[k].cls];
+        if (t < 0) {
+          if (w < dist[from]) dist[from] = w;
+        } else {
+          const to = t * 4 + list[k].next;
+          fwd[from * maxMoves + k] = to;
+          counts[to + 1]++;
+        }
+      }
+    }
+  }
+  for (let i = 0; i < n; i++) counts[i + 1] += counts[i];
+  const revFrom = new Int32Array(counts[n]);
+  const fill = counts.slice(0, n);
+  for (let from = 0; from < n; from++) {
+    for (let k = 0; k < maxMoves; k++) {
+      const to = fwd[from * maxMoves + k];
+      if (to >= 0) revFrom[fill[to]++] = from;
+    }
+  }
+  // Dijkstra with 0/1 weights, layer by layer: `layer` holds nodes at distance d (a stack, since
+  // 0-weight edges stay in the layer), `next` those at d + 1. Stale entries are skipped on pop.
+  let layer: number[] = [];
+  let next: number[] = [];
+  for (let i = 0; i < n; i++) if (dist[i] === 0) layer.push(i);
+  for (let i = 0; i < n; i++) if (dist[i] === 1) next.push(i);
+  const done = new Uint8Array(n);
+  for (let d = 0; layer.length > 0 || next.length > 0; d++) {
+    while (layer.length > 0) {
+      const v = layer.pop()!;
+      if (done[v] || dist[v] !== d) continue;
+      done[v] = 1;
+      for (let e = counts[v]; e < counts[v + 1]; e++) {
+        const u = revFrom[e];
+        // An edge's weight is set by its source: moves from position 0 start a character.
+        const w = (u & 3) === 0 ? 1 : 0;
+        if (d + w < dist[u]) {
+          dist[u] = d + w;
+          (w === 0 ? layer : next).push(u);
+        }
+      }
+    }
+    layer = next;
+    next = [];
+  }
+  for (let i = 0; i < n; i++) if (dist[i] !== UNBOUNDED) dist[i] -= 1;
+  return dist;
+}
+
+/** Per state: its only byte with a move, NO_BYTE or MANY_BYTES (byte columns only). */
+function singleBytes(dfa: ByteDfa, byteClasses: number): Int16Array {
+  const { numStates, numClasses, trans, classOf } = dfa;
+  const classSize = new Int32Array(byteClasses);
+  const classByte = new Int16Array(byteClasses);
+  for (let b = 255; b >= 0; b--) {
+    classSize[classOf[b]]++;
+    classByte[classOf[b]] = b;
+  }
+  const single = new Int16Array(numStates).fill(NO_BYTE);
+  for (let s = 0; s < numStates; s++) {
+    let live = 0;
+    for (let c = 0; c < byteClasses && live <= 1; c++) {
+      if (trans[s * numClasses + c] >= 0) {
+        live += classSize[c];
+        single[s] = classByte[c];
+      }
+    }
+    if (live > 1) single[s] = MANY_BYTES;
+  }
+  return single;
+}

@@ -1,0 +1,182 @@
+/**
+ * Grammar IR -> one finished DFA per rule, where a reference is either inlined (the callee's
+ * automaton embedded, for small non-recursive rules) or kept as a call column (dfa.ts `callees`)
+ * that the grammar automaton (grammar-automaton.ts) runs with a stack. Calls are what keep big
+ * schemas small: a definition used in twenty places, or a nested object, is built once instead of
+ * being copied into every caller's states, and recursion needs no unrolling.
+ *
+ * Recursion depth keeps the meaning it has always had: entering a recursion head (rule-graph.ts)
+ * from inside its cycle spends one unit, entering another strongly connected component starts
+ * afresh at the maximum, and the analysis (rule-analysis.ts) removes every move that could only
+ * complete deeper than allowed.
+ */
+import type { Grammar } from "../grammar/ir.js";
+import { PocketExtractError } from "../errors.js";
+import { Budget } from "./budget.js";
+import { compileExpr } from "./compile-expr.js";
+import type { ByteDfa } from "./dfa.js";
+import type { Leaf } from "./expr-nfa.js";
+import { finish } from "./finish.js";
+import { JsonStrings } from "./json-string.js";
+import { analyzeRules } from "./rule-graph.js";
+
+export interface BuildOptions {
+  /** How many times a recursive rule may be re-entered along one path (default 8). */
+  readonly maxRecursionDepth?: number;
+  /** Largest number of states of any automaton built on the way (default 200,000); also bounds
+   *  the states the grammar automaton may materialize while decoding. */
+  readonly maxStates?: number;
+}
+
+export const DEFAULT_MAX_RECURSION_DEPTH = 8;
+export const DEFAULT_MAX_STATES = 200_000;
+/** Total work allowed per build, in units of state/edge visits per allowed state. */
+const WORK_PER_STATE = 64;
+/** Non-recursive rules up to this many states are inlined: a call costs a stack frame at every
+ *  use, which is only worth it for automata big enough to matter. */
+const INLINE_MAX_STATES = 64;
+
+export interface RuleAutomata {
+  /** Per rule id: its finished automaton (call columns name rule ids). */
+  readonly dfas: readonly ByteDfa[];
+  readonly names: readonly string[];
+  readonly root: number;
+  /** Per rule id: the component id (rules in one cycle share it; a callee's id is lower). */
+  readonly component: Int32Array;
+  /** Per rule id: 1 for a recursion head (entering it from its own component costs depth). */
+  readonly head: Uint8Array;
+  /** Per rule id: 1 when its component is recursive (its analysis depends on the depth left). */
+  readonly recursive: Uint8Array;
+  readonly maxDepth: number;
+}
+
+export function buildRuleAutomata(grammar: Grammar, options: BuildOptions = {}): RuleAutomata {
+  const maxDepth = options.maxRecursionDepth ?? DEFAULT_MAX_RECURSION_DEPTH;
+  const maxStates = options.maxStates ?? DEFAULT_MAX_STATES;
+  const budget = new Budget(maxStates, maxStates * WORK_PER_STATE);
+  const { heads, component, recursiveComponents } = analyzeRules(grammar);
+  const strings = new JsonStrings(budget);
+  const ids = new Map<string, number>();
+  const names: string[] = [];
+  const dfas: (ByteDfa | null | undefined)[] = [];
+
+  const idOf = (name: string): number => {
+    let id = ids.get(name);
+    if (id === undefined) {
+      id = names.push(name) - 1;
+      ids.set(name, id);
+    }
+    return id;
+  };
+
+  const ruleDfa = (name: string): ByteDfa | null => {
+    const id = idOf(name);
+    if (dfas[id] !== undefined) return dfas[id]!;
+    const resolve = (leaf: Leaf): ByteDfa | number | null => {
+      if (leaf.kind === "jsonString") return strings.get(leaf);
+      if (component.get(leaf.name) === component.get(name)) return idOf(leaf.name);
+      const callee = ruleDfa(leaf.name);
+      if (callee === null) return null;
+      return callee.callees === undefined && callee.numStates <= INLINE_MAX_STATES ? callee : idOf(leaf.name);
+    };
+    const dfa = compileExpr(grammar.rules.get(name)!, budget, `rule '${name}'`, { resolve });
+    dfas[id] = dfa;
+    return dfa;
+  };
+
+  const root = idOf(grammar.start);
+  ruleDfa(grammar.start);
+  // Rules reached only through calls inside a cycle are built here.
+  for (let id = 0; id < names.length; id++) ruleDfa(names[id]);
+  const built = removeUnproductiveCalls(dfas as (ByteDfa | null)[]);
+  if (built[root] === null) {
+    throw new PocketExtractError("SCHEMA_UNSATISFIABLE", emptyMessage(grammar, names, built, recursiveComponents.size > 0));
+  }
+  const n = names.length;
+  const componentOf = new Int32Array(n);
+  const head = new Uint8Array(n);
+  const recursive = new Uint8Array(n);
+  for (let id = 0; id < n; id++) {
+    componentOf[id] = component.get(names[id])!;
+    head[id] = heads.has(names[id]) ? 1 : 0;
+    recursive[id] = recursiveComponents.has(componentOf[id]) ? 1 : 0;
+  }
+  // Unproductive rules are never called (their columns are gone): an empty stand-in keeps ids dense.
+  const dfasOut = built.map((d) => d ?? EMPTY);
+  return { dfas: dfasOut, names, root, component: componentOf, head, recursive, maxDepth };
+}
+
+const EMPTY: ByteDfa = { numStates: 0, start: 0, numClasses: 1, classOf: new Uint8Array(256), trans: new Int32Array(0), accepting: new Uint8Array(0) };
+
+/**
+ * A rule is productive when some path from its start reaches acceptance using bytes and calls of
+ * productive rules (least fixpoint). Calls of unproductive rules are removed and the callers
+ * re-finished, which may empty them in turn.
+ */
+function removeUnproductiveCalls(dfas: (ByteDfa | null)[]): (ByteDfa | null)[] {
+  const out = [...dfas];
+  for (;;) {
+    const productive = productiveRules(out);
+    let changed = false;
+    for (let id = 0; id < out.length; id++) {
+      const dfa = out[id];
+      if (dfa === null) continue;
+      if (!productive[id]) {
+        out[id] = null;
+        changed = true;
+        continue;
+      }
+      const callees = dfa.callees;
+      if (callees === undefined || callees.every((c) => productive[c])) continue;
+      const first = dfa.numClasses - callees.length;
+      const trans = dfa.trans.slice();
+      for (let s = 0; s < dfa.numStates; s++) {
+        for (let i = 0; i < callees.length; i++) if (!productive[callees[i]]) trans[s * dfa.numClasses + first + i] = -1;
+      }
+      out[id] = finish({ ...dfa, trans });
+      changed = true;
+    }
+    if (!changed) return out;
+  }
+}
+
+function productiveRules(dfas: readonly (ByteDfa | null)[]): Uint8Array {
+  const productive = new Uint8Array(dfas.length);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let id = 0; id < dfas.length; id++) {
+      const dfa = dfas[id];
+      if (productive[id] || dfa === null) continue;
+      if (reachesAccept(dfa, productive)) {
+        productive[id] = 1;
+        changed = true;
+      }
+    }
+  }
+  return productive;
+}
+
+function reachesAccept(dfa: ByteDfa, productive: Uint8Array): boolean {
+  const { numClasses: k, trans, callees } = dfa;
+  const first = k - (callees?.length ?? 0);
+  const seen = new Uint8Array(dfa.numStates);
+  const stack = [dfa.start];
+  seen[dfa.start] = 1;
+  while (stack.length > 0) {
+    const s = stack.pop()!;
+    if (dfa.accepting[s]) return true;
+    for (let c = 0; c < k; c++) {
+      const t = trans[s * k + c];
+      if (t < 0 || seen[t] || (c >= first && !productive[callees![c - first]])) continue;
+      seen[t] = 1;
+      stack.push(t);
+    }
+  }
+  return false;
+}
+
+function emptyMessage(grammar: Grammar, names: readonly string[], dfas: readonly (ByteDfa | null)[], recursive: boolean): string {
+  if (!recursive) return `the grammar (start rule '${grammar.start}') accepts no text`;
+  const cut = names.filter((_, id) => dfas[id] === null).map((n) => `'${n}'`);
+  return `recursion with no base case in rule ${cut.join(", ")}: no text is accepted`;
+}
