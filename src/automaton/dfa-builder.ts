@@ -57,14 +57,15 @@ export class DfaBuilder {
     for (let b = lo; b <= hi; b++) this.trans[state * this.numClasses + this.classOf[b]] = to;
   }
 
+  /** The automaton built; it shares this builder's buffers, so the builder is done with. */
   build(start: number): ByteDfa {
     return {
       numStates: this.count,
       start,
       numClasses: this.numClasses,
       classOf: this.classOf,
-      trans: this.trans.slice(0, this.count * this.numClasses),
-      accepting: this.accepting.slice(0, this.count),
+      trans: this.trans.subarray(0, this.count * this.numClasses),
+      accepting: this.accepting.subarray(0, this.count),
     };
   }
 }

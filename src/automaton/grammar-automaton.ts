@@ -17,7 +17,8 @@
  */
 import { PocketExtractError } from "../errors.js";
 import { refine } from "./classes.js";
-import { MANY_BYTES, NO_BYTE, RuleAnalysis, UNREACHABLE } from "./rule-analysis.js";
+import { RuleAnalysis } from "./rule-analysis.js";
+import { MANY_BYTES, NO_BYTE, UNREACHABLE } from "./rule-tables.js";
 import type { RuleAutomata } from "./rule-automata.js";
 
 /** Transition table entry not computed yet; -1 is dead. */
@@ -40,19 +41,21 @@ export class GrammarAutomaton {
   /** Per rule: global class -> the rule's own byte class. */
   private readonly ruleClass: Uint8Array[];
   private readonly classByte: Uint8Array;
-  private readonly frames = new Frames();
+  private readonly frames: Frames;
   private count = 0;
   private accepting = new Uint8Array(64);
   private dist = new Int32Array(64);
   private forced = new Int16Array(64);
   private closures: Int32Array[] = [];
   private readonly byKernel = new Map<string, number>();
+  private readonly bySingleFrame = new Map<number, number>();
 
   constructor(
     private readonly rules: RuleAutomata,
     private readonly maxStates: number,
   ) {
     this.analysis = new RuleAnalysis(rules);
+    this.frames = new Frames(rules.dfas.length, rules.maxDepth + 1);
     const { classOf, numClasses } = refine(...rules.dfas.map((d) => d.classOf));
     this.classOf = classOf;
     this.numClasses = numClasses;
@@ -91,12 +94,11 @@ export class GrammarAutomaton {
   stepClass(state: number, cls: number): number {
     const at = state * this.numClasses + cls;
     if (this.trans[at] !== UNKNOWN) return this.trans[at];
-    const { frames, analysis, rules } = this;
+    const { frames, analysis } = this;
     const kernel: number[] = [];
     for (const f of this.closures[state]) {
       const rule = frames.rule[f];
-      const dfa = rules.dfas[rule];
-      const t = analysis.of(rule, frames.depth[f]).trans[frames.state[f] * dfa.numClasses + this.ruleClass[rule][cls]];
+      const t = analysis.of(rule, frames.depth[f]).next(frames.state[f], this.ruleClass[rule][cls]);
       if (t >= 0) kernel.push(frames.intern(frames.parent[f], rule, t, frames.depth[f], analysis));
     }
     const next = kernel.length === 0 ? -1 : this.intern(kernel);
@@ -124,7 +126,7 @@ export class GrammarAutomaton {
   canContinue(state: number): boolean {
     for (const f of this.closures[state]) {
       const table = this.analysis.of(this.frames.rule[f], this.frames.depth[f]);
-      if (table.singleByte[this.frames.state[f]] !== NO_BYTE) return true;
+      if (table.singleByte(this.frames.state[f]) !== NO_BYTE) return true;
     }
     return false;
   }
@@ -135,9 +137,13 @@ export class GrammarAutomaton {
   }
 
   private intern(kernel: number[]): number {
-    if (kernel.length > 1) kernel.sort((a, b) => a - b);
-    const key = kernel.length === 1 ? String(kernel[0]) : dedupe(kernel).join(",");
-    const known = this.byKernel.get(key);
+    if (kernel.length > 1) {
+      kernel.sort((a, b) => a - b);
+      dedupe(kernel);
+    }
+    // Most states are one configuration: keyed by its frame id, without building a string.
+    const key = kernel.length === 1 ? kernel[0] : kernel.join(",");
+    const known = typeof key === "number" ? this.bySingleFrame.get(key) : this.byKernel.get(key);
     if (known !== undefined) return known;
     const id = this.count++;
     if (id >= this.maxStates) {
@@ -147,7 +153,8 @@ export class GrammarAutomaton {
       );
     }
     this.ensureCapacity(id + 1);
-    this.byKernel.set(key, id);
+    if (typeof key === "number") this.bySingleFrame.set(key, id);
+    else this.byKernel.set(key, id);
     const closure = this.closure(kernel);
     this.closures[id] = closure;
     this.describe(id, closure);
@@ -171,23 +178,24 @@ export class GrammarAutomaton {
       const dfa = rules.dfas[rule];
       const callees = dfa.callees;
       if (callees !== undefined) {
-        const trans = analysis.of(rule, depth).trans;
+        const tables = analysis.of(rule, depth);
         const first = dfa.numClasses - callees.length;
         for (let i = 0; i < callees.length; i++) {
-          const ret = trans[state * dfa.numClasses + first + i];
+          const ret = tables.next(state, first + i);
           if (ret < 0) continue;
           const callee = callees[i];
           const caller = frames.intern(frames.parent[f], rule, ret, depth, analysis);
           stack.push(frames.intern(caller, callee, rules.dfas[callee].start, analysis.calleeDepth(rule, callee, depth), analysis));
         }
       }
-      if (dfa.accepting[state] && frames.parent[f] !== NO_FRAME) stack.push(frames.parent[f]);
+      // A rule state at distance 0 from the rule's end accepts: the caller may continue.
+      if (frames.parent[f] !== NO_FRAME && analysis.of(rule, depth).dist(state) === 0) stack.push(frames.parent[f]);
     }
     return Int32Array.from(out);
   }
 
   private describe(id: number, closure: Int32Array): void {
-    const { frames, analysis, rules } = this;
+    const { frames, analysis } = this;
     let accepting = 0;
     let dist = UNREACHABLE;
     let forced: number = NO_BYTE;
@@ -196,10 +204,10 @@ export class GrammarAutomaton {
       const rule = frames.rule[f];
       const state = frames.state[f];
       const table = analysis.of(rule, frames.depth[f]);
-      if (frames.parent[f] === NO_FRAME && rules.dfas[rule].accepting[state]) accepting = 1;
+      if (frames.parent[f] === NO_FRAME && table.dist(state) === 0) accepting = 1;
       dist = Math.min(dist, frames.dist[f]);
-      for (let p = 0; p < 4; p++) this.plainBudget[id * 4 + p] = Math.max(this.plainBudget[id * 4 + p], table.plainBudget[state * 4 + p]);
-      const single = table.singleByte[state];
+      for (let p = 0; p < 4; p++) this.plainBudget[id * 4 + p] = Math.max(this.plainBudget[id * 4 + p], table.plainBudget(state, p));
+      const single = table.singleByte(state);
       if (single === NO_BYTE) continue;
       forced = forced === NO_BYTE || forced === single ? single : MANY_BYTES;
     }
@@ -230,11 +238,21 @@ class Frames {
   depth = new Int32Array(64);
   dist = new Int32Array(64);
   private count = 0;
-  private readonly ids = new Map<string, number>();
+  private readonly ids = new Map<number, Map<number, number>>();
+
+  constructor(
+    private readonly numRules: number,
+    /** Depth values a frame can have (0..maxDepth). */
+    private readonly depths: number,
+  ) {}
 
   intern(parent: number, rule: number, state: number, depth: number, analysis: RuleAnalysis): number {
-    const key = `${parent},${rule},${state},${depth}`;
-    const known = this.ids.get(key);
+    // Keyed by (parent, rule), then (state, depth): numbers, not strings (this is on every miss).
+    const outer = (parent + 1) * this.numRules + rule;
+    let byState = this.ids.get(outer);
+    if (byState === undefined) this.ids.set(outer, (byState = new Map()));
+    const inner = state * this.depths + depth;
+    const known = byState.get(inner);
     if (known !== undefined) return known;
     const id = this.count++;
     if (id >= this.parent.length) {
@@ -249,9 +267,9 @@ class Frames {
     this.rule[id] = rule;
     this.state[id] = state;
     this.depth[id] = depth;
-    const own = analysis.of(rule, depth).dist[state];
+    const own = analysis.of(rule, depth).dist(state);
     this.dist[id] = parent === NO_FRAME ? own : Math.min(UNREACHABLE, own + this.dist[parent]);
-    this.ids.set(key, id);
+    byState.set(inner, id);
     return id;
   }
 

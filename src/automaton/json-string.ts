@@ -2,7 +2,9 @@
  * The automaton of a `jsonString` IR node: content language (pattern search, or any text), minus
  * the excluded names and patterns, cut to the length bounds in code points, then JSON-encoded
  * with quotes. Regex DFAs are minimized before the products so those stay small; the products
- * are minimized once, at the end. One instance per build memoizes identical specs.
+ * are minimized once, at the end. Finished automata are shared process-wide by spec (a bounded
+ * LRU; automata are immutable), except verbatim ones, which belong to one document and are only
+ * memoized per build.
  */
 import type { Expr } from "../grammar/ir.js";
 import { anyText, patternParts } from "../regex/index.js";
@@ -15,21 +17,42 @@ import { encodeJsonString } from "./json-escape.js";
 import { boundLength } from "./length.js";
 import { product } from "./product.js";
 import { substringContent } from "./substrings.js";
+import { LruCache } from "../util/lru.js";
 
 export type JsonStringSpec = Extract<Expr, { kind: "jsonString" }>;
 
 let anyTextDfa: ByteDfa | undefined;
+/** Distinct string specs kept process-wide (a default-bounded string is ~2,800 states, 0.2 MiB). */
+const SHARED_STRINGS = 512;
+const shared = new LruCache<string, { dfa: ByteDfa | null }>(SHARED_STRINGS);
 
 export class JsonStrings {
-  private readonly memo = new Map<string, ByteDfa | null>();
+  private readonly verbatim = new Map<string, ByteDfa | null>();
 
   constructor(private readonly budget: Budget) {}
 
+  /** Identical specs have identical keys. */
+  static keyOf(spec: JsonStringSpec): string {
+    return JSON.stringify([spec.minLength, spec.maxLength === Infinity ? null : spec.maxLength, spec.pattern ?? null, spec.exclude ?? [], spec.excludePatterns ?? [], spec.substringOf ?? null]);
+  }
+
   /** The finished automaton of the string token; null when no string satisfies the spec. */
   get(spec: JsonStringSpec): ByteDfa | null {
-    const key = JSON.stringify([spec.minLength, spec.maxLength === Infinity ? null : spec.maxLength, spec.pattern ?? null, spec.exclude ?? [], spec.excludePatterns ?? [], spec.substringOf ?? null]);
-    if (!this.memo.has(key)) this.memo.set(key, this.build(spec, spec.substringOf === undefined ? `string ${key}` : "verbatim string"));
-    return this.memo.get(key)!;
+    const key = JsonStrings.keyOf(spec);
+    if (spec.substringOf !== undefined) {
+      if (!this.verbatim.has(key)) this.verbatim.set(key, this.build(spec, "verbatim string"));
+      return this.verbatim.get(key)!;
+    }
+    const what = `string ${key}`;
+    let entry = shared.get(key);
+    if (entry === undefined) {
+      entry = { dfa: this.build(spec, what) };
+      shared.set(key, entry);
+    } else if (entry.dfa !== null) {
+      // Built under another build's limits: this build's limit still applies.
+      this.budget.checkStates(entry.dfa.numStates, what);
+    }
+    return entry.dfa;
   }
 
   private build(spec: JsonStringSpec, what: string): ByteDfa | null {
@@ -73,3 +96,4 @@ export class JsonStrings {
     return product(open, closed, "union", this.budget, what);
   }
 }
+

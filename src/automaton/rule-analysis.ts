@@ -15,31 +15,25 @@ import { PocketExtractError } from "../errors.js";
 import type { ByteDfa } from "./dfa.js";
 import { plainLeadPending } from "./plain-text.js";
 import type { RuleAutomata } from "./rule-automata.js";
+import { MANY_BYTES, NO_BYTE, UNBOUNDED, UNREACHABLE, type RuleTables } from "./rule-tables.js";
+import { VerbatimAutomaton } from "./verbatim-automaton.js";
 
-export const UNBOUNDED = 0x3fffffff;
-/** `dist` of a state that cannot complete. */
-export const UNREACHABLE = 0x3fffffff;
-/** `singleByte`: no byte moves / several bytes move. */
-export const NO_BYTE = -1;
-export const MANY_BYTES = -2;
-
-export interface RuleTables {
-  readonly trans: Int32Array;
-  readonly dist: Int32Array;
-  /** plainBudget[s * 4 + p]: characters of plain text survivable from state s at UTF-8 position p. */
-  readonly plainBudget: Int32Array;
-  readonly singleByte: Int16Array;
-}
 
 export class RuleAnalysis {
-  /** tables[rule][k]: k = depth left for recursive rules, a single entry otherwise. */
+  /** tables[rule][k]: k = depth left for recursive rules, a single entry otherwise. Rules
+   *  without calls are analyzed on first use: a verbatim text's automaton may never be entered. */
   private readonly tables: RuleTables[][];
+  /** Shortest text of each rule without calls (they do not depend on the depth left). */
+  private readonly shortest: Int32Array;
 
   constructor(private readonly rules: RuleAutomata) {
     const { dfas, component, recursive, head, maxDepth } = rules;
     this.tables = dfas.map(() => []);
+    this.shortest = Int32Array.from(dfas, (dfa) => (dfa instanceof VerbatimAutomaton ? dfa.shortest : dfa.callees === undefined ? shortestText(dfa) : UNREACHABLE));
     const byComponent = new Map<number, number[]>();
     for (let id = 0; id < dfas.length; id++) {
+      const dfa = dfas[id];
+      if (dfa instanceof VerbatimAutomaton || dfa.callees === undefined) continue;
       const list = byComponent.get(component[id]) ?? [];
       list.push(id);
       byComponent.set(component[id], list);
@@ -64,7 +58,8 @@ export class RuleAnalysis {
 
   /** The tables of `rule` entered with `depth` left. */
   of(rule: number, depth: number): RuleTables {
-    return this.rules.recursive[rule] ? this.tables[rule][depth] : this.tables[rule][0];
+    if (!this.rules.recursive[rule]) return (this.tables[rule][0] ??= this.analyze(rule, this.rules.maxDepth));
+    return this.tables[rule][depth];
   }
 
   /** Depth left inside `callee` when `caller` (with `depth` left) calls it; -1 when not allowed. */
@@ -78,33 +73,73 @@ export class RuleAnalysis {
   minLength(rule: number, depth: number): number {
     if (depth < 0) return UNREACHABLE;
     const dfa = this.rules.dfas[rule];
-    return dfa.numStates === 0 ? UNREACHABLE : this.of(rule, depth).dist[dfa.start];
+    if (dfa.numStates === 0) return UNREACHABLE;
+    return dfa instanceof VerbatimAutomaton || dfa.callees === undefined ? this.shortest[rule] : this.of(rule, depth).dist(dfa.start);
   }
 
   private analyze(rule: number, depth: number): RuleTables {
     const dfa = this.rules.dfas[rule];
+    if (dfa instanceof VerbatimAutomaton) return dfa.tables;
     const callees = dfa.callees ?? NO_CALLEES;
     const first = dfa.numClasses - callees.length;
-    const callWeight = Array.from(callees, (callee) => this.minLength(callee, this.calleeDepth(rule, callee, depth)));
+    const callWeight = Array.from(callees, (callee: number) => this.minLength(callee, this.calleeDepth(rule, callee, depth)));
     const dist = distances(dfa, first, callWeight);
-    const trans = dfa.trans.slice();
     const k = dfa.numClasses;
-    for (let s = 0; s < dfa.numStates; s++) {
-      for (let c = 0; c < k; c++) {
-        const t = trans[s * k + c];
-        if (t >= 0 && (dist[t] >= UNREACHABLE || (c >= first && callWeight[c - first] >= UNREACHABLE))) trans[s * k + c] = -1;
-      }
-    }
+    // A rule without calls is trimmed as built: every move can complete, nothing to remove.
+    const trans = callees.length === 0 ? dfa.trans : withoutDeadMoves(dfa, first, dist, callWeight);
     const filtered: ByteDfa = { ...dfa, trans };
-    return { trans, dist, plainBudget: plainBudgets(filtered), singleByte: singleBytes(filtered, first) };
+    const budget = plainBudgets(filtered);
+    const single = singleBytes(filtered, first);
+    return {
+      next: (state, column) => trans[state * k + column],
+      dist: (state) => dist[state],
+      plainBudget: (state, pos) => budget[state * 4 + pos],
+      singleByte: (state) => single[state],
+    };
   }
+}
+
+/** The rule's moves minus those into states that cannot complete or through calls that cannot. */
+function withoutDeadMoves(dfa: ByteDfa, firstCall: number, dist: Int32Array, callWeight: readonly number[]): Int32Array {
+  const trans = dfa.trans.slice();
+  const k = dfa.numClasses;
+  for (let s = 0; s < dfa.numStates; s++) {
+    for (let c = 0; c < k; c++) {
+      const t = trans[s * k + c];
+      if (t >= 0 && (dist[t] >= UNREACHABLE || (c >= firstCall && callWeight[c - firstCall] >= UNREACHABLE))) trans[s * k + c] = -1;
+    }
+  }
+  return trans;
 }
 
 const NO_CALLEES = new Int32Array(0);
 
+/** Fewest bytes from the start to acceptance of an automaton without calls (breadth-first). */
+function shortestText(dfa: ByteDfa): number {
+  if (dfa.numStates === 0) return UNREACHABLE;
+  const { numClasses: k, trans } = dfa;
+  const dist = new Int32Array(dfa.numStates).fill(-1);
+  const queue = new Int32Array(dfa.numStates);
+  let tail = 0;
+  dist[dfa.start] = 0;
+  queue[tail++] = dfa.start;
+  for (let head = 0; head < tail; head++) {
+    const s = queue[head];
+    if (dfa.accepting[s]) return dist[s];
+    for (let c = 0; c < k; c++) {
+      const t = trans[s * k + c];
+      if (t >= 0 && dist[t] < 0) {
+        dist[t] = dist[s] + 1;
+        queue[tail++] = t;
+      }
+    }
+  }
+  return UNREACHABLE;
+}
+
 /** Rules of one recursive component ordered so that a non-head callee comes before its callers
  *  (calls into heads cost depth and are read from the previous depth, so they impose no order). */
-function calleesFirst(members: readonly number[], dfas: readonly ByteDfa[], component: Int32Array, head: Uint8Array): number[] {
+function calleesFirst(members: readonly number[], dfas: RuleAutomata["dfas"], component: Int32Array, head: Uint8Array): number[] {
   const order: number[] = [];
   const seen = new Set<number>();
   const visit = (id: number): void => {
@@ -244,35 +279,33 @@ function plainBudgets(dfa: ByteDfa): Int32Array {
   const dist = new Int32Array(n).fill(UNBOUNDED);
   // Reverse edges (t,p') -> (s,p) with weight w, in CSR form: count, prefix-sum, fill.
   const counts = new Int32Array(n + 1);
-  let maxMoves = 0;
-  for (const m of moves) maxMoves = Math.max(maxMoves, m.length);
-  const fwd = new Int32Array(n * maxMoves).fill(-1);
+  const edgeFrom: number[] = [];
+  const edgeTo: number[] = [];
   for (let s = 0; s < dfa.numStates; s++) {
     for (let p = 0; p < 4; p++) {
       const from = s * 4 + p;
-      const w = p === 0 ? 1 : 0;
       const list = moves[p];
+      const row = s * dfa.numClasses;
+      // A node with a dead move is at its least possible distance already: its edges cannot
+      // matter, and skipping them keeps sparse automata (verbatim texts) cheap.
+      let dies = false;
+      for (let k = 0; k < list.length && !dies; k++) dies = dfa.trans[row + list[k].cls] < 0;
+      if (dies) {
+        dist[from] = p === 0 ? 1 : 0;
+        continue;
+      }
       for (let k = 0; k < list.length; k++) {
-        const t = dfa.trans[s * dfa.numClasses + list[k].cls];
-        if (t < 0) {
-          if (w < dist[from]) dist[from] = w;
-        } else {
-          const to = t * 4 + list[k].next;
-          fwd[from * maxMoves + k] = to;
-          counts[to + 1]++;
-        }
+        const to = dfa.trans[row + list[k].cls] * 4 + list[k].next;
+        edgeFrom.push(from);
+        edgeTo.push(to);
+        counts[to + 1]++;
       }
     }
   }
   for (let i = 0; i < n; i++) counts[i + 1] += counts[i];
   const revFrom = new Int32Array(counts[n]);
   const fill = counts.slice(0, n);
-  for (let from = 0; from < n; from++) {
-    for (let k = 0; k < maxMoves; k++) {
-      const to = fwd[from * maxMoves + k];
-      if (to >= 0) revFrom[fill[to]++] = from;
-    }
-  }
+  for (let e = 0; e < edgeFrom.length; e++) revFrom[fill[edgeTo[e]]++] = edgeFrom[e];
   // Dijkstra with 0/1 weights, layer by layer: `layer` holds nodes at distance d (a stack, since
   // 0-weight edges stay in the layer), `next` those at d + 1. Stale entries are skipped on pop.
   let layer: number[] = [];

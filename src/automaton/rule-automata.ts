@@ -17,8 +17,11 @@ import { compileExpr } from "./compile-expr.js";
 import type { ByteDfa } from "./dfa.js";
 import type { Leaf } from "./expr-nfa.js";
 import { finish } from "./finish.js";
-import { JsonStrings } from "./json-string.js";
+import { JsonStrings, type JsonStringSpec } from "./json-string.js";
 import { analyzeRules } from "./rule-graph.js";
+import { StructuralKeys } from "./structural-keys.js";
+import { VerbatimAutomaton } from "./verbatim-automaton.js";
+import { LruCache } from "../util/lru.js";
 
 export interface BuildOptions {
   /** How many times a recursive rule may be re-entered along one path (default 8). */
@@ -37,8 +40,9 @@ const WORK_PER_STATE = 64;
 const INLINE_MAX_STATES = 64;
 
 export interface RuleAutomata {
-  /** Per rule id: its finished automaton (call columns name rule ids). */
-  readonly dfas: readonly ByteDfa[];
+  /** Per rule id: its finished automaton (call columns name rule ids), or a document's verbatim
+   *  string automaton. */
+  readonly dfas: readonly (ByteDfa | VerbatimAutomaton)[];
   readonly names: readonly string[];
   readonly root: number;
   /** Per rule id: the component id (rules in one cycle share it; a callee's id is lower). */
@@ -56,9 +60,12 @@ export function buildRuleAutomata(grammar: Grammar, options: BuildOptions = {}):
   const budget = new Budget(maxStates, maxStates * WORK_PER_STATE);
   const { heads, component, recursiveComponents } = analyzeRules(grammar);
   const strings = new JsonStrings(budget);
+  const keys = new StructuralKeys(grammar, (name) => recursiveComponents.has(component.get(name)!));
+  /** Rules that are called (and the root) get ids; inlined ones only live in their callers. */
   const ids = new Map<string, number>();
   const names: string[] = [];
-  const dfas: (ByteDfa | null | undefined)[] = [];
+  const dfas: (ByteDfa | VerbatimAutomaton | null | undefined)[] = [];
+  const built = new Map<string, ByteDfa | null>();
 
   const idOf = (name: string): number => {
     let id = ids.get(name);
@@ -69,42 +76,91 @@ export function buildRuleAutomata(grammar: Grammar, options: BuildOptions = {}):
     return id;
   };
 
-  const ruleDfa = (name: string): ByteDfa | null => {
-    const id = idOf(name);
-    if (dfas[id] !== undefined) return dfas[id]!;
-    const resolve = (leaf: Leaf): ByteDfa | number | null => {
-      if (leaf.kind === "jsonString") return strings.get(leaf);
-      if (component.get(leaf.name) === component.get(name)) return idOf(leaf.name);
-      const callee = ruleDfa(leaf.name);
-      if (callee === null) return null;
-      return callee.callees === undefined && callee.numStates <= INLINE_MAX_STATES ? callee : idOf(leaf.name);
-    };
-    const dfa = compileExpr(grammar.rules.get(name)!, budget, `rule '${name}'`, { resolve });
+  /** Small strings are inlined; bigger ones, and verbatim ones (their automaton is the
+   *  document's, so callers must not depend on it), become rules of their own, called. */
+  const stringRule = (leaf: JsonStringSpec): ByteDfa | number | null => {
+    const dfa = isPlainVerbatim(leaf) ? VerbatimAutomaton.of(leaf.substringOf, "verbatim string") : strings.get(leaf);
+    if (dfa === null || (leaf.substringOf === undefined && dfa instanceof VerbatimAutomaton === false && dfa.numStates <= INLINE_MAX_STATES)) {
+      return dfa as ByteDfa | null;
+    }
+    const id = idOf(`${STRING_RULE_PREFIX}${JsonStrings.keyOf(leaf)}`);
     dfas[id] = dfa;
+    return id;
+  };
+
+  const ruleDfa = (name: string): ByteDfa | null => {
+    if (built.has(name)) return built.get(name)!;
+    const key = keys.keyOf(name);
+    const hit = key === null ? undefined : ruleCache.get(key);
+    let dfa: ByteDfa | null;
+    if (hit !== undefined) {
+      if (hit.dfa !== null) budget.checkStates(hit.dfa.numStates, `rule '${name}'`);
+      dfa = hit.dfa === null ? null : withCallees(hit.dfa, hit.callees.map((callee) => localCallee(name, callee)));
+    } else {
+      /** Per call column id: what the shared automaton stores it as. */
+      const calleeKeys = new Map<number, string | null>();
+      const resolve = (leaf: Leaf): ByteDfa | number | null => {
+        const target = resolveLeaf(name, leaf);
+        if (typeof target === "number") calleeKeys.set(target, keys.leafKey(leaf));
+        return target;
+      };
+      dfa = compileExpr(grammar.rules.get(name)!, budget, `rule '${name}'`, { resolve });
+      if (key !== null) ruleCache.set(key, { dfa, callees: Array.from(dfa?.callees ?? [], (id) => calleeKeys.get(id)!) });
+    }
+    built.set(name, dfa);
     return dfa;
   };
 
+  /** A leaf of rule `name` as an automaton to inline or a rule id to call (null: empty). */
+  const resolveLeaf = (name: string, leaf: Leaf): ByteDfa | number | null => {
+    if (leaf.kind === "jsonString") return stringRule(leaf);
+    if (component.get(leaf.name) === component.get(name)) return idOf(leaf.name);
+    const callee = ruleDfa(leaf.name);
+    if (callee === null) return null;
+    return callee.callees === undefined && callee.numStates <= INLINE_MAX_STATES ? callee : idOf(leaf.name);
+  };
+
+  /** The local rule id of a shared automaton's callee, found among the rule's own leaves. */
+  const localCallee = (name: string, calleeKey: string): number => resolveLeaf(name, keys.leafByKey(name, calleeKey)) as number;
+
   const root = idOf(grammar.start);
-  ruleDfa(grammar.start);
-  // Rules reached only through calls inside a cycle are built here.
-  for (let id = 0; id < names.length; id++) ruleDfa(names[id]);
-  const built = removeUnproductiveCalls(dfas as (ByteDfa | null)[]);
-  if (built[root] === null) {
-    throw new PocketExtractError("SCHEMA_UNSATISFIABLE", emptyMessage(grammar, names, built, recursiveComponents.size > 0));
+  // Called rules, breadth-first from the root: inlined ones were built inside their callers.
+  for (let id = 0; id < names.length; id++) {
+    if (names[id].startsWith(STRING_RULE_PREFIX)) continue;
+    dfas[id] = ruleDfa(names[id]);
+  }
+  const kept = removeUnproductiveCalls(dfas as (ByteDfa | VerbatimAutomaton | null)[]);
+  if (kept[root] === null) {
+    throw new PocketExtractError("SCHEMA_UNSATISFIABLE", emptyMessage(grammar, names, kept, recursiveComponents.size > 0));
   }
   const n = names.length;
   const componentOf = new Int32Array(n);
   const head = new Uint8Array(n);
   const recursive = new Uint8Array(n);
   for (let id = 0; id < n; id++) {
-    componentOf[id] = component.get(names[id])!;
+    // String rules call nothing: any component id below every grammar rule's will do.
+    componentOf[id] = component.get(names[id]) ?? -1;
     head[id] = heads.has(names[id]) ? 1 : 0;
     recursive[id] = recursiveComponents.has(componentOf[id]) ? 1 : 0;
   }
   // Unproductive rules are never called (their columns are gone): an empty stand-in keeps ids dense.
-  const dfasOut = built.map((d) => d ?? EMPTY);
-  return { dfas: dfasOut, names, root, component: componentOf, head, recursive, maxDepth };
+  return { dfas: kept.map((d) => d ?? EMPTY), names, root, component: componentOf, head, recursive, maxDepth };
 }
+
+/**
+ * Finished automata of non-recursive rules, shared process-wide by structural key (a bounded LRU;
+ * automata are immutable): schemas share their number, string, whitespace and "any value" rules,
+ * and a schema with verbatim fields recompiled for each document rebuilds only the document's
+ * string. Call columns are stored as callee keys and mapped to each build's rule ids.
+ */
+const ruleCache = new LruCache<string, { readonly dfa: ByteDfa | null; readonly callees: readonly string[] }>(4096);
+
+function withCallees(dfa: ByteDfa, callees: readonly number[]): ByteDfa {
+  return callees.length === 0 ? dfa : { ...dfa, callees: Int32Array.from(callees) };
+}
+
+/** Names of string rules; no grammar rule name can start with a space. */
+const STRING_RULE_PREFIX = " string ";
 
 const EMPTY: ByteDfa = { numStates: 0, start: 0, numClasses: 1, classOf: new Uint8Array(256), trans: new Int32Array(0), accepting: new Uint8Array(0) };
 
@@ -113,7 +169,7 @@ const EMPTY: ByteDfa = { numStates: 0, start: 0, numClasses: 1, classOf: new Uin
  * productive rules (least fixpoint). Calls of unproductive rules are removed and the callers
  * re-finished, which may empty them in turn.
  */
-function removeUnproductiveCalls(dfas: (ByteDfa | null)[]): (ByteDfa | null)[] {
+function removeUnproductiveCalls(dfas: (ByteDfa | VerbatimAutomaton | null)[]): (ByteDfa | VerbatimAutomaton | null)[] {
   const out = [...dfas];
   for (;;) {
     const productive = productiveRules(out);
@@ -126,6 +182,7 @@ function removeUnproductiveCalls(dfas: (ByteDfa | null)[]): (ByteDfa | null)[] {
         changed = true;
         continue;
       }
+      if (dfa instanceof VerbatimAutomaton) continue;
       const callees = dfa.callees;
       if (callees === undefined || callees.every((c) => productive[c])) continue;
       const first = dfa.numClasses - callees.length;
@@ -140,14 +197,15 @@ function removeUnproductiveCalls(dfas: (ByteDfa | null)[]): (ByteDfa | null)[] {
   }
 }
 
-function productiveRules(dfas: readonly (ByteDfa | null)[]): Uint8Array {
+function productiveRules(dfas: readonly (ByteDfa | VerbatimAutomaton | null)[]): Uint8Array {
   const productive = new Uint8Array(dfas.length);
   for (let changed = true; changed; ) {
     changed = false;
     for (let id = 0; id < dfas.length; id++) {
       const dfa = dfas[id];
       if (productive[id] || dfa === null) continue;
-      if (reachesAccept(dfa, productive)) {
+      // A verbatim automaton exists only for a non-empty text, which always has a substring.
+      if (dfa instanceof VerbatimAutomaton || reachesAccept(dfa, productive)) {
         productive[id] = 1;
         changed = true;
       }
@@ -175,8 +233,20 @@ function reachesAccept(dfa: ByteDfa, productive: Uint8Array): boolean {
   return false;
 }
 
-function emptyMessage(grammar: Grammar, names: readonly string[], dfas: readonly (ByteDfa | null)[], recursive: boolean): string {
+function emptyMessage(grammar: Grammar, names: readonly string[], dfas: readonly unknown[], recursive: boolean): string {
   if (!recursive) return `the grammar (start rule '${grammar.start}') accepts no text`;
   const cut = names.filter((_, id) => dfas[id] === null).map((n) => `'${n}'`);
   return `recursion with no base case in rule ${cut.join(", ")}: no text is accepted`;
+}
+
+/** A verbatim spec with nothing but the substring condition (substrings are never empty). */
+function isPlainVerbatim(spec: JsonStringSpec): spec is JsonStringSpec & { substringOf: string } {
+  return (
+    spec.substringOf !== undefined &&
+    spec.minLength <= 1 &&
+    spec.maxLength === Infinity &&
+    spec.pattern === undefined &&
+    (spec.exclude ?? []).length === 0 &&
+    (spec.excludePatterns ?? []).length === 0
+  );
 }

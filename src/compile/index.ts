@@ -9,7 +9,7 @@
 import { buildAutomaton } from "../automaton/index.js";
 import type { Grammar } from "../grammar/ir.js";
 import { parseGbnf } from "../grammar/index.js";
-import { LruCache } from "../mask/lru.js";
+import { LruCache } from "../util/lru.js";
 import { TokenGrammar, type TokenGrammarOptions } from "../mask/token-grammar.js";
 import { compileSchema, type CompileOptions, type CompileReport, type JsonSchemaObject } from "../schema/index.js";
 import type { Vocabulary } from "../tokens/vocabulary.js";

@@ -6,7 +6,7 @@
  */
 import type { GrammarAutomaton } from "../automaton/index.js";
 import type { Vocabulary } from "../tokens/vocabulary.js";
-import { LruCache } from "./lru.js";
+import { LruCache } from "../util/lru.js";
 import { MaskComputer } from "./mask-computer.js";
 import { Matcher } from "./matcher.js";
 import { tokenizeBytes } from "./tokenize-bytes.js";

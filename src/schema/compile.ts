@@ -1,22 +1,25 @@
 /**
  * The compiler's dispatcher: one subschema in, one grammar expression out (null = the subschema
- * accepts nothing). It handles `$ref` (rules, so recursion works), `allOf` (merge), `anyOf` /
- * `oneOf` (alternatives, siblings distributed into each branch), `enum`/`const`, and `type`,
- * handing each type to its module (strings, numbers, objects, arrays).
+ * accepts nothing). It handles `$ref` (rules, so recursion works), `allOf` (merge), `not` (its
+ * positive rewriting, negate.ts), `anyOf` / `oneOf` (alternatives, siblings distributed into each
+ * branch; a oneOf is exact when its branches are proven disjoint, exclusive.ts), `enum`/`const`,
+ * and `type`, handing each type to its module (strings, numbers, objects, arrays).
  */
 
 import { SchemaError } from "../errors.js";
 import { lit, type Expr } from "../grammar/ir.js";
 import { LIMITS, type CompileContext } from "./context.js";
+import { branchesExclusive } from "./exclusive.js";
 import { union } from "./format.js";
 import { childPointer, isAnnotationKeyword, REJECTED } from "./keywords.js";
 import { mergeSchemas } from "./merge.js";
+import { excludeStrings, negate, stringExclusion } from "./negate.js";
 import { normalizeNode } from "./normalize.js";
 import { compileArray } from "./arrays.js";
 import { compileInteger, compileNumber } from "./numbers.js";
 import { compileObject } from "./objects.js";
 import { compileString } from "./strings.js";
-import { typesOf, valueExpr } from "./values.js";
+import { compileEnum } from "./values.js";
 import type { JsonSchema, JsonSchemaObject } from "./types.js";
 
 const TYPES = ["null", "boolean", "object", "array", "number", "integer", "string"] as const;
@@ -43,11 +46,14 @@ export function compileNode(ctx: CompileContext, schema: unknown, pointer: strin
 const hasAssertions = (node: JsonSchemaObject, except: readonly string[]): boolean =>
   Object.keys(node).some((k) => !except.includes(k) && !isAnnotationKeyword(k));
 
-const without = (node: JsonSchemaObject, keys: readonly string[]): JsonSchemaObject => {
+/** `node` without `keys`, keeping its base URI and, for the report, where its keywords came from. */
+function without(ctx: CompileContext, node: JsonSchemaObject, keys: readonly string[]): JsonSchemaObject {
   const out: { [k: string]: unknown } = { ...node };
   for (const k of keys) delete out[k];
+  ctx.resolver.inheritBase(out, node);
+  ctx.report.derive(out, node);
   return out;
-};
+}
 
 function compileSchemaObject(ctx: CompileContext, raw: JsonSchemaObject, pointer: string, instancePath: string): Expr | null {
   if ("$ref" in raw) {
@@ -60,15 +66,20 @@ function compileSchemaObject(ctx: CompileContext, raw: JsonSchemaObject, pointer
     return compileNode(ctx, inlineRefs(ctx, raw, pointer), pointer, instancePath);
   }
   const node = normalizeNode(raw);
-  if (node !== raw) ctx.resolver.inheritBase(node, raw);
+  if (node !== raw) {
+    ctx.resolver.inheritBase(node, raw);
+    ctx.report.derive(node, raw);
+  }
   if ("allOf" in node) {
     const branches = node.allOf;
     if (!Array.isArray(branches) || branches.length === 0) throw new SchemaError("SCHEMA_INVALID", "allOf must be a non-empty array", { keyword: "allOf", pointer });
-    let merged: JsonSchema = inlineRefs(ctx, without(node, ["allOf"]), pointer);
+    let merged: JsonSchema = inlineRefs(ctx, without(ctx, node, ["allOf"]), pointer);
     for (const b of branches) merged = mergeSchemas(ctx, merged, inlineRefs(ctx, b, pointer), pointer);
     if (merged === false) return null;
     return compileNode(ctx, merged, pointer, instancePath);
   }
+  // An enum decides its `not` per value (values.ts); a string exclusion goes to the string token.
+  if ("not" in node && !("enum" in node) && stringExclusion(node.not) === undefined) return compileNot(ctx, node, pointer, instancePath);
   const groups = (["anyOf", "oneOf"] as const).filter((k) => k in node);
   if (groups.length > 0) return compileAlternatives(ctx, node, groups, pointer, instancePath);
   return compileTyped(ctx, node, pointer, instancePath);
@@ -84,8 +95,7 @@ function inlineRefs(ctx: CompileContext, schema: unknown, pointer: string): Json
     throw new SchemaError("SCHEMA_UNSUPPORTED", "a recursive $ref inside allOf (or beside other keywords) cannot be merged", { keyword: "$ref", pointer });
   }
   const target = ctx.resolver.resolve(schema.$ref, schema, pointer);
-  const rest = without(schema, ["$ref"]);
-  ctx.resolver.inheritBase(rest, schema);
+  const rest = without(ctx, schema, ["$ref"]);
   const inlinedTarget = inlineRefs(ctx, target.node, target.pointer);
   if (ctx.legacyRefs) return inlinedTarget;
   return mergeSchemas(ctx, rest, inlinedTarget, pointer);
@@ -96,8 +106,12 @@ function compileAlternatives(ctx: CompileContext, node: JsonSchemaObject, groups
     const v = node[g];
     if (!Array.isArray(v) || v.length === 0) throw new SchemaError("SCHEMA_INVALID", `${g} must be a non-empty array`, { keyword: g, pointer });
   }
-  const rest = without(node, groups);
-  ctx.resolver.inheritBase(rest, node);
+  if (groups.includes("oneOf")) {
+    const exclusive = branchesExclusive(ctx, without(ctx, node, ["oneOf"]), node.oneOf as unknown[], pointer);
+    const note = exclusive ? "branches proven pairwise disjoint: exact as anyOf" : "exactly-one-branch is checked after decoding";
+    ctx.report.verdict(node, "oneOf", exclusive, note, pointer);
+  }
+  const rest = without(ctx, node, groups);
   const distribute = hasAssertions(rest, []);
   // Each combination of one branch per group, with the siblings merged in when there are any.
   let combos: { schema: unknown; pointer: string }[] = [{ schema: undefined, pointer }];
@@ -136,18 +150,7 @@ function readTypes(node: JsonSchemaObject, pointer: string): Set<string> | undef
 
 function compileTyped(ctx: CompileContext, node: JsonSchemaObject, pointer: string, instancePath: string): Expr | null {
   const types = readTypes(node, pointer);
-  if ("enum" in node) {
-    const values = node.enum;
-    if (!Array.isArray(values)) throw new SchemaError("SCHEMA_INVALID", "enum must be an array", { keyword: "enum", pointer });
-    const allowed = values.filter((v) => types === undefined || typesOf(v).some((t) => types.has(t)));
-    for (const k of Object.keys(node)) {
-      if (k !== "enum" && k !== "type" && k !== "nullable" && !isAnnotationKeyword(k)) {
-        ctx.report.set(pointer, k, "validatedAfter", "enum/const values are enforced; this keyword is checked after decoding");
-      }
-    }
-    if (allowed.length === 0) return ctx.unsat(values.length === 0 ? "enum is empty" : "no enum value has an allowed type", "enum", pointer);
-    return union(allowed.map((v) => valueExpr(ctx, v)));
-  }
+  if ("enum" in node) return compileEnum(ctx, node, types, pointer);
   if (types === undefined && !hasAssertions(node, [])) return ctx.anyValue();
   const has = (t: string): boolean => types === undefined || types.has(t);
   const parts: (Expr | null)[] = [];
@@ -155,9 +158,50 @@ function compileTyped(ctx: CompileContext, node: JsonSchemaObject, pointer: stri
   if (has("boolean")) parts.push(union([lit("true"), lit("false")]));
   if (has("number")) parts.push(compileNumber(ctx, node, pointer));
   else if (has("integer")) parts.push(compileInteger(ctx, node, pointer));
-  if (has("string")) parts.push(compileString(ctx, node, pointer));
+  parts.push(compileStrings(ctx, node, pointer, has("string")));
   const sub = (schema: unknown, ptr: string, ipath: string): Expr | null => compileNode(ctx, schema, ptr, ipath);
   if (has("object")) parts.push(compileObject(ctx, node, pointer, instancePath, sub));
   if (has("array")) parts.push(compileArray(ctx, node, pointer, instancePath, sub));
   return union(parts);
+}
+
+/**
+ * The string part, minus the strings of a `not: {enum: [strings]}` (the string token's exclusion
+ * list, exact; a format's grammar has none, and then the `not` is checked after decoding).
+ */
+function compileStrings(ctx: CompileContext, node: JsonSchemaObject, pointer: string, admitted: boolean): Expr | null {
+  const expr = admitted ? compileString(ctx, node, pointer) : null;
+  const excluded = stringExclusion(node.not);
+  if (excluded === undefined) return expr;
+  const narrowed = expr === null ? null : excludeStrings(expr, excluded);
+  const exact = narrowed !== undefined;
+  ctx.report.verdict(node, "not", exact, exact ? "excluded from the string token" : "a format's strings cannot exclude values; checked after decoding", pointer);
+  return exact ? narrowed : expr;
+}
+
+/** anyOf/oneOf alternatives a schema multiplies out to. */
+function branchCount(schema: JsonSchema): number {
+  if (typeof schema === "boolean") return 1;
+  return (["anyOf", "oneOf"] as const).reduce((n, g) => {
+    const branches = schema[g];
+    return n * (Array.isArray(branches) ? Math.max(1, branches.length) : 1);
+  }, 1);
+}
+
+/**
+ * `not` by its positive rewriting (negate.ts) conjoined with the siblings. Without an exact one
+ * (or when it would multiply the alternatives past the limit) the siblings alone are compiled and
+ * the `not` is checked after decoding.
+ */
+function compileNot(ctx: CompileContext, node: JsonSchemaObject, pointer: string, instancePath: string): Expr | null {
+  const rest = without(ctx, node, ["not"]);
+  const negation = negate(ctx, node.not, pointer);
+  if (negation === undefined || branchCount(rest) * branchCount(negation.schema) > LIMITS.maxBranches) {
+    ctx.report.verdict(node, "not", false, "no exact positive form; checked after decoding", pointer);
+    return compileNode(ctx, rest, pointer, instancePath);
+  }
+  for (const n of [node, ...negation.consumed]) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);
+  // Alone, the rewriting compiles as it is (a `$ref` in it stays a rule, so recursion works).
+  if (!hasAssertions(rest, [])) return compileNode(ctx, negation.schema, pointer, instancePath);
+  return compileNode(ctx, mergeSchemas(ctx, rest, inlineRefs(ctx, negation.schema, pointer), pointer), pointer, instancePath);
 }

@@ -7,8 +7,9 @@
 import { alt, chars, lit, repeat, seq, type Expr } from "../grammar/ir.js";
 import { cat, union } from "./format.js";
 
-const DIGIT = chars([0x30, 0x39]);
-const digitRange = (a: number, b: number): Expr => (a === b ? lit(String(a)) : chars([0x30 + a, 0x30 + b]));
+export const DIGIT = chars([0x30, 0x39]);
+/** One digit from a to b (0 <= a <= b <= 9). */
+export const digitRange = (a: number, b: number): Expr => (a === b ? lit(String(a)) : chars([0x30 + a, 0x30 + b]));
 const anyDigits = (n: number): Expr | null => (n === 0 ? null : repeat(DIGIT, n, n));
 
 /** Digit strings of equal length from `lo` to `hi` (lexicographic = numeric order). */
@@ -31,21 +32,20 @@ function sameLength(lo: string, hi: string): Expr {
   return union(parts)!;
 }
 
-/** Non-negative integers in [lo, hi]; hi undefined = unbounded. */
-function nonNegative(lo: bigint, hi: bigint | undefined): Expr | null {
+/** Canonical non-negative integers in [lo, hi]; hi undefined = unbounded (shared with number-range.ts). */
+export function naturalRange(lo: bigint, hi: bigint | undefined): Expr | null {
   if (hi !== undefined && lo > hi) return null;
   const loS = lo.toString();
-  const parts: (Expr | null)[] = [];
-  const maxLen = hi === undefined ? loS.length : hi.toString().length;
-  for (let len = loS.length; len <= maxLen; len++) {
-    const from = len === loS.length ? loS : `1${"0".repeat(len - 1)}`;
-    const top = "9".repeat(len);
-    const to = hi !== undefined && len === maxLen ? hi.toString() : top;
-    parts.push(sameLength(from, to));
-  }
-  // Unbounded above: every number longer than lo's length.
-  if (hi === undefined) parts.push(seq(chars([0x31, 0x39]), repeat(DIGIT, loS.length, Infinity)));
-  return union(parts);
+  const hiS = hi?.toString();
+  if (hiS !== undefined && hiS.length === loS.length) return sameLength(loS, hiS);
+  // lo's length, then every length strictly between as one repeat (one branch per length would
+  // make the automaton quadratic in the bound's length), then hi's length.
+  const maxBetween = hiS === undefined ? Infinity : hiS.length - 1;
+  return union([
+    sameLength(loS, "9".repeat(loS.length)),
+    loS.length < maxBetween ? seq(chars([0x31, 0x39]), repeat(DIGIT, loS.length, maxBetween - 1)) : null,
+    hiS === undefined ? null : sameLength(`1${"0".repeat(hiS.length - 1)}`, hiS),
+  ]);
 }
 
 /** Canonical decimal integers in [lo, hi] (undefined = unbounded on that side). */
@@ -56,9 +56,9 @@ export function integerRange(lo: bigint | undefined, hi: bigint | undefined): Ex
     // Negative part: -x for x in [max(1, -hi), -lo].
     const absLo = hi === undefined || hi >= 0n ? 1n : -hi;
     const absHi = lo === undefined ? undefined : -lo;
-    const neg = nonNegative(absLo, absHi);
+    const neg = naturalRange(absLo, absHi);
     if (neg !== null) parts.push(cat(lit("-"), neg));
   }
-  if (hi === undefined || hi >= 0n) parts.push(nonNegative(lo === undefined || lo < 0n ? 0n : lo, hi));
+  if (hi === undefined || hi >= 0n) parts.push(naturalRange(lo === undefined || lo < 0n ? 0n : lo, hi));
   return parts.length === 2 && parts[0] !== null && parts[1] !== null ? alt(parts[1], parts[0]) : union(parts);
 }

@@ -1,8 +1,8 @@
 /**
  * The keyword table: where each JSON Schema keyword keeps its subschemas, and how the compiler
  * treats it by default (enforced by the grammar, validated after decoding, annotation). The
- * compile step refines a default where it knows better (e.g. `minimum` on integers is exact,
- * `minProperties` may fall back to validation after decoding). Keywords not in the table are
+ * compile step refines a default where it knows better (e.g. `not` is enforced where it has an
+ * exact positive form, `minProperties` may fall back to validation after decoding). Keywords not in the table are
  * reported as annotations with the note "unknown keyword, ignored" so they never pass silently.
  */
 
@@ -23,12 +23,12 @@ const ENFORCED = new Set([
   "properties", "required", "additionalProperties", "patternProperties", "propertyNames", "minProperties", "maxProperties",
   "items", "prefixItems", "additionalItems", "minItems", "maxItems",
   "minLength", "maxLength", "pattern", "format",
+  "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
   "anyOf", "oneOf", "allOf", "$ref",
 ]);
 const VALIDATED_AFTER = new Set([
   "uniqueItems", "contains", "minContains", "maxContains", "multipleOf", "not", "if", "then", "else",
   "dependencies", "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems",
-  "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
 ]);
 const ANNOTATIONS = new Set([
   "title", "description", "examples", "example", "default", "$comment", "$schema", "$id", "id", "deprecated", "readOnly",

@@ -1,11 +1,11 @@
 /**
  * `allOf` by merging: two schemas become one whose instances are those both accept, keyword by
  * keyword (types intersect, bounds tighten, properties merge with their counterparts, enums
- * intersect, anyOf lists multiply out). Where two values cannot become one grammar constraint
- * (two different patterns or formats, two validated-after keywords) the first is kept in the
- * grammar and the second is reported as checked after decoding. Object shapes that cannot be
- * merged exactly (additionalProperties on one side, patternProperties on the other) are
- * rejected with SCHEMA_UNSUPPORTED naming allOf.
+ * intersect, anyOf lists multiply out, `not a` and `not b` become `not (a or b)`). Where two values
+ * cannot become one constraint (two different patterns, formats or `contains`, two
+ * validated-after keywords) the first is kept in the grammar and the second is reported as
+ * checked after decoding. Object shapes that cannot be merged exactly (additionalProperties on
+ * one side, patternProperties on the other) are rejected with SCHEMA_UNSUPPORTED naming allOf.
  */
 
 import { SchemaError } from "../errors.js";
@@ -20,7 +20,26 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 const MIN_KEYS = new Set(["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"]);
 const MAX_KEYS = new Set(["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"]);
-const SUBSCHEMA_KEYS = new Set(["propertyNames", "contains", "not", "unevaluatedProperties", "unevaluatedItems"]);
+// Not `contains`: "contains a" and "contains b" is no single `contains` (two different ones fall
+// to the after-decoding case below), nor `not` (see `either`).
+const SUBSCHEMA_KEYS = new Set(["propertyNames", "unevaluatedProperties", "unevaluatedItems"]);
+
+/** `not: a` and `not: b` as one `not`: the instances of either (two enums become one, which keeps a
+ *  string exclusion in the form the string compiler applies, see negate.ts). */
+function either(a: unknown, b: unknown): unknown {
+  const ea = enumOnly(a);
+  const eb = enumOnly(b);
+  if (ea !== undefined && eb !== undefined) return { enum: [...ea, ...eb.filter((v) => !ea.some((w) => jsonEqual(v, w)))] };
+  return { anyOf: [a, b] };
+}
+
+/** The values of a schema that is an `enum` or `const` and nothing else. */
+export function enumOnly(schema: unknown): readonly unknown[] | undefined {
+  if (!isRecord(schema)) return undefined;
+  const node = normalizeNode(schema);
+  if (!Array.isArray(node.enum) || Object.keys(node).some((k) => k !== "enum" && !isAnnotationKeyword(k))) return undefined;
+  return node.enum;
+}
 
 /** Both, as one subschema (`true` and identical halves collapse). */
 export function both(a: unknown, b: unknown): unknown {
@@ -80,6 +99,8 @@ export function mergeSchemas(ctx: CompileContext, a: JsonSchema, b: JsonSchema, 
       out[k] = Math.min(va, vb);
     } else if (SUBSCHEMA_KEYS.has(k)) {
       out[k] = both(va, vb);
+    } else if (k === "not") {
+      out.not = either(va, vb);
     } else if (k === "allOf" && Array.isArray(va) && Array.isArray(vb)) {
       out.allOf = [...va, ...vb];
     } else if ((k === "anyOf" || k === "oneOf") && Array.isArray(va) && Array.isArray(vb)) {
@@ -95,6 +116,7 @@ export function mergeSchemas(ctx: CompileContext, a: JsonSchema, b: JsonSchema, 
     }
   }
   ctx.resolver.inheritBase(out, x);
+  ctx.report.derive(out, a, b);
   return out;
 }
 

@@ -1,14 +1,19 @@
 /**
- * Numeric subschemas. Integers: `minimum`/`maximum`/`exclusiveMinimum`/`exclusiveMaximum` are
- * exact (a digit grammar of the range). Numbers: the grammar enforces only the sign (a lower
- * bound >= 0 forbids "-", so the non-canonical "-0" is refused too); the bounds themselves are
- * checked after decoding. `multipleOf` is always checked after decoding.
+ * Numeric subschemas. `minimum`/`maximum`/`exclusiveMinimum`/`exclusiveMaximum` are exact:
+ * integers as a digit grammar of the integer range (integer-range.ts), numbers as a digit grammar
+ * of the decimal range (number-range.ts, which says which decimal a bound stands for). A bounded
+ * number is written without exponent (100, not 1e2) unless its bounds only fix the sign (each end
+ * 0 or absent): scaling by 10^k keeps the sign and zero, so the exponent stays allowed there.
+ * Extraction mode keeps json.gbnf's finite numbers (at most 16 integer digits) for bounded ones
+ * too. `multipleOf` is always checked after decoding.
  */
 
 import { SchemaError } from "../errors.js";
-import { alt, chars, lit, optional, repeat, seq, type Expr } from "../grammar/ir.js";
+import { optional, type Expr } from "../grammar/ir.js";
 import type { CompileContext } from "./context.js";
+import { cat } from "./format.js";
 import { integerRange } from "./integer-range.js";
+import { numberRange, type NumberBound } from "./number-range.js";
 import type { JsonSchemaObject } from "./types.js";
 
 interface Bounds {
@@ -30,35 +35,44 @@ function readBounds(node: JsonSchemaObject, pointer: string): Bounds {
   return { min: get("minimum"), exclusiveMin: get("exclusiveMinimum"), max: get("maximum"), exclusiveMax: get("exclusiveMaximum") };
 }
 
-const toBig = (x: number): bigint => BigInt(x);
+/** Integer digits of extraction mode's finite numbers (finite-integer in grammars/json.gbnf). */
+const FINITE_INT_DIGITS = 16;
+const BOUND_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] as const;
+
+const greatest = (xs: readonly (bigint | undefined)[]): bigint | undefined =>
+  xs.reduce<bigint | undefined>((acc, v) => (v === undefined ? acc : acc === undefined || v > acc ? v : acc), undefined);
+const least = (xs: readonly (bigint | undefined)[]): bigint | undefined =>
+  xs.reduce<bigint | undefined>((acc, v) => (v === undefined ? acc : acc === undefined || v < acc ? v : acc), undefined);
 
 export function compileInteger(ctx: CompileContext, node: JsonSchemaObject, pointer: string): Expr | null {
   const b = readBounds(node, pointer);
-  const los = [b.min !== undefined ? toBig(Math.ceil(b.min)) : undefined, b.exclusiveMin !== undefined ? toBig(Math.floor(b.exclusiveMin)) + 1n : undefined];
-  const his = [b.max !== undefined ? toBig(Math.floor(b.max)) : undefined, b.exclusiveMax !== undefined ? toBig(Math.ceil(b.exclusiveMax)) - 1n : undefined];
-  const lo = los.reduce<bigint | undefined>((acc, v) => (v === undefined ? acc : acc === undefined || v > acc ? v : acc), undefined);
-  const hi = his.reduce<bigint | undefined>((acc, v) => (v === undefined ? acc : acc === undefined || v < acc ? v : acc), undefined);
+  const lo = greatest([b.min !== undefined ? BigInt(Math.ceil(b.min)) : undefined, b.exclusiveMin !== undefined ? BigInt(Math.floor(b.exclusiveMin)) + 1n : undefined]);
+  const hi = least([b.max !== undefined ? BigInt(Math.floor(b.max)) : undefined, b.exclusiveMax !== undefined ? BigInt(Math.ceil(b.exclusiveMax)) - 1n : undefined]);
   if (lo === undefined && hi === undefined) return ctx.library("json", "integer");
-  const expr = integerRange(lo, hi);
-  return expr ?? ctx.unsat(`no integer in [${lo ?? "-inf"}, ${hi ?? "inf"}]`, "minimum", pointer);
+  const cap = ctx.extraction ? 10n ** BigInt(FINITE_INT_DIGITS) - 1n : undefined;
+  const from = greatest([lo, cap === undefined ? undefined : -cap]);
+  const to = least([hi, cap]);
+  const expr = integerRange(from, to);
+  return expr ?? ctx.unsat(`no integer in [${from ?? "-inf"}, ${to ?? "inf"}]`, "minimum", pointer);
+}
+
+/** One side's bound from its inclusive and exclusive keywords: the tighter (exclusive on a tie). */
+function tighter(inclusive: number | undefined, exclusive: number | undefined, lower: boolean): NumberBound | undefined {
+  if (exclusive === undefined) return inclusive === undefined ? undefined : { value: inclusive, inclusive: true };
+  if (inclusive === undefined) return { value: exclusive, inclusive: false };
+  const inclusiveWins = lower ? inclusive > exclusive : inclusive < exclusive;
+  return inclusiveWins ? { value: inclusive, inclusive: true } : { value: exclusive, inclusive: false };
 }
 
 export function compileNumber(ctx: CompileContext, node: JsonSchemaObject, pointer: string): Expr | null {
   const b = readBounds(node, pointer);
-  const lower = Math.max(b.min ?? -Infinity, b.exclusiveMin ?? -Infinity);
-  const upper = Math.min(b.max ?? Infinity, b.exclusiveMax ?? Infinity);
-  const strict = (b.exclusiveMin !== undefined && b.exclusiveMin >= lower) || (b.exclusiveMax !== undefined && b.exclusiveMax <= upper);
-  if (lower > upper || (lower === upper && strict)) return ctx.unsat(`no number between ${lower} and ${upper}`, "minimum", pointer);
-  // "minimum: 0" alone is exactly "no minus sign": the grammar then enforces it completely.
-  const nonNegativeOnly = b.min === 0 && upper === Infinity && b.exclusiveMin === undefined;
-  for (const k of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) {
-    if (!(k in node)) continue;
-    if (nonNegativeOnly) ctx.report.set(pointer, k, "enforced", "no minus sign");
-    else ctx.report.set(pointer, k, "validatedAfter", lower >= 0 ? "sign enforced by the grammar; bound checked after decoding" : "checked after decoding");
-  }
-  if (lower < 0) return ctx.library("json", "number");
-  // No minus sign: an integer part without "-", then the library's fraction and exponent.
-  const moreDigits = ctx.options.mode === "extraction" ? 15 : Infinity; // finite doubles, as in json.gbnf
-  const intPart = alt(lit("0"), seq(chars([0x31, 0x39]), repeat(chars([0x30, 0x39]), 0, moreDigits)));
-  return seq(intPart, optional(ctx.library("json", "fraction")), optional(ctx.library("json", "exponent")));
+  const lo = tighter(b.min, b.exclusiveMin, true);
+  const hi = tighter(b.max, b.exclusiveMax, false);
+  if (lo === undefined && hi === undefined) return ctx.library("json", "number");
+  const signOnly = (lo?.value ?? 0) === 0 && (hi?.value ?? 0) === 0;
+  const note = signOnly ? undefined : "exact for numbers written without exponent; exponent spellings (1e2) are refused";
+  for (const k of BOUND_KEYWORDS) if (k in node) ctx.report.set(pointer, k, "enforced", note);
+  const range = numberRange(lo, hi, ctx.extraction ? FINITE_INT_DIGITS : Infinity);
+  if (range === null) return ctx.unsat(`no number between ${lo?.value ?? "-inf"} and ${hi?.value ?? "inf"}`, "minimum", pointer);
+  return signOnly ? cat(range, optional(ctx.library("json", "exponent"))) : range;
 }

@@ -2,6 +2,11 @@
  * Builds the compile report. A first pass classifies every keyword of every subschema with the
  * keyword table's default; the compiler then overrides entries where it knows better (keyed by
  * pointer + keyword, so an override replaces rather than duplicates).
+ *
+ * `oneOf` and `not` are judged per use while compiling (a proof of disjoint branches, an exact
+ * rewriting), often on nodes the compiler built by copying or merging input nodes. The builder
+ * therefore remembers each input node's pointer and which nodes each built node came from, so a
+ * verdict lands on the input occurrences of the keyword.
  */
 
 import { defaultClass, subschemas, type KeywordClass } from "./keywords.js";
@@ -9,16 +14,69 @@ import type { CompileReport, KeywordUse } from "./types.js";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+const key = (pointer: string, keyword: string): string => `${pointer}\u0000${keyword}`;
+const afterKey = (pointer: string, keyword: string): string => `${key(pointer, keyword)}\u0000after`;
+
 export class ReportBuilder {
   private readonly entries = new Map<string, { cls: KeywordClass; use: KeywordUse }>();
+  /** Input schema nodes by identity, with their pointers. */
+  private readonly origins = new WeakMap<object, string>();
+  /** Built nodes and the nodes their keywords were taken from. */
+  private readonly sources = new WeakMap<object, object[]>();
+  /** Occurrences with an inexact use: one is enough, so no later exact verdict upgrades them. */
+  private readonly inexact = new Set<string>();
 
   set(pointer: string, keyword: string, cls: KeywordClass, note?: string): void {
-    this.entries.set(`${pointer}\u0000${keyword}`, { cls, use: note === undefined ? { keyword, pointer } : { keyword, pointer, note } });
+    this.entries.set(key(pointer, keyword), { cls, use: note === undefined ? { keyword, pointer } : { keyword, pointer, note } });
   }
 
   /** A second entry for a keyword that is enforced in part and checked after decoding in part. */
   alsoAfter(pointer: string, keyword: string, note: string): void {
-    this.entries.set(`${pointer}\u0000${keyword}\u0000after`, { cls: "validatedAfter", use: { keyword, pointer, note } });
+    this.entries.set(afterKey(pointer, keyword), { cls: "validatedAfter", use: { keyword, pointer, note } });
+  }
+
+  /** Records that the compiler built `node` from `from` (a normalized copy, a merge, a part). */
+  derive(node: object, ...from: unknown[]): void {
+    const list = this.sources.get(node) ?? [];
+    for (const f of from) if (typeof f === "object" && f !== null && f !== node && !list.includes(f)) list.push(f);
+    if (list.length > 0) this.sources.set(node, list);
+  }
+
+  /**
+   * A verdict on one use of `keyword` ("oneOf" or "not") in `node`. Exact: its input occurrences
+   * become enforced (the after-decoding entry goes), unless another use was inexact. Inexact: they
+   * keep an after-decoding entry for good (the main entry when it is one already), on `fallback`
+   * when the keyword has no input occurrence.
+   */
+  verdict(node: object, keyword: "oneOf" | "not", exact: boolean, note: string, fallback: string): void {
+    const owners = this.ownersOf(node, keyword);
+    if (!exact) {
+      for (const p of owners.length > 0 ? owners : [fallback]) {
+        this.inexact.add(key(p, keyword));
+        if (this.entries.get(key(p, keyword))?.cls !== "validatedAfter") this.alsoAfter(p, keyword, note);
+      }
+      return;
+    }
+    for (const p of owners) {
+      if (this.inexact.has(key(p, keyword))) continue;
+      this.set(p, keyword, "enforced", note);
+      this.entries.delete(afterKey(p, keyword));
+    }
+  }
+
+  /** Pointers of the input nodes that `node`'s `keyword` came from (following built nodes back). */
+  private ownersOf(node: object, keyword: string): string[] {
+    const out: string[] = [];
+    const seen = new Set<object>();
+    const visit = (n: object): void => {
+      if (seen.has(n) || !Object.prototype.hasOwnProperty.call(n, keyword)) return;
+      seen.add(n);
+      const p = this.origins.get(n);
+      if (p !== undefined) out.push(p);
+      for (const s of this.sources.get(n) ?? []) visit(s);
+    };
+    visit(node);
+    return out;
   }
 
   /** Classifies every keyword reachable from `root` (visiting each schema object once). */
@@ -29,6 +87,7 @@ export class ReportBuilder {
       const [node, ptr] = stack.pop()!;
       if (!isRecord(node) || seen.has(node)) continue;
       seen.add(node);
+      this.origins.set(node, ptr);
       const refSiblingsIgnored = legacyRefs && "$ref" in node;
       for (const k of Object.keys(node)) {
         if (refSiblingsIgnored && k !== "$ref" && k !== "$defs" && k !== "definitions") {
@@ -38,10 +97,8 @@ export class ReportBuilder {
         const { cls, note } = defaultClass(k);
         this.set(ptr, k, cls, note);
       }
-      if (node.type === "integer") {
-        for (const k of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) if (k in node) this.set(ptr, k, "enforced");
-      }
       if ("oneOf" in node) {
+        // Until a compile-time proof shows the branches disjoint (see exclusive.ts).
         this.set(ptr, "oneOf", "enforced", "as anyOf");
         this.alsoAfter(ptr, "oneOf", "exactly-one-branch is checked after decoding");
       }

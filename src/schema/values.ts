@@ -4,9 +4,43 @@
  * arrays and objects keep their element and key order, with the format's whitespace between tokens.
  */
 
+import { SchemaError } from "../errors.js";
 import { lit, type Expr } from "../grammar/ir.js";
 import type { CompileContext } from "./context.js";
-import { cat } from "./format.js";
+import { Evaluator } from "./evaluate.js";
+import { cat, union } from "./format.js";
+import { isAnnotationKeyword } from "./keywords.js";
+import type { JsonSchemaObject } from "./types.js";
+
+/**
+ * An `enum` (or `const`, normalized to one) node: its values of an allowed type that the sibling
+ * keywords accept. The evaluator decides most keywords per value at compile time, which is exact;
+ * a keyword it leaves undecided for a kept value is checked after decoding.
+ */
+export function compileEnum(ctx: CompileContext, node: JsonSchemaObject, types: ReadonlySet<string> | undefined, pointer: string): Expr | null {
+  const values = node.enum;
+  if (!Array.isArray(values)) throw new SchemaError("SCHEMA_INVALID", "enum must be an array", { keyword: "enum", pointer });
+  const checks = Object.keys(node).filter((k) => k !== "enum" && k !== "type" && k !== "nullable" && !isAnnotationKeyword(k));
+  const evaluator = new Evaluator(ctx, pointer);
+  const undecided = new Set<string>();
+  const allowed = values.filter((v) => {
+    if (types !== undefined && !typesOf(v).some((t) => types.has(t))) return false;
+    const verdicts = checks.map((k) => evaluator.keyword(node, k, v));
+    if (verdicts.includes(false)) return false;
+    checks.forEach((k, i) => {
+      if (verdicts[i] === undefined) undecided.add(k);
+    });
+    return true;
+  });
+  // Inexact verdicts first: they are final, so the exact ones below cannot undo them.
+  for (const k of checks) {
+    if (k === "not") ctx.report.verdict(node, k, !undecided.has(k), undecided.has(k) ? "undecided for an enum value; checked after decoding" : "decided for each enum value", pointer);
+    else if (undecided.has(k)) ctx.report.set(pointer, k, "validatedAfter", "enum/const values are enforced; this keyword is checked after decoding");
+  }
+  for (const [n, k] of evaluator.judged) ctx.report.verdict(n, k, true, "decided for each enum value", pointer);
+  if (allowed.length === 0) return ctx.unsat(values.length === 0 ? "enum is empty" : "no enum value satisfies the schema", "enum", pointer);
+  return union(allowed.map((v) => valueExpr(ctx, v)));
+}
 
 export function valueExpr(ctx: CompileContext, value: unknown): Expr {
   if (Array.isArray(value)) {

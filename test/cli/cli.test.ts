@@ -304,7 +304,7 @@ describe("inspect and help", () => {
     const out = io.out();
     expect(out).toMatch(/enforced by the grammar \(\d+\):\n(.*\n)*\s+\/properties\/quantity {2}minimum/);
     expect(out).toMatch(/validated after decoding \(\d+\):/);
-    expect(out).toMatch(/automaton: \d+ states/);
+    expect(out).toMatch(/automaton: \d+ rules, \d+ rule states/);
     expect(out).toMatch(/== grammar \(GBNF\)\nroot ::= /);
     expect(out).toContain("== prompt (zh)");
     expect(out).toContain("<|im_start|>user\n客户购买了3台笔记本电脑");

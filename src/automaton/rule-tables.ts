@@ -1,0 +1,26 @@
+/**
+ * What the grammar automaton reads about one rule (rule-analysis.ts computes it for dense rule
+ * automata, verbatim-automaton.ts for a document's verbatim strings).
+ */
+
+export const UNBOUNDED = 0x3fffffff;
+/** `dist` of a state that cannot complete. */
+export const UNREACHABLE = 0x3fffffff;
+/** A plain-text budget no real one is below: "survives nothing for sure", always safe to claim. */
+export const NO_BUDGET = -1;
+/** `singleByte`: no byte moves / several bytes move. */
+export const NO_BYTE = -1;
+export const MANY_BYTES = -2;
+
+export interface RuleTables {
+  /** Next state on one of the rule's columns (byte class or call), -1 when none or when the move
+   *  cannot complete within the depth left. */
+  next(state: number, column: number): number;
+  /** Fewest bytes to the rule's own acceptance, a call counting its callee's shortest text. */
+  dist(state: number): number;
+  /** Characters of plain text survivable from `state` at UTF-8 position `pos` within the rule
+   *  (a lower bound; see rule-analysis.ts). */
+  plainBudget(state: number, pos: number): number;
+  /** The only byte a state moves on, NO_BYTE or MANY_BYTES (byte columns only). */
+  singleByte(state: number): number;
+}

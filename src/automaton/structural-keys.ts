@@ -1,0 +1,97 @@
+/**
+ * Structural keys of grammar rules, for sharing built automata across grammars: two rules with
+ * equal keys have equal automata whatever their names. A rule's key is its expression with each
+ * reference replaced by the referenced rule's key id (interned, so keys do not nest) and each
+ * string by its spec. Verbatim strings are keyed without their text: callers never depend on it,
+ * because a verbatim string is always called (rule-automata.ts). Rules in recursive components
+ * have no key (their automata depend on their cycle): neither do rules that reference them.
+ */
+import type { Expr, Grammar } from "../grammar/ir.js";
+import { LruCache } from "../util/lru.js";
+import { JsonStrings, type JsonStringSpec } from "./json-string.js";
+import type { Leaf } from "./expr-nfa.js";
+
+/** Key -> id, process-wide. Ids are never reused, so an evicted key can never be confused. */
+const keyIds = new LruCache<string, number>(8192);
+let nextKeyId = 0;
+
+function internKey(key: string): number {
+  let id = keyIds.get(key);
+  if (id === undefined) {
+    id = nextKeyId++;
+    keyIds.set(key, id);
+  }
+  return id;
+}
+
+export class StructuralKeys {
+  private readonly keys = new Map<string, string | null>();
+
+  constructor(
+    private readonly grammar: Grammar,
+    private readonly isRecursive: (name: string) => boolean,
+  ) {}
+
+  /** The rule's key; null when it has none. */
+  keyOf(name: string): string | null {
+    if (this.keys.has(name)) return this.keys.get(name)!;
+    let key: string | null = null;
+    if (!this.isRecursive(name)) {
+      let keyed = true;
+      const text = JSON.stringify(this.grammar.rules.get(name), (_, value: unknown) => {
+        if (!isLeaf(value)) return value;
+        const leafKey = this.leafKey(value);
+        if (leafKey === null) keyed = false;
+        return leafKey;
+      });
+      key = keyed ? text : null;
+    }
+    this.keys.set(name, key);
+    return key;
+  }
+
+  /** What a call of this leaf is stored as in a shared automaton (see rule-automata.ts). */
+  leafKey(leaf: Leaf): string | null {
+    if (leaf.kind === "jsonString") return stringKey(leaf);
+    const key = this.keyOf(leaf.name);
+    return key === null ? null : `r${internKey(key)}`;
+  }
+
+  /** The reference or string in rule `name` whose leaf key is `key` (it must exist). */
+  leafByKey(name: string, key: string): Leaf {
+    const found = findLeaf(this.grammar.rules.get(name)!, (leaf) => this.leafKey(leaf) === key);
+    if (found === undefined) throw new Error(`internal: no reference with key ${key} in rule '${name}'`);
+    return found;
+  }
+}
+
+function stringKey(spec: JsonStringSpec): string {
+  if (spec.substringOf === undefined) return `s${JsonStrings.keyOf(spec)}`;
+  // Only whether the text is empty changes the caller (an empty text leaves no string at all).
+  return `v${spec.substringOf.length === 0 ? "0" : "1"}${JsonStrings.keyOf({ ...spec, substringOf: "" })}`;
+}
+
+function isLeaf(value: unknown): value is Leaf {
+  if (typeof value !== "object" || value === null) return false;
+  const kind = (value as { kind?: unknown }).kind;
+  return kind === "ref" || kind === "jsonString";
+}
+
+function findLeaf(expr: Expr, match: (leaf: Leaf) => boolean): Leaf | undefined {
+  switch (expr.kind) {
+    case "ref":
+    case "jsonString":
+      return match(expr) ? expr : undefined;
+    case "seq":
+    case "alt":
+      for (const item of expr.items) {
+        const found = findLeaf(item, match);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    case "repeat":
+      return findLeaf(expr.item, match);
+    default:
+      return undefined;
+  }
+}

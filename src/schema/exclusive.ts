@@ -1,0 +1,209 @@
+/**
+ * Proofs that the branches of a oneOf are pairwise disjoint: no JSON value satisfies two of them.
+ * Then "exactly one branch" is "at least one branch", and the grammar's alternatives (anyOf)
+ * enforce the oneOf exactly. Without a proof the compiler keeps anyOf plus a check after decoding.
+ *
+ * Each branch, conjoined with the oneOf's siblings, is summarized by a Shape: a superset of its
+ * instances, built from the keywords that pin instances down (`type`, `enum`/`const`, and for
+ * objects `required`, the declared properties' own shapes, and the names that are forbidden by
+ * `properties: {p: false}`, a false pattern or `additionalProperties: false`). allOf and `$ref`
+ * targets intersect shapes, anyOf/oneOf unite them, and every other keyword is ignored, which only
+ * makes a shape larger; a shape also admits only the values its schema does not reject (where
+ * the evaluator decides). Since each shape contains its branch, disjoint shapes prove disjoint
+ * branches. Two shapes are disjoint when
+ *  - their types share nothing. "integer" lies inside "number"; a branch whose type nothing pins
+ *    has every type (`{"properties": ..}` alone also accepts strings);
+ *  - one has finitely many values (enum/const, also from the siblings) and none of them is in the
+ *    other: outside its shape, or rejected by its schema (the evaluator, where it decides); values
+ *    the own schema rejects are dropped first;
+ *  - their only common type is object, and a name that one requires is forbidden by the other,
+ *    or its value shapes on the two sides are disjoint (a discriminator, `kind: {const: "a"}`
+ *    required on one side and `kind: {const: "b"}` on the other).
+ */
+
+import type { CompileContext } from "./context.js";
+import { Evaluator, testRegex } from "./evaluate.js";
+import { jsonEqual, normalizeNode } from "./normalize.js";
+
+type Kind = "null" | "boolean" | "object" | "array" | "string" | "integer" | "fraction";
+
+interface Shape {
+  readonly kinds: ReadonlySet<Kind>;
+  /** When defined, every instance is one of these values. */
+  readonly values?: readonly unknown[];
+  /** Names every object instance has. */
+  readonly required: ReadonlySet<string>;
+  /** The shape of the value of property `name` in object instances that have it. */
+  readonly property: (name: string) => Shape;
+  /** Whether object instances never have property `name`. */
+  readonly absent: (name: string) => boolean;
+  /** False when `v` is certainly no instance (the evaluator rejects it); true otherwise. */
+  readonly admits: (v: unknown) => boolean;
+}
+
+const ALL_KINDS: readonly Kind[] = ["null", "boolean", "object", "array", "string", "integer", "fraction"];
+const KINDS_OF_TYPE: Record<string, readonly Kind[]> = {
+  null: ["null"], boolean: ["boolean"], object: ["object"], array: ["array"], string: ["string"], integer: ["integer"], number: ["integer", "fraction"],
+};
+/** Nesting of $ref targets and property shapes looked at (deeper: anything). */
+const MAX_DEPTH = 6;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const has = (o: Record<string, unknown>, name: string): boolean => Object.prototype.hasOwnProperty.call(o, name);
+
+const ANY: Shape = { kinds: new Set(ALL_KINDS), required: new Set(), property: () => ANY, absent: () => false, admits: () => true };
+const NONE: Shape = { ...ANY, kinds: new Set() };
+
+function kindOf(v: unknown): Kind {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isInteger(v) ? "integer" : "fraction";
+  return typeof v as "boolean" | "string" | "object";
+}
+
+function memo<T>(f: (name: string) => T): (name: string) => T {
+  const cache = new Map<string, T>();
+  return (name) => {
+    if (!cache.has(name)) cache.set(name, f(name));
+    return cache.get(name)!;
+  };
+}
+
+function member(v: unknown, s: Shape): boolean {
+  if (!s.kinds.has(kindOf(v))) return false;
+  if (s.values !== undefined && !s.values.some((w) => jsonEqual(v, w))) return false;
+  if (isRecord(v) && !([...s.required].every((n) => has(v, n)) && Object.keys(v).every((n) => !s.absent(n) && member(v[n], s.property(n))))) return false;
+  return s.admits(v);
+}
+
+/** Drops what the shape's own facts exclude: objects missing a forbidden required name, values of other kinds. */
+function tidy(s: Shape): Shape {
+  const kinds = new Set(s.kinds);
+  if ([...s.required].some((n) => s.absent(n))) kinds.delete("object");
+  const out = { ...s, kinds };
+  return s.values === undefined ? out : { ...out, values: s.values.filter((v) => member(v, out)) };
+}
+
+function intersect(a: Shape, b: Shape): Shape {
+  if (a === ANY) return b;
+  if (b === ANY) return a;
+  const values = a.values === undefined ? b.values : b.values === undefined ? a.values : a.values.filter((v) => b.values!.some((w) => jsonEqual(v, w)));
+  return tidy({
+    kinds: new Set([...a.kinds].filter((k) => b.kinds.has(k))),
+    ...(values !== undefined ? { values } : {}),
+    required: new Set([...a.required, ...b.required]),
+    property: memo((n) => intersect(a.property(n), b.property(n))),
+    absent: (n) => a.absent(n) || b.absent(n),
+    admits: (v) => a.admits(v) && b.admits(v),
+  });
+}
+
+function unite(a: Shape, b: Shape): Shape {
+  if (a.kinds.size === 0) return b;
+  if (b.kinds.size === 0) return a;
+  // Object facts of a side without objects say nothing about the union's objects.
+  if (!a.kinds.has("object") || !b.kinds.has("object")) {
+    const { required, property, absent } = a.kinds.has("object") ? a : b;
+    return { kinds: new Set([...a.kinds, ...b.kinds]), ...valuesOfEither(a, b), required, property, absent, admits: eitherAdmits(a, b) };
+  }
+  return {
+    kinds: new Set([...a.kinds, ...b.kinds]),
+    ...valuesOfEither(a, b),
+    required: new Set([...a.required].filter((n) => b.required.has(n))),
+    property: memo((n) => unite(a.property(n), b.property(n))),
+    absent: (n) => a.absent(n) && b.absent(n),
+    admits: eitherAdmits(a, b),
+  };
+}
+
+const eitherAdmits = (a: Shape, b: Shape) => (v: unknown): boolean => a.admits(v) || b.admits(v);
+
+function valuesOfEither(a: Shape, b: Shape): { values?: readonly unknown[] } {
+  return a.values !== undefined && b.values !== undefined ? { values: [...a.values, ...b.values] } : {};
+}
+
+function disjoint(a: Shape, b: Shape): boolean {
+  if (a.values?.every((v) => !member(v, b)) || b.values?.every((v) => !member(v, a))) return true;
+  const common = [...a.kinds].filter((k) => b.kinds.has(k));
+  if (common.length === 0) return true;
+  return common.length === 1 && common[0] === "object" && (objectsDisjoint(a, b) || objectsDisjoint(b, a));
+}
+
+/** A name `a` requires that `b` forbids, or whose value shapes exclude each other. */
+function objectsDisjoint(a: Shape, b: Shape): boolean {
+  return [...a.required].some((n) => b.absent(n) || disjoint(a.property(n), b.property(n)));
+}
+
+/** Shapes of schemas within one compilation ($ref targets resolved, results cached by node). */
+class Shaper {
+  private readonly cache = new WeakMap<object, Shape>();
+  private readonly evaluator: Evaluator;
+
+  constructor(private readonly ctx: CompileContext, private readonly pointer: string) {
+    this.evaluator = new Evaluator(ctx, pointer);
+  }
+
+  of(schema: unknown, depth: number): Shape {
+    if (schema === false) return NONE;
+    if (!isRecord(schema) || depth > MAX_DEPTH) return ANY;
+    let s = this.cache.get(schema);
+    if (s === undefined) {
+      s = this.compute(schema, depth);
+      this.cache.set(schema, s);
+    }
+    return s;
+  }
+
+  private compute(schema: Record<string, unknown>, depth: number): Shape {
+    const target = typeof schema.$ref === "string" ? this.of(this.ctx.resolver.resolve(schema.$ref, schema, this.pointer).node, depth + 1) : ANY;
+    if (typeof schema.$ref === "string" && this.ctx.legacyRefs) return target;
+    const node = normalizeNode(schema);
+    let s = intersect(target, this.own(node, depth));
+    if (Array.isArray(node.allOf)) for (const b of node.allOf) s = intersect(s, this.of(b, depth + 1));
+    for (const group of [node.anyOf, node.oneOf]) {
+      if (Array.isArray(group) && group.length > 0) s = intersect(s, group.map((b) => this.of(b, depth + 1)).reduce(unite));
+    }
+    // The schema itself judges values (it subsumes what the parts above admit).
+    return tidy({ ...s, admits: (v) => this.evaluator.satisfies(schema, v) !== false });
+  }
+
+  /** What `type`, `enum` and the object keywords of one node say. */
+  private own(node: Record<string, unknown>, depth: number): Shape {
+    const types = Array.isArray(node.type) ? node.type : node.type === undefined ? undefined : [node.type];
+    const known = types?.every((t) => typeof t === "string" && t in KINDS_OF_TYPE) === true;
+    const kinds = new Set<Kind>(known ? types!.flatMap((t) => KINDS_OF_TYPE[t as string]) : ALL_KINDS);
+    const properties = isRecord(node.properties) ? node.properties : {};
+    const patterns = isRecord(node.patternProperties) ? node.patternProperties : {};
+    const required = Array.isArray(node.required) ? node.required.filter((r): r is string => typeof r === "string") : [];
+    return tidy({
+      kinds,
+      ...(Array.isArray(node.enum) ? { values: node.enum } : {}),
+      required: new Set(required),
+      property: memo((n) => (has(properties, n) ? this.of(properties[n], depth + 1) : ANY)),
+      absent: (n) => forbidden(node, properties, patterns, n),
+      admits: () => true,
+    });
+  }
+}
+
+/** Whether the node's object keywords forbid property `name` (a regex that cannot be run counts as matching). */
+function forbidden(node: Record<string, unknown>, properties: Record<string, unknown>, patterns: Record<string, unknown>, name: string): boolean {
+  if (has(properties, name)) return properties[name] === false;
+  const matching = Object.keys(patterns).filter((p) => testRegex(p, name) !== false);
+  if (matching.some((p) => patterns[p] === false && testRegex(p, name) === true)) return true;
+  return matching.length === 0 && node.additionalProperties === false;
+}
+
+/**
+ * Whether `branches`, each conjoined with `context` (the oneOf's siblings), are pairwise disjoint.
+ * False means "not proven".
+ */
+export function branchesExclusive(ctx: CompileContext, context: unknown, branches: readonly unknown[], pointer: string): boolean {
+  const shaper = new Shaper(ctx, pointer);
+  const around = shaper.of(context, 0);
+  const shapes = branches.map((b) => intersect(around, shaper.of(b, 0)));
+  for (let i = 0; i < branches.length; i++) {
+    for (let j = i + 1; j < branches.length; j++) if (!disjoint(shapes[i], shapes[j])) return false;
+  }
+  return true;
+}
