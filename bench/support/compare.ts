@@ -42,7 +42,7 @@ export function runOurs(cases: readonly PreparedCase[], vocabulary: Vocabulary):
   const eos = vocabulary.eosIds[0];
   for (const c of cases) {
     const t0 = performance.now();
-    const compiled = compileUncached(c.schema, vocabulary, OUR_FORMAT);
+    const compiled = compileUncached(c.schema, vocabulary, OUR_FORMAT, true);
     run.compileMs.push(performance.now() - t0);
     const mask = new Uint32Array(compiled.tokens.maskWords);
     for (const samples of [run.cold, run.warm]) {
@@ -113,7 +113,7 @@ export async function selectMaskbenchCases(
     }
     let ours: CompiledGrammar;
     try {
-      ours = compileUncached(candidate.schema, vocabulary, OUR_FORMAT);
+      ours = compileUncached(candidate.schema, vocabulary, OUR_FORMAT, true);
     } catch {
       report.oursCompileError++;
       continue;
@@ -170,7 +170,7 @@ export async function probeMasks(
   xg: XGrammar,
   repeats: number,
 ): Promise<ProbeRow[]> {
-  const compiled = compileUncached(schema, vocabulary, OUR_FORMAT);
+  const compiled = compileUncached(schema, vocabulary, OUR_FORMAT, true);
   const theirs = await xg.compileJsonSchema(schema, XG_FORMAT);
   const mask = new Uint32Array(compiled.tokens.maskWords);
   const rows: ProbeRow[] = [];

@@ -4,6 +4,7 @@
  * pass warm, same compiled grammar) and classify the outcome like the benchmark does. Typed
  * `PocketExtractError`s from the compiler are compile errors; any other exception is a crash.
  */
+import { clearSharedAutomata } from "../../src/automaton/index.js";
 import { compileGrammar, type CompiledGrammar, type CompileGrammarOptions } from "../../src/compile/index.js";
 import { PocketExtractError, SchemaError } from "../../src/errors.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
@@ -66,9 +67,12 @@ let nonce = 0;
 
 /**
  * compileGrammar with the compile cache defeated (a fresh nonce in the options changes the cache
- * key), so every call measures a real compile and starts with cold mask caches.
+ * key), so every call measures a real compile and starts with cold mask caches. The rule
+ * automata shared across schemas (src/automaton) stay warm unless `cold` clears them first: warm
+ * is a long-running process that has compiled other schemas, cold a first compile.
  */
-export function compileUncached(schema: unknown, vocabulary: Vocabulary, options: CompileGrammarOptions): CompiledGrammar {
+export function compileUncached(schema: unknown, vocabulary: Vocabulary, options: CompileGrammarOptions, cold = false): CompiledGrammar {
+  if (cold) clearSharedAutomata();
   const uncached: CompileGrammarOptions & { readonly benchNonce: number } = { ...options, benchNonce: ++nonce };
   return compileGrammar(schema, vocabulary, uncached);
 }
@@ -94,7 +98,7 @@ export function bareOutcome(file: string, status: "timeout" | "crash", error?: E
   };
 }
 
-export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeoutMs: number): SchemaOutcome {
+export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeoutMs: number, coldCompile = false): SchemaOutcome {
   const started = performance.now();
   const deadline = started + timeoutMs;
   const cold = new Samples();
@@ -106,7 +110,7 @@ export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeou
 
   let compiled: CompiledGrammar;
   try {
-    compiled = compileUncached(file.schema, vocabulary, MASKBENCH_OPTIONS);
+    compiled = compileUncached(file.schema, vocabulary, MASKBENCH_OPTIONS, coldCompile);
   } catch (err) {
     const error = describe(err, "compile");
     return { ...base, ...noTimings, status: err instanceof PocketExtractError ? "compile-error" : "crash", error };

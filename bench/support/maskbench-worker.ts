@@ -12,6 +12,8 @@ import { bareOutcome, describe, evaluateFile, type SchemaOutcome } from "./evalu
 export interface MaskbenchWorkerConfig {
   readonly dir: string;
   readonly timeoutMs: number;
+  /** Clear the shared rule automata before each compile (see compileUncached). */
+  readonly coldCompile: boolean;
 }
 
 const WARM_UP: MaskbenchFile = {
@@ -36,7 +38,7 @@ for (let i = 0; i < 3; i++) evaluateFile(WARM_UP, vocabulary, Infinity);
 port.on("message", (name: string) => {
   let outcome: SchemaOutcome;
   try {
-    outcome = evaluateFile(loadMaskbench(config.dir, name), vocabulary, config.timeoutMs);
+    outcome = evaluateFile(loadMaskbench(config.dir, name), vocabulary, config.timeoutMs, config.coldCompile);
   } catch (err) {
     outcome = bareOutcome(name, "crash", describe(err, "load"));
   }

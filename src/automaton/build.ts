@@ -7,7 +7,7 @@ import type { Grammar } from "../grammar/ir.js";
 import { GrammarAutomaton } from "./grammar-automaton.js";
 import { buildRuleAutomata, DEFAULT_MAX_STATES, type BuildOptions } from "./rule-automata.js";
 
-export { DEFAULT_MAX_RECURSION_DEPTH, DEFAULT_MAX_STATES, type BuildOptions } from "./rule-automata.js";
+export { clearSharedAutomata, DEFAULT_MAX_RECURSION_DEPTH, DEFAULT_MAX_STATES, type BuildOptions } from "./rule-automata.js";
 
 export function buildAutomaton(grammar: Grammar, options: BuildOptions = {}): GrammarAutomaton {
   return new GrammarAutomaton(buildRuleAutomata(grammar, options), options.maxStates ?? DEFAULT_MAX_STATES);

@@ -31,6 +31,10 @@ export class JsonStrings {
 
   constructor(private readonly budget: Budget) {}
 
+  static clearShared(): void {
+    shared.clear();
+  }
+
   /** Identical specs have identical keys. */
   static keyOf(spec: JsonStringSpec): string {
     return JSON.stringify([spec.minLength, spec.maxLength === Infinity ? null : spec.maxLength, spec.pattern ?? null, spec.exclude ?? [], spec.excludePatterns ?? [], spec.substringOf ?? null]);

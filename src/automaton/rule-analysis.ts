@@ -15,8 +15,7 @@ import { PocketExtractError } from "../errors.js";
 import type { ByteDfa } from "./dfa.js";
 import { plainLeadPending } from "./plain-text.js";
 import type { RuleAutomata } from "./rule-automata.js";
-import { MANY_BYTES, NO_BYTE, UNBOUNDED, UNREACHABLE, type RuleTables } from "./rule-tables.js";
-import { VerbatimAutomaton } from "./verbatim-automaton.js";
+import { isLazyRule, MANY_BYTES, NO_BYTE, UNBOUNDED, UNREACHABLE, type RuleTables } from "./rule-tables.js";
 
 
 export class RuleAnalysis {
@@ -29,11 +28,11 @@ export class RuleAnalysis {
   constructor(private readonly rules: RuleAutomata) {
     const { dfas, component, recursive, head, maxDepth } = rules;
     this.tables = dfas.map(() => []);
-    this.shortest = Int32Array.from(dfas, (dfa) => (dfa instanceof VerbatimAutomaton ? dfa.shortest : dfa.callees === undefined ? shortestText(dfa) : UNREACHABLE));
+    this.shortest = Int32Array.from(dfas, (dfa) => (isLazyRule(dfa) ? dfa.shortest : dfa.callees === undefined ? shortestText(dfa) : UNREACHABLE));
     const byComponent = new Map<number, number[]>();
     for (let id = 0; id < dfas.length; id++) {
       const dfa = dfas[id];
-      if (dfa instanceof VerbatimAutomaton || dfa.callees === undefined) continue;
+      if (isLazyRule(dfa) || dfa.callees === undefined) continue;
       const list = byComponent.get(component[id]) ?? [];
       list.push(id);
       byComponent.set(component[id], list);
@@ -74,12 +73,12 @@ export class RuleAnalysis {
     if (depth < 0) return UNREACHABLE;
     const dfa = this.rules.dfas[rule];
     if (dfa.numStates === 0) return UNREACHABLE;
-    return dfa instanceof VerbatimAutomaton || dfa.callees === undefined ? this.shortest[rule] : this.of(rule, depth).dist(dfa.start);
+    return isLazyRule(dfa) || dfa.callees === undefined ? this.shortest[rule] : this.of(rule, depth).dist(dfa.start);
   }
 
   private analyze(rule: number, depth: number): RuleTables {
     const dfa = this.rules.dfas[rule];
-    if (dfa instanceof VerbatimAutomaton) return dfa.tables;
+    if (isLazyRule(dfa)) return dfa.tables;
     const callees = dfa.callees ?? NO_CALLEES;
     const first = dfa.numClasses - callees.length;
     const callWeight = Array.from(callees, (callee: number) => this.minLength(callee, this.calleeDepth(rule, callee, depth)));

@@ -20,6 +20,8 @@ import { finish } from "./finish.js";
 import { JsonStrings, type JsonStringSpec } from "./json-string.js";
 import { analyzeRules } from "./rule-graph.js";
 import { StructuralKeys } from "./structural-keys.js";
+import { BoundedStringAutomaton } from "./bounded-string.js";
+import { isLazyRule, type LazyRule } from "./rule-tables.js";
 import { VerbatimAutomaton } from "./verbatim-automaton.js";
 import { LruCache } from "../util/lru.js";
 
@@ -42,7 +44,7 @@ const INLINE_MAX_STATES = 64;
 export interface RuleAutomata {
   /** Per rule id: its finished automaton (call columns name rule ids), or a document's verbatim
    *  string automaton. */
-  readonly dfas: readonly (ByteDfa | VerbatimAutomaton)[];
+  readonly dfas: readonly (ByteDfa | LazyRule)[];
   readonly names: readonly string[];
   readonly root: number;
   /** Per rule id: the component id (rules in one cycle share it; a callee's id is lower). */
@@ -64,7 +66,7 @@ export function buildRuleAutomata(grammar: Grammar, options: BuildOptions = {}):
   /** Rules that are called (and the root) get ids; inlined ones only live in their callers. */
   const ids = new Map<string, number>();
   const names: string[] = [];
-  const dfas: (ByteDfa | VerbatimAutomaton | null | undefined)[] = [];
+  const dfas: (ByteDfa | LazyRule | null | undefined)[] = [];
   const built = new Map<string, ByteDfa | null>();
 
   const idOf = (name: string): number => {
@@ -77,12 +79,16 @@ export function buildRuleAutomata(grammar: Grammar, options: BuildOptions = {}):
   };
 
   /** Small strings are inlined; bigger ones, and verbatim ones (their automaton is the
-   *  document's, so callers must not depend on it), become rules of their own, called. */
+   *  document's, so callers must not depend on it), become rules of their own, called. Plain
+   *  verbatim and length-only strings are computed on demand (lazy rules), not built. */
   const stringRule = (leaf: JsonStringSpec): ByteDfa | number | null => {
-    const dfa = isPlainVerbatim(leaf) ? VerbatimAutomaton.of(leaf.substringOf, "verbatim string") : strings.get(leaf);
-    if (dfa === null || (leaf.substringOf === undefined && dfa instanceof VerbatimAutomaton === false && dfa.numStates <= INLINE_MAX_STATES)) {
-      return dfa as ByteDfa | null;
-    }
+    if (leaf.minLength > leaf.maxLength) return null;
+    const dfa = isPlainVerbatim(leaf)
+      ? VerbatimAutomaton.of(leaf.substringOf, "verbatim string")
+      : isLongLengthOnly(leaf)
+        ? new BoundedStringAutomaton(leaf.minLength, leaf.maxLength)
+        : strings.get(leaf);
+    if (dfa === null || (leaf.substringOf === undefined && !isLazyRule(dfa) && dfa.numStates <= INLINE_MAX_STATES)) return dfa as ByteDfa | null;
     const id = idOf(`${STRING_RULE_PREFIX}${JsonStrings.keyOf(leaf)}`);
     dfas[id] = dfa;
     return id;
@@ -129,7 +135,7 @@ export function buildRuleAutomata(grammar: Grammar, options: BuildOptions = {}):
     if (names[id].startsWith(STRING_RULE_PREFIX)) continue;
     dfas[id] = ruleDfa(names[id]);
   }
-  const kept = removeUnproductiveCalls(dfas as (ByteDfa | VerbatimAutomaton | null)[]);
+  const kept = removeUnproductiveCalls(dfas as (ByteDfa | LazyRule | null)[]);
   if (kept[root] === null) {
     throw new PocketExtractError("SCHEMA_UNSATISFIABLE", emptyMessage(grammar, names, kept, recursiveComponents.size > 0));
   }
@@ -155,6 +161,13 @@ export function buildRuleAutomata(grammar: Grammar, options: BuildOptions = {}):
  */
 const ruleCache = new LruCache<string, { readonly dfa: ByteDfa | null; readonly callees: readonly string[] }>(4096);
 
+/** Forgets every shared rule and string automaton (for cold-compile measurements, or to free
+ *  memory); later builds rebuild what they need. */
+export function clearSharedAutomata(): void {
+  ruleCache.clear();
+  JsonStrings.clearShared();
+}
+
 function withCallees(dfa: ByteDfa, callees: readonly number[]): ByteDfa {
   return callees.length === 0 ? dfa : { ...dfa, callees: Int32Array.from(callees) };
 }
@@ -169,7 +182,7 @@ const EMPTY: ByteDfa = { numStates: 0, start: 0, numClasses: 1, classOf: new Uin
  * productive rules (least fixpoint). Calls of unproductive rules are removed and the callers
  * re-finished, which may empty them in turn.
  */
-function removeUnproductiveCalls(dfas: (ByteDfa | VerbatimAutomaton | null)[]): (ByteDfa | VerbatimAutomaton | null)[] {
+function removeUnproductiveCalls(dfas: (ByteDfa | LazyRule | null)[]): (ByteDfa | LazyRule | null)[] {
   const out = [...dfas];
   for (;;) {
     const productive = productiveRules(out);
@@ -182,7 +195,7 @@ function removeUnproductiveCalls(dfas: (ByteDfa | VerbatimAutomaton | null)[]): 
         changed = true;
         continue;
       }
-      if (dfa instanceof VerbatimAutomaton) continue;
+      if (isLazyRule(dfa)) continue;
       const callees = dfa.callees;
       if (callees === undefined || callees.every((c) => productive[c])) continue;
       const first = dfa.numClasses - callees.length;
@@ -197,15 +210,15 @@ function removeUnproductiveCalls(dfas: (ByteDfa | VerbatimAutomaton | null)[]): 
   }
 }
 
-function productiveRules(dfas: readonly (ByteDfa | VerbatimAutomaton | null)[]): Uint8Array {
+function productiveRules(dfas: readonly (ByteDfa | LazyRule | null)[]): Uint8Array {
   const productive = new Uint8Array(dfas.length);
   for (let changed = true; changed; ) {
     changed = false;
     for (let id = 0; id < dfas.length; id++) {
       const dfa = dfas[id];
       if (productive[id] || dfa === null) continue;
-      // A verbatim automaton exists only for a non-empty text, which always has a substring.
-      if (dfa instanceof VerbatimAutomaton || reachesAccept(dfa, productive)) {
+      // Lazy rules are only made for non-empty languages.
+      if (isLazyRule(dfa) || reachesAccept(dfa, productive)) {
         productive[id] = 1;
         changed = true;
       }
@@ -248,5 +261,20 @@ function isPlainVerbatim(spec: JsonStringSpec): spec is JsonStringSpec & { subst
     spec.pattern === undefined &&
     (spec.exclude ?? []).length === 0 &&
     (spec.excludePatterns ?? []).length === 0
+  );
+}
+
+/** Characters from which a length-only string is computed rather than built (a built one needs
+ *  ~14 states per character, over the inlining limit from here on). */
+const LAZY_LENGTH_FROM = 4;
+
+/** A string whose only condition is a long enough length bound. */
+function isLongLengthOnly(spec: JsonStringSpec): boolean {
+  return (
+    spec.substringOf === undefined &&
+    spec.pattern === undefined &&
+    (spec.exclude ?? []).length === 0 &&
+    (spec.excludePatterns ?? []).length === 0 &&
+    (spec.maxLength === Infinity ? spec.minLength : spec.maxLength) >= LAZY_LENGTH_FROM
   );
 }

@@ -24,3 +24,20 @@ export interface RuleTables {
   /** The only byte a state moves on, NO_BYTE or MANY_BYTES (byte columns only). */
   singleByte(state: number): number;
 }
+
+/** A rule automaton whose states and tables are computed on demand instead of stored
+ *  (verbatim-automaton.ts, bounded-string.ts). It calls nothing. */
+export interface LazyRule {
+  readonly numStates: number;
+  readonly start: number;
+  readonly classOf: Uint8Array;
+  readonly numClasses: number;
+  readonly callees: undefined;
+  readonly tables: RuleTables;
+  /** Fewest bytes of a text of the rule. */
+  readonly shortest: number;
+}
+
+export function isLazyRule(rule: object): rule is LazyRule {
+  return "tables" in rule;
+}

@@ -12,12 +12,12 @@
  * code point, with the code points that can still complete it.
  */
 import { PocketExtractError } from "../errors.js";
-import { MANY_BYTES, NO_BUDGET, NO_BYTE, type RuleTables } from "./rule-tables.js";
+import { MANY_BYTES, NO_BUDGET, NO_BYTE, type LazyRule, type RuleTables } from "./rule-tables.js";
 import { encodeCodePoint } from "./utf8.js";
 
 const QUOTE = 0x22;
 
-export class VerbatimAutomaton {
+export class VerbatimAutomaton implements LazyRule {
   /** States made so far (grows as spelling states are made). */
   numStates: number;
   /** The opening-quote state. */

@@ -68,7 +68,7 @@ export class CompileContext {
       verbatimSource: options.verbatimSource,
       nullEscape: options.nullEscape ?? mode === "extraction",
       maxRecursionDepth: options.maxRecursionDepth ?? 8,
-      maxAnyValueDepth: options.maxAnyValueDepth ?? 3,
+      maxAnyValueDepth: options.maxAnyValueDepth ?? 8,
     };
     if (mode === "jsonschema" && options.nullEscape === true) {
       throw new SchemaError("SCHEMA_INVALID", "nullEscape applies to extraction mode only", { pointer: "" });
@@ -126,9 +126,9 @@ export class CompileContext {
 
   /**
    * Any JSON value (`true` schema), with at most `maxAnyValueDepth` levels of nested containers.
-   * A byte automaton must remember the open brackets, so its size grows about 4x per level;
-   * json.gbnf's recursive `value` is therefore imported once per level, each level's containers
-   * holding values of the level below, and level 0 holding scalars only.
+   * json.gbnf's recursive `value` is imported once per level, each level's containers holding
+   * values of the level below and level 0 holding scalars only: non-recursive rules, which the
+   * automaton calls level by level and shares across schemas (a recursive import could not be).
    */
   anyValue(): Expr {
     return ref(this.anyValueRule(this.options.maxAnyValueDepth));

@@ -47,9 +47,8 @@ export interface CompileOptions {
   /** Recursion bound handed to the automaton builder for recursive schemas. Default 8. */
   readonly maxRecursionDepth?: number;
   /**
-   * How deep an unconstrained value (`true`, `{}`, `z.unknown()`) may nest containers. Default 3
-   * (e.g. `[{"a":[1]}]`); deeper instances are refused there. A byte automaton must remember every
-   * open bracket, so its size grows about 4x per level (see CompileContext.anyValue).
+   * How deep an unconstrained value (`true`, `{}`, `z.unknown()`) may nest containers. Default 8
+   * (3 allows `[{"a":[1]}]`); deeper instances are refused there (see CompileContext.anyValue).
    */
   readonly maxAnyValueDepth?: number;
 }
