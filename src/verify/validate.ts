@@ -13,7 +13,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { SchemaError } from "../errors.js";
 import { fromPointer, toPointer } from "./pointer.js";
-import type { Issue, JsonSchema } from "./types.js";
+import type { Issue, JsonSchema, JsonSchemaObject } from "./types.js";
 
 /** The part of a zod schema (v3 or v4) validation needs. */
 export interface ZodLike<Out = unknown> {
@@ -64,17 +64,34 @@ function ajvFor(draft: Draft): AjvInstance {
   return ajv;
 }
 
+// Base URI of schemas without their own (see compileValidator). Nothing is registered under it
+// (addUsedSchema: false), so every such schema can share it.
+const PRIVATE_BASE = "pocket-extract://schema";
+
+/** A root `$id` ajv takes as a base URI: "" and bare fragments ("#", "#/") do not count. */
+function hasBaseUri(schema: { readonly $id?: unknown }): boolean {
+  return typeof schema.$id === "string" && schema.$id.replace(/#\/?$/, "") !== "";
+}
+
 /** Returns the (cached) ajv validator for a schema; throws SchemaError SCHEMA_INVALID. */
 export function compileValidator(schema: JsonSchema): ValidateFunction {
   const hit = typeof schema === "boolean" ? booleanSchemas.get(schema) : compiled.get(schema);
   if (hit) return hit;
   const draft = draftOf(schema);
   let target: JsonSchema = schema;
-  // draft-04/06 meta-schemas are not bundled with ajv 8; their keywords are validated with the
-  // draft-07 vocabulary instead of failing on the unknown `$schema`.
-  if (typeof schema === "object" && typeof schema.$schema === "string" && /draft-0[46]/.test(schema.$schema)) {
-    const { $schema: _dropped, ...rest } = schema;
-    target = rest;
+  if (typeof schema === "object") {
+    let root: JsonSchemaObject = schema;
+    // draft-04/06 meta-schemas are not bundled with ajv 8; their keywords are validated with the
+    // draft-07 vocabulary instead of failing on the unknown `$schema`.
+    if (typeof schema.$schema === "string" && /draft-0[46]/.test(schema.$schema)) {
+      const { $schema: _dropped, ...rest } = schema;
+      root = rest;
+    }
+    // ajv compiles `"$ref": "#"` (zod's recursion into the root) as a call to the root only when
+    // the root has a base URI; an id-less root is looked up in ajv's registry instead, where
+    // addUsedSchema: false never puts it ("can't resolve reference # from id #").
+    if (!hasBaseUri(schema)) root = { ...root, $id: PRIVATE_BASE };
+    target = root;
   }
   let fn: ValidateFunction;
   try {

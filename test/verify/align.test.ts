@@ -64,8 +64,21 @@ describe("alignValue: normalized", () => {
     ["13812345678", "电话138-1234-5678。", "138-1234-5678"],
     ["+86 138 1234 5678", "电话 13812345678", "13812345678"],
     ["138-1234-5678", "tel +86 138 1234 5678", "+86 138 1234 5678"],
+    ["13800138000", "联系电话：138 0013 8000", "138 0013 8000"],
+    ["+86 10 6552 9988", "Tel +86-10-6552-9988", "+86-10-6552-9988"],
+    ["555-123-4567", "call (555) 123-4567 today", "(555) 123-4567"],
+    ["138-1234-5678", "电话138 1234 5678 0.5kg", "138 1234 5678"],
   ])("phone %s in %s", (value, text, span) => {
     expect(best(value, text)).toEqual({ text: span, match: "normalized" });
+  });
+
+  it("grounds decimals with 7+ digits, which are not phone numbers", () => {
+    expect(best(0.4001254, "相关系数为0.4001254。")).toEqual({ text: "0.4001254", match: "exact" });
+    expect(best("0.4001254", "相关系数为0.4001254。")).toEqual({ text: "0.4001254", match: "exact" });
+    expect(best(1234567.89, "合计 1,234,567.89 元")).toEqual({ text: "1,234,567.89", match: "normalized" });
+    expect(best(3.1415926, "π ≈ 3.1415926")).toEqual({ text: "3.1415926", match: "exact" });
+    expect(best(0.5, "电话138 1234 5678 0.5kg")).toEqual({ text: "0.5", match: "exact" });
+    expect(align(4001254, "相关系数为0.4001254。")).toEqual([]);
   });
 
   it.each([

@@ -118,6 +118,23 @@ describe("phones", () => {
     const dates = findDates(text);
     expect(findPhones(text, dates).map((p) => [text.slice(p.start, p.end), p.digits])).toEqual([["138 1234 5678", "13812345678"]]);
   });
+
+  const phonesIn = (text: string): [string, string][] => findPhones(text, []).map((p) => [text.slice(p.start, p.end), p.digits]);
+
+  it("never reads a decimal number (a dot between digit runs) as a phone number", () => {
+    for (const text of ["相关系数为0.4001254。", "total 1234567.89 USD", "π ≈ 3.14159265358", "ratio 12.3456789:1", "0.1234567 and 7654321.0"]) {
+      expect(phonesIn(text), text).toEqual([]);
+    }
+  });
+
+  it("finds spaced, dashed, bracketed and +country phone numbers, also next to a decimal", () => {
+    expect(phonesIn("电话 138 0013 8000")).toEqual([["138 0013 8000", "13800138000"]]);
+    expect(phonesIn("Tel: +86-10-6552-9988.")).toEqual([["+86-10-6552-9988", "1065529988"]]);
+    expect(phonesIn("call (555) 123-4567 today")).toEqual([["(555) 123-4567", "5551234567"]]);
+    expect(phonesIn("电话138 1234 5678 0.5kg")).toEqual([["138 1234 5678", "13812345678"]]);
+    expect(phonesIn("净重0.5 138-1234-5678")).toEqual([["138-1234-5678", "13812345678"]]);
+    expect(phonesIn("限重2.5 (555) 123-4567")).toEqual([["(555) 123-4567", "5551234567"]]);
+  });
 });
 
 describe("numbers and amounts", () => {

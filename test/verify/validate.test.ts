@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as z3 from "zod/v3";
+import { zodToJsonSchema } from "zod-to-json-schema";
 import { PocketExtractError, SchemaError } from "../../src/errors.js";
 import { compileValidator, validate, type JsonSchema } from "../../src/verify/index.js";
 
@@ -90,5 +91,77 @@ describe("validate", () => {
     } catch (e) {
       expect((e as PocketExtractError).code).toBe("SCHEMA_INVALID");
     }
+  });
+});
+
+interface TreeNode {
+  label: string;
+  children: TreeNode[];
+}
+const Tree: z.ZodType<TreeNode> = z.object({
+  label: z.string().max(6),
+  get children() {
+    return z.array(Tree).max(2);
+  },
+});
+interface Chain {
+  v: number;
+  next: Chain | null;
+}
+const Chain: z.ZodType<Chain> = z.lazy(() => z.object({ v: z.number().int(), next: Chain.nullable() }));
+
+const pointers = (r: { issues: { pointer: string }[] }): string[] => r.issues.map((i) => i.pointer);
+
+describe("validate: recursive schemas whose JSON Schema refers to the root ($ref '#')", () => {
+  const treeSchema = z.toJSONSchema(Tree) as JsonSchema;
+  const deep: TreeNode = { label: "a", children: [{ label: "b", children: [{ label: "c", children: [] }] }, { label: "d", children: [] }] };
+
+  it("zod v4 getter recursion: the emitted schema refers to the root, and nested data validates", () => {
+    expect(JSON.stringify(treeSchema)).toContain('"$ref":"#"');
+    expect(validate(deep, treeSchema, Tree)).toEqual({ ok: true, data: deep, issues: [] });
+  });
+
+  it("rejects invalid data at any depth, with the nested path", () => {
+    const at = (leaf: unknown): unknown => ({ label: "a", children: [{ label: "b", children: [leaf] }] });
+    expect(pointers(validate(at({ label: 7, children: [] }), treeSchema, Tree))).toEqual(["/children/0/children/0/label"]);
+    expect(pointers(validate(at({ label: "toolong", children: [] }), treeSchema))).toEqual(["/children/0/children/0/label"]);
+    expect(pointers(validate(at({ label: "c" }), treeSchema, Tree))).toEqual(["/children/0/children/0/children"]);
+    expect(pointers(validate(at({ label: "c", children: [], x: 1 }), treeSchema))).toEqual(["/children/0/children/0/x"]);
+    const three = { label: "c", children: [deep, deep, deep] };
+    expect(pointers(validate(at(three), treeSchema))).toEqual(["/children/0/children/0/children"]);
+  });
+
+  it("zod v4 z.lazy recursion through a nullable", () => {
+    const schema = z.toJSONSchema(Chain) as JsonSchema;
+    expect(JSON.stringify(schema)).toContain('"$ref":"#"');
+    expect(validate({ v: 1, next: { v: 2, next: { v: 3, next: null } } }, schema, Chain).ok).toBe(true);
+    // anyOf reports each failed branch too (allErrors); the innermost issue is the bad integer.
+    expect(pointers(validate({ v: 1, next: { v: 2, next: { v: 3.5, next: null } } }, schema, Chain))[0]).toBe("/next/next/v");
+  });
+
+  it("zod v3 through zod-to-json-schema (draft-07) and a hand-written draft-04 schema", () => {
+    interface N3 {
+      name: string;
+      kids: N3[];
+    }
+    const T3: z3.ZodType<N3> = z3.lazy(() => z3.object({ name: z3.string(), kids: z3.array(T3) }));
+    const d7 = zodToJsonSchema(T3) as JsonSchema;
+    expect(validate({ name: "a", kids: [{ name: "b", kids: [] }] }, d7, T3).ok).toBe(true);
+    expect(pointers(validate({ name: "a", kids: [{ name: "b", kids: [{ kids: [] }] }] }, d7))).toEqual(["/kids/0/kids/0/name"]);
+    const d4 = { $schema: "http://json-schema.org/draft-04/schema#", type: "object", properties: { next: { anyOf: [{ $ref: "#" }, { type: "null" }] }, n: { type: "integer" } } };
+    expect(validate({ n: 1, next: { n: 2, next: null } }, d4).ok).toBe(true);
+    expect(pointers(validate({ n: 1, next: { n: "2", next: null } }, d4))).toContain("/next/n");
+  });
+
+  it("each compiled schema's '#' is its own root, with or without an $id of its own", () => {
+    const strings = { type: "object", properties: { v: { type: "string" }, next: { $ref: "#" } } };
+    const numbers = { type: "object", properties: { v: { type: "number" }, next: { $ref: "#" } } };
+    const withId = { $id: "https://example.com/list", type: "object", properties: { v: { type: "boolean" }, next: { $ref: "#" } } };
+    expect(validate({ v: "a", next: { v: "b" } }, strings).ok).toBe(true);
+    expect(validate({ v: 1, next: { v: 2 } }, numbers).ok).toBe(true);
+    expect(pointers(validate({ v: "a", next: { v: 2 } }, strings))).toEqual(["/next/v"]);
+    expect(pointers(validate({ v: 1, next: { v: "b" } }, numbers))).toEqual(["/next/v"]);
+    expect(validate({ v: true, next: { v: false } }, withId).ok).toBe(true);
+    expect(pointers(validate({ v: true, next: { v: 1 } }, withId))).toEqual(["/next/v"]);
   });
 });

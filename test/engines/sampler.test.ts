@@ -1,0 +1,223 @@
+/**
+ * The shared C++ masked sampler (native/src/masked_sampler.cpp, used by the llama.cpp and MNN
+ * addons) on logits the test chooses: a small driver (sampler-harness.cpp) is compiled with the
+ * machine's g++, as the addons are. Over many seeds, top-k and top-p only ever return allowed ids
+ * of the nucleus, which is computed here by sorting; each nucleus id comes up as often as its
+ * probability says; ties go to the lowest ids; and a draw walks the kept ids in id order.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { mulberry32 } from "../../src/engines/testing/prng.js";
+
+const nativeSrc = fileURLToPath(new URL("../../native/src/", import.meta.url));
+const harnessSrc = fileURLToPath(new URL("./sampler-harness.cpp", import.meta.url));
+let harness: string;
+
+beforeAll(() => {
+  harness = join(mkdtempSync(join(tmpdir(), "pocket-sampler-")), "harness");
+  execFileSync(process.env.CXX ?? "g++", ["-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror", `-I${nativeSrc}`, harnessSrc, join(nativeSrc, "masked_sampler.cpp"), "-o", harness], {
+    stdio: "inherit",
+  });
+});
+
+interface Options {
+  readonly temperature: number;
+  readonly topK?: number;
+  readonly topP?: number;
+}
+interface Case extends Options {
+  readonly logits: Float32Array;
+  readonly mask: Uint32Array;
+  readonly seeds: number;
+  readonly firstSeed?: number;
+}
+
+const hexBits = (x: number): string => (new Uint32Array(Float32Array.of(x).buffer)[0] >>> 0).toString(16);
+
+/** The ids drawn for seeds firstSeed, firstSeed + 1, …, one array per case. */
+function draw(...cases: Case[]): number[][] {
+  const input = cases
+    .map((c) =>
+      [
+        `${c.logits.length} ${hexBits(c.temperature)} ${c.topK ?? 0} ${hexBits(c.topP ?? 1)} ${c.firstSeed ?? 1} ${c.seeds}`,
+        Array.from(new Uint32Array(c.logits.buffer, c.logits.byteOffset, c.logits.length), (b) => b.toString(16)).join(" "),
+        Array.from(c.mask, (w) => (w >>> 0).toString(16)).join(" "),
+      ].join("\n"),
+    )
+    .join("\n");
+  const out = execFileSync(harness, { input, encoding: "utf8", maxBuffer: 64 << 20 });
+  return out.trimEnd().split("\n").map((line) => line.split(" ").map(Number));
+}
+
+const maskWords = (width: number): number => Math.ceil(width / 32);
+const allowAll = (width: number): Uint32Array => {
+  const mask = new Uint32Array(maskWords(width)).fill(0xffffffff);
+  if (width % 32 !== 0) mask[mask.length - 1] = 2 ** (width % 32) - 1;
+  return mask;
+};
+const allowed = (mask: Uint32Array, id: number): boolean => (mask[id >>> 5] & (1 << (id & 31))) !== 0;
+const maskOf = (width: number, ids: Iterable<number>): Uint32Array => {
+  const mask = new Uint32Array(maskWords(width));
+  for (const id of ids) mask[id >>> 5] |= 1 << (id & 31);
+  return mask;
+};
+
+function gaussianLogits(width: number, scale: number, seed: number): Float32Array {
+  const random = mulberry32(seed);
+  const logits = new Float32Array(width);
+  for (let i = 0; i < width; i++) logits[i] = scale * Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  return logits;
+}
+
+/**
+ * The kept ids (in id order) and their probabilities, by the definition: rank allowed ids by
+ * logit (NaN as -inf), highest first and lowest id on ties; keep the first top_k; weigh them as
+ * the sampler does (float exp of (logit - max) / T); rank by weight the same way and keep the
+ * shortest non-empty prefix whose weight reaches top_p of the total. Throws when a prefix sum
+ * lies so close to that goal that float exp rounding could move the boundary.
+ */
+function nucleus(logits: Float32Array, mask: Uint32Array, { temperature, topK = 0, topP = 1 }: Options): Map<number, number> {
+  let ranked: { id: number; v: number }[] = [];
+  for (let id = 0; id < logits.length; id++) if (allowed(mask, id)) ranked.push({ id, v: Number.isNaN(logits[id]) ? -Infinity : logits[id] });
+  const byValue = (a: { id: number; v: number }, b: { id: number; v: number }): number => (a.v === b.v ? a.id - b.id : b.v - a.v);
+  ranked.sort(byValue);
+  if (topK > 0) ranked = ranked.slice(0, topK);
+  const max = ranked[0].v;
+  const inv = Math.fround(1 / Math.fround(temperature));
+  ranked = ranked.map(({ id, v }) => ({ id, v: Math.fround(Math.exp(Math.fround(Math.fround(v - max) * inv))) })).sort(byValue);
+  const total = ranked.reduce((s, c) => s + c.v, 0);
+  const goal = Math.fround(topP) * total;
+  let kept = 0;
+  let mass = 0;
+  for (const c of ranked) {
+    if (kept > 0 && mass >= goal) break;
+    mass += c.v;
+    kept++;
+  }
+  if (topP < 1) {
+    let prefix = 0;
+    for (const c of ranked) {
+      prefix += c.v;
+      // Float exp here and in C++ may differ by an ulp (~1.2e-7) per weight, and so every sum.
+      if (prefix !== goal && Math.abs(prefix - goal) < 3e-7 * total) throw new Error("ambiguous nucleus boundary: choose another top_p");
+    }
+  }
+  return new Map(ranked.slice(0, kept).map((c) => [c.id, c.v / mass]));
+}
+
+describe("masked sampler: top-p and top-k keep exactly the nucleus", () => {
+  const width = 65536;
+  const random = mulberry32(3);
+  const halfMask = new Uint32Array(maskWords(width)).map(() => (random() * 2 ** 32) >>> 0);
+  // Peaked (a few ids carry the mass), moderate and nearly flat (the nucleus is most of the vocabulary).
+  const distributions = [
+    { name: "peaked", logits: gaussianLogits(width, 4, 11), temperature: 0.7 },
+    { name: "moderate", logits: gaussianLogits(width, 1.5, 12), temperature: 1 },
+    { name: "flat", logits: gaussianLogits(width, 0.3, 13), temperature: 1.5 },
+  ];
+
+  it.each(distributions)("$name logits: every draw over 1,000 seeds is an allowed id of the nucleus", ({ logits, temperature }) => {
+    const settings: Options[] = [
+      { temperature, topP: 0.9 },
+      { temperature, topP: 0.5 },
+      { temperature, topK: 40 },
+      { temperature, topK: 300, topP: 0.7 },
+    ];
+    const results = draw(...settings.map((o) => ({ ...o, logits, mask: halfMask, seeds: 1000 })));
+    settings.forEach((o, i) => {
+      const keep = nucleus(logits, halfMask, o);
+      const outside = results[i].filter((id) => !keep.has(id));
+      expect(outside, JSON.stringify(o)).toEqual([]);
+      // The draws spread over the nucleus as its probabilities say, rather than sticking to its head.
+      const expectedDistinct = [...keep.values()].reduce((s, p) => s + 1 - (1 - p) ** 1000, 0);
+      expect(new Set(results[i]).size, JSON.stringify(o)).toBeGreaterThan(0.8 * expectedDistinct);
+    });
+  });
+
+  it("a draw walks the kept ids in id order: top-p gives the id that plain sampling over a mask of just the nucleus gives, seed for seed", () => {
+    for (const { logits, temperature } of distributions) {
+      const o = { temperature, topP: 0.8 };
+      const keep = nucleus(logits, halfMask, o);
+      const [withTopP, overNucleus] = draw({ ...o, logits, mask: halfMask, seeds: 500 }, { temperature, logits, mask: maskOf(width, keep.keys()), seeds: 500 });
+      expect(withTopP).toEqual(overNucleus);
+    }
+  });
+
+  it("each nucleus id is drawn as often as its renormalized probability says", () => {
+    const logits = Float32Array.from({ length: 100 }, (_, i) => (i < 8 ? 3 - i * 0.4 : -2 - (i % 7)));
+    const mask = allowAll(100);
+    const o = { temperature: 1, topP: 0.85 };
+    const keep = nucleus(logits, mask, o);
+    expect(keep.size).toBeGreaterThan(3);
+    const n = 20000;
+    const counts = new Map<number, number>();
+    for (const id of draw({ ...o, logits, mask, seeds: n })[0]) counts.set(id, (counts.get(id) ?? 0) + 1);
+    expect([...counts.keys()].every((id) => keep.has(id))).toBe(true);
+    for (const [id, p] of keep) {
+      const sd = Math.sqrt(n * p * (1 - p));
+      expect(Math.abs((counts.get(id) ?? 0) - n * p), `id ${id}`).toBeLessThan(5 * sd);
+    }
+  });
+});
+
+describe("masked sampler: ties, edge values and options", () => {
+  it("ties go to the lowest ids: flat logits keep the first ids of the mask", () => {
+    const width = 65536;
+    const flat = new Float32Array(width).fill(1.5);
+    const mask = allowAll(width);
+    for (let id = 0; id < 10; id++) mask[0] &= ~(1 << id);
+    const [topP, topK] = draw({ temperature: 1, topP: 0.25, logits: flat, mask, seeds: 500 }, { temperature: 1, topK: 100, logits: flat, mask, seeds: 500 });
+    // A quarter of 65,526 equal weights needs 16,382 ids: 10 … 16,391.
+    expect(Math.min(...topP)).toBeGreaterThanOrEqual(10);
+    expect(Math.max(...topP)).toBeLessThanOrEqual(16391);
+    expect(Math.max(...topP)).toBeGreaterThan(16000);
+    expect(Math.min(...topK)).toBeGreaterThanOrEqual(10);
+    expect(Math.max(...topK)).toBeLessThanOrEqual(109);
+  });
+
+  it("-0 and +0 logits tie (lowest id wins), NaN and -inf ids are never drawn", () => {
+    const logits = new Float32Array(64).fill(-1);
+    logits[3] = -0;
+    logits[5] = 0;
+    logits[9] = NaN;
+    logits[10] = -Infinity;
+    const mask = allowAll(64);
+    const [best, spread] = draw({ temperature: 1, topK: 1, logits, mask, seeds: 50 }, { temperature: 5, logits, mask, seeds: 3000 });
+    expect(new Set(best)).toEqual(new Set([3]));
+    expect(spread.filter((id) => id === 9 || id === 10)).toEqual([]);
+    expect(new Set(spread).size).toBe(62);
+  });
+
+  it("top_p 0 and top_k 1 reduce to greedy; only -inf logits fall back to the lowest allowed id", () => {
+    const width = 65536;
+    const logits = gaussianLogits(width, 2, 21);
+    const mask = maskOf(width, [7, 500, 40000, 65535]);
+    const best = [7, 500, 40000, 65535].reduce((a, b) => (logits[b] > logits[a] ? b : a));
+    const [greedy, p0, k1] = draw({ temperature: 0, logits, mask, seeds: 1 }, { temperature: 1, topP: 0, logits, mask, seeds: 100 }, { temperature: 1, topK: 1, logits, mask, seeds: 100 });
+    expect(greedy).toEqual([best]);
+    expect(new Set([...p0, ...k1])).toEqual(new Set([best]));
+    const dead = new Float32Array(width).fill(-Infinity);
+    expect(draw({ temperature: 1, topP: 0.5, logits: dead, mask, seeds: 20 })[0]).toEqual(new Array(20).fill(7));
+  });
+
+  it("allows nothing: -1; mask bits past the width are ignored", () => {
+    const logits = new Float32Array(50).fill(0);
+    logits[49] = -5;
+    const mask = new Uint32Array(2).fill(0xffffffff); // bits 50..63 name no token
+    const [none, some] = draw({ temperature: 1, topP: 0.9, logits, mask: new Uint32Array(2), seeds: 3 }, { temperature: 1, topP: 0.99, logits, mask, seeds: 500 });
+    expect(none).toEqual([-1, -1, -1]);
+    expect(Math.max(...some)).toBeLessThan(50);
+  });
+
+  it("the same seed draws the same id", () => {
+    const logits = gaussianLogits(4096, 1, 31);
+    const c = { temperature: 0.9, topK: 200, topP: 0.9, logits, mask: allowAll(4096), seeds: 200, firstSeed: 77 };
+    const [a, b] = draw(c, c);
+    expect(a).toEqual(b);
+    expect(new Set(a).size).toBeGreaterThan(20);
+  });
+});
