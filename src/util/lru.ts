@@ -17,6 +17,10 @@ export class LruCache<K, V> {
     return value;
   }
 
+  clear(): void {
+    this.map.clear();
+  }
+
   set(key: K, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);
