@@ -29,7 +29,9 @@ export function compileArray(ctx: CompileContext, node: JsonSchemaObject, pointe
     }
     prefix.push(e);
   }
-  const rest = prefix.length < prefixSchemas.length || maxItems <= prefix.length ? null : compile(node.items ?? true, childPointer(pointer, "items"), itemPath);
+  const items = prefix.length < prefixSchemas.length || maxItems <= prefix.length ? null : compile(node.items ?? true, childPointer(pointer, "items"), itemPath);
+  // The item appears twice below (first item, then the repeated ones): a big one becomes a rule.
+  const rest = items === null ? null : ctx.outline(items, "item");
   if (rest === null) maxItems = Math.min(maxItems, prefix.length);
   if (minItems > maxItems) return ctx.unsat(`at least ${minItems} items required but at most ${maxItems} possible`, "minItems", pointer);
 

@@ -97,6 +97,18 @@ export class CompileContext {
     return cat(w, lit(p), w);
   }
 
+  /**
+   * `expr` as a rule of its own when it is big (a nested object or array value): the automaton
+   * builder then calls it instead of copying it into its parent, and shares it across schemas
+   * with the same shape. Small values stay inline (the builder would inline them anyway).
+   */
+  outline(expr: Expr, hint: string): Expr {
+    if (!exceeds(expr, OUTLINE_MIN_NODES)) return expr;
+    const name = this.ruleName(hint);
+    this.rules.set(name, expr);
+    return ref(name);
+  }
+
   /** A fresh rule name derived from `hint`. */
   ruleName(hint: string): string {
     const base = hint.replace(/[^A-Za-z0-9-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "r";
@@ -179,4 +191,19 @@ export class CompileContext {
     this.lastUnsat = { message, keyword, pointer };
     return null;
   }
+}
+
+/** Expressions with more nodes than this become rules of their own (see `outline`). */
+const OUTLINE_MIN_NODES = 24;
+
+/** True when `expr` has more than `limit` nodes (counting stops there). */
+function exceeds(expr: Expr, limit: number): boolean {
+  let count = 0;
+  const visit = (e: Expr): boolean => {
+    if (++count > limit) return true;
+    if (e.kind === "seq" || e.kind === "alt") return e.items.some(visit);
+    if (e.kind === "repeat") return visit(e.item);
+    return false;
+  };
+  return visit(expr);
 }

@@ -112,7 +112,7 @@ export function compileObject(ctx: CompileContext, node: JsonSchemaObject, point
       if (isRequired) return ctx.unsat(`required property "${name}" can have no value`, "required", pointer);
       continue;
     }
-    let v = value;
+    let v = ctx.outline(value, `value-${name}`);
     if (ctx.options.nullEscape && declared && !admitsNull(properties[name])) {
       v = union([value, lit("null")])!;
       ctx.nullEscapes.push({ instancePath: childPointer(instancePath, name), schemaPointer: ptr });
@@ -125,12 +125,12 @@ export function compileObject(ctx: CompileContext, node: JsonSchemaObject, point
   const extraParts: (Expr | null)[] = patterns.map((p) => {
     const value = compile(patternProps[p], childPointer(pointer, "patternProperties", p), childPointer(instancePath, "*"));
     if (value === null) return null;
-    return cat(keyExpr(ctx, keys, pointer, { pattern: p, exclude: declaredNames }), ctx.punct(":"), value);
+    return cat(keyExpr(ctx, keys, pointer, { pattern: p, exclude: declaredNames }), ctx.punct(":"), ctx.outline(value, "value"));
   });
   if (patterns.length > 1) ctx.report.alsoAfter(pointer, "patternProperties", "a key matching several patterns is checked against all of them after decoding");
   if (additional !== false) {
     const value = compile(additional, childPointer(pointer, "additionalProperties"), childPointer(instancePath, "*"));
-    if (value !== null) extraParts.push(cat(keyExpr(ctx, keys, pointer, { exclude: declaredNames, excludePatterns: patterns }), ctx.punct(":"), value));
+    if (value !== null) extraParts.push(cat(keyExpr(ctx, keys, pointer, { exclude: declaredNames, excludePatterns: patterns }), ctx.punct(":"), ctx.outline(value, "value")));
   }
   const extra = union(extraParts);
   if (extra !== null || !(additional === false && patterns.length === 0)) {
