@@ -12,19 +12,22 @@ export interface Partition {
 
 /** The coarsest partition refining all the given labelings (bytes equal under every labeling). */
 export function refine(...labelings: ArrayLike<number>[]): Partition {
-  const classOf = new Uint8Array(256);
-  const ids = new Map<string, number>();
-  for (let b = 0; b < 256; b++) {
-    let key = "";
-    for (const l of labelings) key += `${l[b]},`;
-    let id = ids.get(key);
-    if (id === undefined) {
-      id = ids.size;
-      ids.set(key, id);
+  let classOf = new Uint8Array(256);
+  let numClasses = 1;
+  // One labeling at a time: a byte's new class is its (class so far, label) pair, renumbered.
+  for (const label of labelings) {
+    const ids = new Map<number, number>();
+    const next = new Uint8Array(256);
+    for (let b = 0; b < 256; b++) {
+      const pair = classOf[b] * 65536 + label[b];
+      let id = ids.get(pair);
+      if (id === undefined) ids.set(pair, (id = ids.size));
+      next[b] = id;
     }
-    classOf[b] = id;
+    classOf = next;
+    numClasses = ids.size;
   }
-  return { classOf, numClasses: ids.size };
+  return { classOf, numClasses };
 }
 
 /** Partition whose class boundaries are the given cut points (a class starts at each cut). */

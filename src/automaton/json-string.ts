@@ -26,6 +26,17 @@ let anyTextDfa: ByteDfa | undefined;
 const SHARED_STRINGS = 512;
 const shared = new LruCache<string, { dfa: ByteDfa | null }>(SHARED_STRINGS);
 
+/** JSON of string lists, memoized per array: an object's excluded-key list (every declared name)
+ *  is shared by all its member strings, and keying each of them must not cost O(names). */
+const listKeys = new WeakMap<readonly string[], string>();
+
+function listKey(list: readonly string[] | undefined): string {
+  if (list === undefined) return "[]";
+  let key = listKeys.get(list);
+  if (key === undefined) listKeys.set(list, (key = JSON.stringify(list)));
+  return key;
+}
+
 export class JsonStrings {
   private readonly verbatim = new Map<string, ByteDfa | null>();
 
@@ -37,7 +48,8 @@ export class JsonStrings {
 
   /** Identical specs have identical keys. */
   static keyOf(spec: JsonStringSpec): string {
-    return JSON.stringify([spec.minLength, spec.maxLength === Infinity ? null : spec.maxLength, spec.pattern ?? null, spec.exclude ?? [], spec.excludePatterns ?? [], spec.substringOf ?? null]);
+    const max = spec.maxLength === Infinity ? null : spec.maxLength;
+    return `[${spec.minLength},${max},${JSON.stringify(spec.pattern ?? null)},${listKey(spec.exclude)},${listKey(spec.excludePatterns)},${JSON.stringify(spec.substringOf ?? null)}]`;
   }
 
   /** The finished automaton of the string token; null when no string satisfies the spec. */

@@ -41,7 +41,7 @@ export class RuleAnalysis {
     for (const c of [...byComponent.keys()].sort((a, b) => a - b)) {
       const members = byComponent.get(c)!;
       if (!recursive[members[0]]) {
-        for (const id of members) this.tables[id][0] = this.analyze(id, maxDepth);
+        for (const id of members) this.of(id, maxDepth);
         continue;
       }
       const order = calleesFirst(members, dfas, component, head);
@@ -57,7 +57,7 @@ export class RuleAnalysis {
 
   /** The tables of `rule` entered with `depth` left. */
   of(rule: number, depth: number): RuleTables {
-    if (!this.rules.recursive[rule]) return (this.tables[rule][0] ??= this.analyze(rule, this.rules.maxDepth));
+    if (!this.rules.recursive[rule]) return (this.tables[rule][0] ??= this.sharedAnalysis(rule));
     return this.tables[rule][depth];
   }
 
@@ -74,6 +74,13 @@ export class RuleAnalysis {
     const dfa = this.rules.dfas[rule];
     if (dfa.numStates === 0) return UNREACHABLE;
     return isLazyRule(dfa) || dfa.callees === undefined ? this.shortest[rule] : this.of(rule, depth).dist(dfa.start);
+  }
+
+  /** A non-recursive rule's analysis, taken from (or given to) its shared cache entry. */
+  private sharedAnalysis(rule: number): RuleTables {
+    const shared = this.rules.shared[rule];
+    if (shared === undefined) return this.analyze(rule, this.rules.maxDepth);
+    return (shared.tables ??= this.analyze(rule, this.rules.maxDepth));
   }
 
   private analyze(rule: number, depth: number): RuleTables {

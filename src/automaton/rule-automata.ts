@@ -21,7 +21,7 @@ import { JsonStrings, type JsonStringSpec } from "./json-string.js";
 import { analyzeRules } from "./rule-graph.js";
 import { StructuralKeys } from "./structural-keys.js";
 import { BoundedStringAutomaton } from "./bounded-string.js";
-import { isLazyRule, type LazyRule } from "./rule-tables.js";
+import { isLazyRule, type LazyRule, type RuleTables } from "./rule-tables.js";
 import { VerbatimAutomaton } from "./verbatim-automaton.js";
 import { LruCache } from "../util/lru.js";
 
@@ -54,6 +54,14 @@ export interface RuleAutomata {
   /** Per rule id: 1 when its component is recursive (its analysis depends on the depth left). */
   readonly recursive: Uint8Array;
   readonly maxDepth: number;
+  /** Per rule id: where a shared (cached) rule keeps its analysis, so schemas that share the rule
+   *  share it too; undefined for rules built for this grammar only. */
+  readonly shared: readonly (SharedTables | undefined)[];
+}
+
+/** The analysis of a shared rule, filled in by the first grammar that needs it. */
+export interface SharedTables {
+  tables?: RuleTables;
 }
 
 export function buildRuleAutomata(grammar: Grammar, options: BuildOptions = {}): RuleAutomata {
@@ -68,6 +76,7 @@ export function buildRuleAutomata(grammar: Grammar, options: BuildOptions = {}):
   const names: string[] = [];
   const dfas: (ByteDfa | LazyRule | null | undefined)[] = [];
   const built = new Map<string, ByteDfa | null>();
+  const sharedOf = new Map<string, CachedRule>();
 
   const idOf = (name: string): number => {
     let id = ids.get(name);
@@ -102,6 +111,7 @@ export function buildRuleAutomata(grammar: Grammar, options: BuildOptions = {}):
     if (hit !== undefined) {
       if (hit.dfa !== null) budget.checkStates(hit.dfa.numStates, `rule '${name}'`);
       dfa = hit.dfa === null ? null : withCallees(hit.dfa, hit.callees.map((callee) => localCallee(name, callee)));
+      sharedOf.set(name, hit);
     } else {
       /** Per call column id: what the shared automaton stores it as. */
       const calleeKeys = new Map<number, string | null>();
@@ -111,7 +121,11 @@ export function buildRuleAutomata(grammar: Grammar, options: BuildOptions = {}):
         return target;
       };
       dfa = compileExpr(grammar.rules.get(name)!, budget, `rule '${name}'`, { resolve });
-      if (key !== null) ruleCache.set(key, { dfa, callees: Array.from(dfa?.callees ?? [], (id) => calleeKeys.get(id)!) });
+      if (key !== null) {
+        const entry: CachedRule = { dfa, callees: Array.from(dfa?.callees ?? [], (id) => calleeKeys.get(id)!) };
+        ruleCache.set(key, entry);
+        sharedOf.set(name, entry);
+      }
     }
     built.set(name, dfa);
     return dfa;
@@ -149,8 +163,13 @@ export function buildRuleAutomata(grammar: Grammar, options: BuildOptions = {}):
     head[id] = heads.has(names[id]) ? 1 : 0;
     recursive[id] = recursiveComponents.has(componentOf[id]) ? 1 : 0;
   }
+  // A shared rule's analysis is shared unless removing unproductive calls changed its automaton.
+  const shared = kept.map((d, id) => {
+    const entry = sharedOf.get(names[id]);
+    return entry !== undefined && d !== null && !isLazyRule(d) && d.trans === entry.dfa?.trans ? entry : undefined;
+  });
   // Unproductive rules are never called (their columns are gone): an empty stand-in keeps ids dense.
-  return { dfas: kept.map((d) => d ?? EMPTY), names, root, component: componentOf, head, recursive, maxDepth };
+  return { dfas: kept.map((d) => d ?? EMPTY), names, root, component: componentOf, head, recursive, maxDepth, shared };
 }
 
 /**
@@ -159,7 +178,12 @@ export function buildRuleAutomata(grammar: Grammar, options: BuildOptions = {}):
  * and a schema with verbatim fields recompiled for each document rebuilds only the document's
  * string. Call columns are stored as callee keys and mapped to each build's rule ids.
  */
-const ruleCache = new LruCache<string, { readonly dfa: ByteDfa | null; readonly callees: readonly string[] }>(4096);
+const ruleCache = new LruCache<string, CachedRule>(4096);
+
+interface CachedRule extends SharedTables {
+  readonly dfa: ByteDfa | null;
+  readonly callees: readonly string[];
+}
 
 /** Forgets every shared rule and string automaton (for cold-compile measurements, or to free
  *  memory); later builds rebuild what they need. */

@@ -65,10 +65,11 @@ export class StructuralKeys {
   }
 }
 
+/** A string leaf's key: an interned id, so that rule keys stay short whatever the spec's size. */
 function stringKey(spec: JsonStringSpec): string {
-  if (spec.substringOf === undefined) return `s${JsonStrings.keyOf(spec)}`;
+  if (spec.substringOf === undefined) return `s${internKey(JsonStrings.keyOf(spec))}`;
   // Only whether the text is empty changes the caller (an empty text leaves no string at all).
-  return `v${spec.substringOf.length === 0 ? "0" : "1"}${JsonStrings.keyOf({ ...spec, substringOf: "" })}`;
+  return `v${spec.substringOf.length === 0 ? "0" : "1"}${internKey(JsonStrings.keyOf({ ...spec, substringOf: "" }))}`;
 }
 
 function isLeaf(value: unknown): value is Leaf {
