@@ -26,14 +26,22 @@ let anyTextDfa: ByteDfa | undefined;
 const SHARED_STRINGS = 512;
 const shared = new LruCache<string, { dfa: ByteDfa | null }>(SHARED_STRINGS);
 
-/** JSON of string lists, memoized per array: an object's excluded-key list (every declared name)
- *  is shared by all its member strings, and keying each of them must not cost O(names). */
+/** Short keys of string lists (an interned id per distinct content), memoized per array: an
+ *  object's excluded-key list (every declared name) is shared by all its member strings, and
+ *  keying each of them must not cost O(names). Ids are never reused. */
 const listKeys = new WeakMap<readonly string[], string>();
+const listIds = new LruCache<string, number>(4096);
+let nextListId = 0;
 
 function listKey(list: readonly string[] | undefined): string {
-  if (list === undefined) return "[]";
+  if (list === undefined || list.length === 0) return "-";
   let key = listKeys.get(list);
-  if (key === undefined) listKeys.set(list, (key = JSON.stringify(list)));
+  if (key === undefined) {
+    const text = JSON.stringify(list);
+    let id = listIds.get(text);
+    if (id === undefined) listIds.set(text, (id = nextListId++));
+    listKeys.set(list, (key = `L${id}`));
+  }
   return key;
 }
 

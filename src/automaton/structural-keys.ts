@@ -26,6 +26,8 @@ function internKey(key: string): number {
 
 export class StructuralKeys {
   private readonly keys = new Map<string, string | null>();
+  /** leafKey of references, per target rule (interning a long key costs its length). */
+  private readonly refKeys = new Map<string, string | null>();
 
   constructor(
     private readonly grammar: Grammar,
@@ -53,8 +55,13 @@ export class StructuralKeys {
   /** What a call of this leaf is stored as in a shared automaton (see rule-automata.ts). */
   leafKey(leaf: Leaf): string | null {
     if (leaf.kind === "jsonString") return stringKey(leaf);
-    const key = this.keyOf(leaf.name);
-    return key === null ? null : `r${internKey(key)}`;
+    let refKey = this.refKeys.get(leaf.name);
+    if (refKey === undefined) {
+      const key = this.keyOf(leaf.name);
+      refKey = key === null ? null : `r${internKey(key)}`;
+      this.refKeys.set(leaf.name, refKey);
+    }
+    return refKey;
   }
 
   /** The reference or string in rule `name` whose leaf key is `key` (it must exist). */
@@ -65,8 +72,16 @@ export class StructuralKeys {
   }
 }
 
+const stringKeys = new WeakMap<JsonStringSpec, string>();
+
 /** A string leaf's key: an interned id, so that rule keys stay short whatever the spec's size. */
 function stringKey(spec: JsonStringSpec): string {
+  let key = stringKeys.get(spec);
+  if (key === undefined) stringKeys.set(spec, (key = computeStringKey(spec)));
+  return key;
+}
+
+function computeStringKey(spec: JsonStringSpec): string {
   if (spec.substringOf === undefined) return `s${internKey(JsonStrings.keyOf(spec))}`;
   // Only whether the text is empty changes the caller (an empty text leaves no string at all).
   return `v${spec.substringOf.length === 0 ? "0" : "1"}${internKey(JsonStrings.keyOf({ ...spec, substringOf: "" }))}`;
