@@ -40,7 +40,6 @@ export class GrammarAutomaton {
   private readonly analysis: RuleAnalysis;
   /** Per rule: global class -> the rule's own byte class. */
   private readonly ruleClass: Uint8Array[];
-  private readonly classByte: Uint8Array;
   private readonly frames: Frames;
   private count = 0;
   private accepting = new Uint8Array(64);
@@ -59,9 +58,9 @@ export class GrammarAutomaton {
     const { classOf, numClasses } = refine(...rules.dfas.map((d) => d.classOf));
     this.classOf = classOf;
     this.numClasses = numClasses;
-    this.classByte = new Uint8Array(numClasses);
-    for (let b = 255; b >= 0; b--) this.classByte[classOf[b]] = b;
-    this.ruleClass = rules.dfas.map((d) => Uint8Array.from(this.classByte, (b) => d.classOf[b]));
+    const classByte = new Uint8Array(numClasses);
+    for (let b = 255; b >= 0; b--) classByte[classOf[b]] = b;
+    this.ruleClass = rules.dfas.map((d) => Uint8Array.from(classByte, (b) => d.classOf[b]));
     this.trans = new Int32Array(64 * numClasses).fill(UNKNOWN);
     this.plainBudget = new Int32Array(64 * 4);
     const root = rules.root;
@@ -73,7 +72,8 @@ export class GrammarAutomaton {
     return this.count;
   }
 
-  /** Rules compiled to an automaton (those inlined into their callers included). */
+  /** Rules with an automaton of their own: the root, called rules and strings (an inlined rule
+   *  lives in its callers'). */
   get ruleCount(): number {
     return this.rules.dfas.filter((d) => d.numStates > 0).length;
   }
@@ -131,9 +131,12 @@ export class GrammarAutomaton {
     return false;
   }
 
-  /** Bytes held by the states built so far (tables and frames). */
+  /** Bytes held by the states built so far (tables, closures and frames; not the rule automata). */
   memoryBytes(): number {
-    return this.trans.byteLength + this.plainBudget.byteLength + this.accepting.byteLength * 7 + this.frames.memoryBytes();
+    let closures = 0;
+    for (const c of this.closures) closures += c.byteLength;
+    const perState = this.accepting.byteLength + this.dist.byteLength + this.forced.byteLength;
+    return this.trans.byteLength + this.plainBudget.byteLength + perState + closures + this.frames.memoryBytes();
   }
 
   private intern(kernel: number[]): number {
