@@ -16,10 +16,11 @@
  * is bounded by `maxStates`; going past it is AUTOMATON_TOO_LARGE, never unbounded memory.
  */
 import { PocketExtractError } from "../errors.js";
-import { refine } from "./classes.js";
 import { RuleAnalysis } from "./rule-analysis.js";
 import { MANY_BYTES, NO_BYTE, UNREACHABLE } from "./rule-tables.js";
-import type { RuleAutomata } from "./rule-automata.js";
+import type { RuleSet } from "./rule-automata.js";
+
+const IDENTITY = Uint8Array.from({ length: 256 }, (_, b) => b);
 
 /** Transition table entry not computed yet; -1 is dead. */
 export const UNKNOWN = -2;
@@ -27,9 +28,10 @@ const NO_FRAME = -1;
 
 export class GrammarAutomaton {
   readonly start: number;
-  /** byte -> class, the coarsest partition refining every rule's byte classes. */
-  readonly classOf: Uint8Array;
-  readonly numClasses: number;
+  /** byte -> class: the identity, since rules are built on demand and their classes are not
+   *  known up front (a class is a byte). */
+  readonly classOf = IDENTITY;
+  readonly numClasses = 256;
   /** trans[s * numClasses + c]: next state, -1 dead, UNKNOWN not computed (see step). Replaced
    *  when the table grows: re-read it after any call that may build states. */
   trans: Int32Array;
@@ -38,8 +40,6 @@ export class GrammarAutomaton {
   plainBudget: Int32Array;
 
   private readonly analysis: RuleAnalysis;
-  /** Per rule: global class -> the rule's own byte class. */
-  private readonly ruleClass: Uint8Array[];
   private readonly frames: Frames;
   private count = 0;
   private accepting = new Uint8Array(64);
@@ -50,21 +50,15 @@ export class GrammarAutomaton {
   private readonly bySingleFrame = new Map<number, number>();
 
   constructor(
-    private readonly rules: RuleAutomata,
+    private readonly rules: RuleSet,
     private readonly maxStates: number,
   ) {
     this.analysis = new RuleAnalysis(rules);
-    this.frames = new Frames(rules.dfas.length, rules.maxDepth + 1);
-    const { classOf, numClasses } = refine(...rules.dfas.map((d) => d.classOf));
-    this.classOf = classOf;
-    this.numClasses = numClasses;
-    const classByte = new Uint8Array(numClasses);
-    for (let b = 255; b >= 0; b--) classByte[classOf[b]] = b;
-    this.ruleClass = rules.dfas.map((d) => Uint8Array.from(classByte, (b) => d.classOf[b]));
-    this.trans = new Int32Array(64 * numClasses).fill(UNKNOWN);
+    this.frames = new Frames(rules.maxRules, rules.maxDepth + 1);
+    this.trans = new Int32Array(64 * this.numClasses).fill(UNKNOWN);
     this.plainBudget = new Int32Array(64 * 4);
     const root = rules.root;
-    this.start = this.intern([this.frames.intern(NO_FRAME, root, rules.dfas[root].start, rules.maxDepth, this.analysis)]);
+    this.start = this.intern([this.frames.intern(NO_FRAME, root, rules.dfa(root).start, rules.maxDepth, this.analysis)]);
   }
 
   /** States built so far (they are built on demand). */
@@ -72,15 +66,20 @@ export class GrammarAutomaton {
     return this.count;
   }
 
-  /** Rules with an automaton of their own: the root, called rules and strings (an inlined rule
-   *  lives in its callers'). */
+  /** Rules built so far with an automaton of their own: the root, called rules and strings (an
+   *  inlined rule lives in its callers'). `buildAll` builds the rest. */
   get ruleCount(): number {
-    return this.rules.dfas.filter((d) => d.numStates > 0).length;
+    return this.rules.builtRules().length;
   }
 
-  /** Total states of the per-rule automata: the compiled size of the grammar. */
+  /** Total states of the rule automata built so far (lazy rules: their nominal size). */
   get ruleStates(): number {
-    return this.rules.dfas.reduce((n, d) => n + d.numStates, 0);
+    return this.rules.builtRules().reduce((n, d) => n + d.numStates, 0);
+  }
+
+  /** Builds every rule now (for reports and to surface every compile error up front). */
+  buildAll(): void {
+    this.rules.buildAll();
   }
 
   /** Next state after `byte`, or -1 (dead). */
@@ -98,7 +97,7 @@ export class GrammarAutomaton {
     const kernel: number[] = [];
     for (const f of this.closures[state]) {
       const rule = frames.rule[f];
-      const t = analysis.of(rule, frames.depth[f]).next(frames.state[f], this.ruleClass[rule][cls]);
+      const t = analysis.of(rule, frames.depth[f]).next(frames.state[f], this.rules.dfa(rule).classOf[cls]);
       if (t >= 0) kernel.push(frames.intern(frames.parent[f], rule, t, frames.depth[f], analysis));
     }
     const next = kernel.length === 0 ? -1 : this.intern(kernel);
@@ -178,7 +177,7 @@ export class GrammarAutomaton {
       const rule = frames.rule[f];
       const state = frames.state[f];
       const depth = frames.depth[f];
-      const dfa = rules.dfas[rule];
+      const dfa = rules.dfa(rule);
       const callees = dfa.callees;
       if (callees !== undefined) {
         const tables = analysis.of(rule, depth);
@@ -188,7 +187,7 @@ export class GrammarAutomaton {
           if (ret < 0) continue;
           const callee = callees[i];
           const caller = frames.intern(frames.parent[f], rule, ret, depth, analysis);
-          stack.push(frames.intern(caller, callee, rules.dfas[callee].start, analysis.calleeDepth(rule, callee, depth), analysis));
+          stack.push(frames.intern(caller, callee, rules.dfa(callee).start, analysis.calleeDepth(rule, callee, depth), analysis));
         }
       }
       // A rule state at distance 0 from the rule's end accepts: the caller may continue.

@@ -11,84 +11,56 @@
  *    makes the budget smaller, never wrong);
  *  - `singleByte`: the only byte a state moves on, for jump-forward.
  */
-import { PocketExtractError } from "../errors.js";
 import type { ByteDfa } from "./dfa.js";
 import { plainLeadPending } from "./plain-text.js";
-import type { RuleAutomata } from "./rule-automata.js";
+import type { RuleSet } from "./rule-automata.js";
 import { isLazyRule, MANY_BYTES, NO_BYTE, UNBOUNDED, UNREACHABLE, type RuleTables } from "./rule-tables.js";
 
 
 export class RuleAnalysis {
-  /** tables[rule][k]: k = depth left for recursive rules, a single entry otherwise. Rules
-   *  without calls are analyzed on first use: a verbatim text's automaton may never be entered. */
-  private readonly tables: RuleTables[][];
-  /** Shortest text of each rule without calls (they do not depend on the depth left). */
-  private readonly shortest: Int32Array;
+  /** tables[rule][k]: k = depth left for recursive rules, a single entry otherwise. Made on first
+   *  use, like the rules themselves (a recursive component all at once). */
+  private readonly tables: RuleTables[][] = [];
 
-  constructor(private readonly rules: RuleAutomata) {
-    const { dfas, component, recursive, head, maxDepth } = rules;
-    this.tables = dfas.map(() => []);
-    this.shortest = Int32Array.from(dfas, (dfa) => (isLazyRule(dfa) ? dfa.shortest : dfa.callees === undefined ? shortestText(dfa) : UNREACHABLE));
-    const byComponent = new Map<number, number[]>();
-    for (let id = 0; id < dfas.length; id++) {
-      const dfa = dfas[id];
-      if (isLazyRule(dfa) || dfa.callees === undefined) continue;
-      const list = byComponent.get(component[id]) ?? [];
-      list.push(id);
-      byComponent.set(component[id], list);
-    }
-    // Components in increasing id: every callee outside a component is analyzed before it.
-    for (const c of [...byComponent.keys()].sort((a, b) => a - b)) {
-      const members = byComponent.get(c)!;
-      if (!recursive[members[0]]) {
-        for (const id of members) this.of(id, maxDepth);
-        continue;
-      }
-      const order = calleesFirst(members, dfas, component, head);
-      for (let k = 0; k <= maxDepth; k++) for (const id of order) this.tables[id][k] = this.analyze(id, k);
-    }
-    if (this.minLength(rules.root, maxDepth) >= UNREACHABLE) {
-      throw new PocketExtractError(
-        "SCHEMA_UNSATISFIABLE",
-        `recursion with no base case within ${maxDepth} levels: the grammar (start rule '${rules.names[rules.root]}') accepts no text`,
-      );
-    }
-  }
+  constructor(private readonly rules: RuleSet) {}
 
   /** The tables of `rule` entered with `depth` left. */
   of(rule: number, depth: number): RuleTables {
-    if (!this.rules.recursive[rule]) return (this.tables[rule][0] ??= this.sharedAnalysis(rule));
-    return this.tables[rule][depth];
+    const tables = (this.tables[rule] ??= []);
+    if (!this.rules.recursive(rule)) return (tables[0] ??= this.sharedAnalysis(rule));
+    if (tables.length === 0) this.analyzeComponent(rule);
+    return tables[depth];
   }
 
   /** Depth left inside `callee` when `caller` (with `depth` left) calls it; -1 when not allowed. */
   calleeDepth(caller: number, callee: number, depth: number): number {
-    const { component, head, maxDepth } = this.rules;
-    if (component[caller] !== component[callee]) return maxDepth;
-    return head[callee] ? depth - 1 : depth;
+    const { rules } = this;
+    if (rules.component(caller) !== rules.component(callee)) return rules.maxDepth;
+    return rules.head(callee) ? depth - 1 : depth;
   }
 
-  /** Fewest bytes of a text of `rule` entered with `depth` left (UNREACHABLE when none). */
-  minLength(rule: number, depth: number): number {
-    if (depth < 0) return UNREACHABLE;
-    const dfa = this.rules.dfas[rule];
-    if (dfa.numStates === 0) return UNREACHABLE;
-    return isLazyRule(dfa) || dfa.callees === undefined ? this.shortest[rule] : this.of(rule, depth).dist(dfa.start);
+  /** Every member of a recursive component, every depth: a non-head callee before its callers
+   *  (calls into heads read the depth below, already done). */
+  private analyzeComponent(rule: number): void {
+    const members = this.rules.componentMembers(rule);
+    const order = calleesFirst(members, this.rules);
+    for (const id of members) this.tables[id] ??= [];
+    for (let k = 0; k <= this.rules.maxDepth; k++) for (const id of order) this.tables[id][k] = this.analyze(id, k);
   }
 
   /** A non-recursive rule's analysis, taken from (or given to) its shared cache entry. */
   private sharedAnalysis(rule: number): RuleTables {
-    const shared = this.rules.shared[rule];
+    const shared = this.rules.shared(rule);
     if (shared === undefined) return this.analyze(rule, this.rules.maxDepth);
     return (shared.tables ??= this.analyze(rule, this.rules.maxDepth));
   }
 
   private analyze(rule: number, depth: number): RuleTables {
-    const dfa = this.rules.dfas[rule];
+    const dfa = this.rules.dfa(rule);
     if (isLazyRule(dfa)) return dfa.tables;
     const callees = dfa.callees ?? NO_CALLEES;
     const first = dfa.numClasses - callees.length;
-    const callWeight = Array.from(callees, (callee: number) => this.minLength(callee, this.calleeDepth(rule, callee, depth)));
+    const callWeight = Array.from(callees, (callee: number) => this.rules.minLength(callee, this.calleeDepth(rule, callee, depth)));
     const dist = distances(dfa, first, callWeight);
     const k = dfa.numClasses;
     // A rule without calls is trimmed as built: every move can complete, nothing to remove.
@@ -120,38 +92,16 @@ function withoutDeadMoves(dfa: ByteDfa, firstCall: number, dist: Int32Array, cal
 
 const NO_CALLEES = new Int32Array(0);
 
-/** Fewest bytes from the start to acceptance of an automaton without calls (breadth-first). */
-function shortestText(dfa: ByteDfa): number {
-  if (dfa.numStates === 0) return UNREACHABLE;
-  const { numClasses: k, trans } = dfa;
-  const dist = new Int32Array(dfa.numStates).fill(-1);
-  const queue = new Int32Array(dfa.numStates);
-  let tail = 0;
-  dist[dfa.start] = 0;
-  queue[tail++] = dfa.start;
-  for (let head = 0; head < tail; head++) {
-    const s = queue[head];
-    if (dfa.accepting[s]) return dist[s];
-    for (let c = 0; c < k; c++) {
-      const t = trans[s * k + c];
-      if (t >= 0 && dist[t] < 0) {
-        dist[t] = dist[s] + 1;
-        queue[tail++] = t;
-      }
-    }
-  }
-  return UNREACHABLE;
-}
 
 /** Rules of one recursive component ordered so that a non-head callee comes before its callers
  *  (calls into heads cost depth and are read from the previous depth, so they impose no order). */
-function calleesFirst(members: readonly number[], dfas: RuleAutomata["dfas"], component: Int32Array, head: Uint8Array): number[] {
+function calleesFirst(members: readonly number[], rules: RuleSet): number[] {
   const order: number[] = [];
   const seen = new Set<number>();
   const visit = (id: number): void => {
     seen.add(id);
-    for (const callee of dfas[id].callees ?? NO_CALLEES) {
-      if (component[callee] === component[id] && !head[callee] && !seen.has(callee)) visit(callee);
+    for (const callee of rules.dfa(id).callees ?? NO_CALLEES) {
+      if (rules.component(callee) === rules.component(id) && !rules.head(callee) && !seen.has(callee)) visit(callee);
     }
     order.push(id);
   };

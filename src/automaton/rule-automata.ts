@@ -5,23 +5,29 @@
  * schemas small: a definition used in twenty places, or a nested object, is built once instead of
  * being copied into every caller's states, and recursion needs no unrolling.
  *
+ * Rules are built on first use: compiling builds the start rule (with what it inlines); a called
+ * rule is built when the automaton first enters it. What the analysis needs of a callee before
+ * that, its shortest text, is computed on the grammar IR (min-length.ts), and so is the choice to
+ * inline (a small rule that calls nothing). `buildAll` builds everything at once, for tools that
+ * report sizes or must surface every error up front.
+ *
  * Recursion depth keeps the meaning it has always had: entering a recursion head (rule-graph.ts)
  * from inside its cycle spends one unit, entering another strongly connected component starts
  * afresh at the maximum, and the analysis (rule-analysis.ts) removes every move that could only
  * complete deeper than allowed.
  */
-import type { Grammar } from "../grammar/ir.js";
+import type { Expr, Grammar } from "../grammar/ir.js";
 import { PocketExtractError } from "../errors.js";
 import { Budget } from "./budget.js";
 import { compileExpr } from "./compile-expr.js";
 import type { ByteDfa } from "./dfa.js";
 import type { Leaf } from "./expr-nfa.js";
-import { finish } from "./finish.js";
 import { JsonStrings, type JsonStringSpec } from "./json-string.js";
-import { analyzeRules } from "./rule-graph.js";
+import { MinLengths } from "./min-length.js";
+import { analyzeRules, type RuleGraph } from "./rule-graph.js";
 import { StructuralKeys } from "./structural-keys.js";
 import { BoundedStringAutomaton } from "./bounded-string.js";
-import { isLazyRule, type LazyRule, type RuleTables } from "./rule-tables.js";
+import { isLazyRule, UNREACHABLE, type LazyRule, type RuleTables } from "./rule-tables.js";
 import { VerbatimAutomaton } from "./verbatim-automaton.js";
 import { LruCache } from "../util/lru.js";
 
@@ -37,139 +43,258 @@ export const DEFAULT_MAX_RECURSION_DEPTH = 8;
 export const DEFAULT_MAX_STATES = 200_000;
 /** Total work allowed per build, in units of state/edge visits per allowed state. */
 const WORK_PER_STATE = 64;
-/** Non-recursive rules up to this many states are inlined: a call costs a stack frame at every
- *  use, which is only worth it for automata big enough to matter. */
+/** Strings up to this many states are inlined: a call costs a stack frame at every use, which is
+ *  only worth it for automata big enough to matter. */
 const INLINE_MAX_STATES = 64;
-
-export interface RuleAutomata {
-  /** Per rule id: its finished automaton (call columns name rule ids), or a document's verbatim
-   *  string automaton. */
-  readonly dfas: readonly (ByteDfa | LazyRule)[];
-  readonly names: readonly string[];
-  readonly root: number;
-  /** Per rule id: the component id (rules in one cycle share it; a callee's id is lower). */
-  readonly component: Int32Array;
-  /** Per rule id: 1 for a recursion head (entering it from its own component costs depth). */
-  readonly head: Uint8Array;
-  /** Per rule id: 1 when its component is recursive (its analysis depends on the depth left). */
-  readonly recursive: Uint8Array;
-  readonly maxDepth: number;
-  /** Per rule id: where a shared (cached) rule keeps its analysis, so schemas that share the rule
-   *  share it too; undefined for rules built for this grammar only. */
-  readonly shared: readonly (SharedTables | undefined)[];
-}
+/** Rules that call nothing and have up to this many IR nodes (inlined rules counted) are
+ *  inlined, by the same reasoning, judged on the IR so that deciding builds nothing. */
+const INLINE_MAX_NODES = 48;
 
 /** The analysis of a shared rule, filled in by the first grammar that needs it. */
 export interface SharedTables {
   tables?: RuleTables;
 }
 
-export function buildRuleAutomata(grammar: Grammar, options: BuildOptions = {}): RuleAutomata {
-  const maxDepth = options.maxRecursionDepth ?? DEFAULT_MAX_RECURSION_DEPTH;
-  const maxStates = options.maxStates ?? DEFAULT_MAX_STATES;
-  const budget = new Budget(maxStates, maxStates * WORK_PER_STATE);
-  const { heads, component, recursiveComponents } = analyzeRules(grammar);
-  const strings = new JsonStrings(budget);
-  const keys = new StructuralKeys(grammar, (name) => recursiveComponents.has(component.get(name)!));
-  /** Rules that are called (and the root) get ids; inlined ones only live in their callers. */
-  const ids = new Map<string, number>();
-  const names: string[] = [];
-  const dfas: (ByteDfa | LazyRule | null | undefined)[] = [];
-  const built = new Map<string, ByteDfa | null>();
-  const sharedOf = new Map<string, CachedRule>();
+/** The rules of one grammar, by id: the start rule, called rules and string rules. */
+export class RuleSet {
+  readonly names: string[] = [];
+  readonly root: number;
+  readonly maxDepth: number;
+  /** No rule id reaches this (for packing keys). */
+  readonly maxRules: number;
+  private readonly ids = new Map<string, number>();
+  private readonly dfas: (ByteDfa | LazyRule | undefined)[] = [];
+  private readonly sharedEntries: (CachedRule | undefined)[] = [];
+  private readonly built = new Map<string, ByteDfa | null>();
+  private readonly flatSizes = new Map<string, number>();
+  private readonly sharedOf = new Map<string, CachedRule>();
+  private readonly budget: Budget;
+  private readonly strings: JsonStrings;
+  private readonly keys: StructuralKeys;
+  private readonly graph: RuleGraph;
+  private readonly lengths: MinLengths;
 
-  const idOf = (name: string): number => {
-    let id = ids.get(name);
+  constructor(
+    private readonly grammar: Grammar,
+    options: BuildOptions = {},
+  ) {
+    this.maxDepth = options.maxRecursionDepth ?? DEFAULT_MAX_RECURSION_DEPTH;
+    const maxStates = options.maxStates ?? DEFAULT_MAX_STATES;
+    this.budget = new Budget(maxStates, maxStates * WORK_PER_STATE);
+    this.graph = analyzeRules(grammar);
+    this.strings = new JsonStrings(this.budget);
+    this.keys = new StructuralKeys(grammar, (name) => this.isRecursive(name));
+    this.lengths = new MinLengths(grammar, this.graph, this.maxDepth, (leaf) => this.stringShortest(leaf));
+    this.maxRules = grammar.rules.size + countStrings(grammar) + 1;
+    this.root = this.idOf(grammar.start);
+    if (this.lengths.of(grammar.start, this.maxDepth) >= UNREACHABLE) {
+      throw new PocketExtractError("SCHEMA_UNSATISFIABLE", this.lengths.emptyMessage(grammar.start));
+    }
+    this.dfa(this.root);
+  }
+
+  /** The automaton of rule `id`, built on first use. */
+  dfa(id: number): ByteDfa | LazyRule {
+    let dfa = this.dfas[id];
+    if (dfa === undefined) {
+      dfa = this.ruleDfa(this.names[id]) ?? EMPTY;
+      this.dfas[id] = dfa;
+      this.sharedEntries[id] = this.sharedOf.get(this.names[id]);
+    }
+    return dfa;
+  }
+
+  /** Where a shared rule keeps its analysis (undefined for rules of this grammar only). */
+  shared(id: number): SharedTables | undefined {
+    return this.sharedEntries[id];
+  }
+
+  /** Fewest bytes of a text of rule `id` entered with `depth` left (UNREACHABLE when none). */
+  minLength(id: number, depth: number): number {
+    if (depth < 0) return UNREACHABLE;
+    const name = this.names[id];
+    if (!name.startsWith(STRING_RULE_PREFIX)) return this.lengths.of(name, depth);
+    // A string rule's automaton exists from the moment it got its id.
+    const dfa = this.dfas[id]!;
+    return isLazyRule(dfa) ? dfa.shortest : shortestText(dfa);
+  }
+
+  /** The component id (rules in one cycle share it; a callee outside it has a lower one). */
+  component(id: number): number {
+    // String rules call nothing: any component id below every grammar rule's will do.
+    return this.graph.component.get(this.names[id]) ?? -1;
+  }
+
+  /** True for a recursion head (entering it from its own component costs depth). */
+  head(id: number): boolean {
+    return this.graph.heads.has(this.names[id]);
+  }
+
+  /** True when the rule's component is recursive (its analysis depends on the depth left). */
+  recursive(id: number): boolean {
+    return this.isRecursive(this.names[id]);
+  }
+
+  /** Ids of the rules in `id`'s component. */
+  componentMembers(id: number): number[] {
+    const c = this.component(id);
+    return [...this.graph.component].filter(([, comp]) => comp === c).map(([name]) => this.idOf(name));
+  }
+
+  /** Builds every rule reachable from the start (for reports and up-front error checking). */
+  buildAll(): (ByteDfa | LazyRule)[] {
+    for (let id = 0; id < this.names.length; id++) this.dfa(id);
+    return this.dfas as (ByteDfa | LazyRule)[];
+  }
+
+  /** The rules built so far. */
+  builtRules(): (ByteDfa | LazyRule)[] {
+    return this.dfas.filter((d): d is ByteDfa | LazyRule => d !== undefined);
+  }
+
+  private isRecursive(name: string): boolean {
+    return this.graph.recursiveComponents.has(this.graph.component.get(name)!);
+  }
+
+  private idOf(name: string): number {
+    let id = this.ids.get(name);
     if (id === undefined) {
-      id = names.push(name) - 1;
-      ids.set(name, id);
+      id = this.names.push(name) - 1;
+      this.ids.set(name, id);
     }
     return id;
-  };
+  }
+
+  /** A string's automaton (built, or computed on demand: plain verbatim and length-only). */
+  private stringDfa(leaf: JsonStringSpec): ByteDfa | LazyRule | null {
+    if (leaf.minLength > leaf.maxLength) return null;
+    if (isPlainVerbatim(leaf)) return VerbatimAutomaton.of(leaf.substringOf, "verbatim string");
+    if (isLongLengthOnly(leaf)) return new BoundedStringAutomaton(leaf.minLength, leaf.maxLength);
+    return this.strings.get(leaf);
+  }
+
+  private stringShortest(leaf: JsonStringSpec): number {
+    const dfa = this.stringDfa(leaf);
+    if (dfa === null) return UNREACHABLE;
+    return isLazyRule(dfa) ? dfa.shortest : shortestText(dfa);
+  }
 
   /** Small strings are inlined; bigger ones, and verbatim ones (their automaton is the
-   *  document's, so callers must not depend on it), become rules of their own, called. Plain
-   *  verbatim and length-only strings are computed on demand (lazy rules), not built. */
-  const stringRule = (leaf: JsonStringSpec): ByteDfa | number | null => {
-    if (leaf.minLength > leaf.maxLength) return null;
-    const dfa = isPlainVerbatim(leaf)
-      ? VerbatimAutomaton.of(leaf.substringOf, "verbatim string")
-      : isLongLengthOnly(leaf)
-        ? new BoundedStringAutomaton(leaf.minLength, leaf.maxLength)
-        : strings.get(leaf);
+   *  document's, so callers must not depend on it), become rules of their own, called. */
+  private stringRule(leaf: JsonStringSpec): ByteDfa | number | null {
+    const dfa = this.stringDfa(leaf);
     if (dfa === null || (leaf.substringOf === undefined && !isLazyRule(dfa) && dfa.numStates <= INLINE_MAX_STATES)) return dfa as ByteDfa | null;
-    const id = idOf(`${STRING_RULE_PREFIX}${JsonStrings.keyOf(leaf)}`);
-    dfas[id] = dfa;
+    const id = this.idOf(`${STRING_RULE_PREFIX}${JsonStrings.keyOf(leaf)}`);
+    this.dfas[id] = dfa;
     return id;
-  };
+  }
 
-  const ruleDfa = (name: string): ByteDfa | null => {
-    if (built.has(name)) return built.get(name)!;
+  private ruleDfa(name: string): ByteDfa | null {
+    if (this.built.has(name)) return this.built.get(name)!;
+    const { keys, budget } = this;
     const key = keys.keyOf(name);
     const hit = key === null ? undefined : ruleCache.get(key);
     let dfa: ByteDfa | null;
     if (hit !== undefined) {
       if (hit.dfa !== null) budget.checkStates(hit.dfa.numStates, `rule '${name}'`);
-      dfa = hit.dfa === null ? null : withCallees(hit.dfa, hit.callees.map((callee) => localCallee(name, callee)));
-      sharedOf.set(name, hit);
+      dfa = hit.dfa === null ? null : withCallees(hit.dfa, hit.callees.map((callee) => this.resolveLeaf(name, keys.leafByKey(name, callee)) as number));
+      this.sharedOf.set(name, hit);
     } else {
       /** Per call column id: what the shared automaton stores it as. */
       const calleeKeys = new Map<number, string | null>();
       const resolve = (leaf: Leaf): ByteDfa | number | null => {
-        const target = resolveLeaf(name, leaf);
+        const target = this.resolveLeaf(name, leaf);
         if (typeof target === "number") calleeKeys.set(target, keys.leafKey(leaf));
         return target;
       };
-      dfa = compileExpr(grammar.rules.get(name)!, budget, `rule '${name}'`, { resolve });
+      dfa = compileExpr(this.grammar.rules.get(name)!, budget, `rule '${name}'`, { resolve });
       if (key !== null) {
         const entry: CachedRule = { dfa, callees: Array.from(dfa?.callees ?? [], (id) => calleeKeys.get(id)!) };
         ruleCache.set(key, entry);
-        sharedOf.set(name, entry);
+        this.sharedOf.set(name, entry);
       }
     }
-    built.set(name, dfa);
+    this.built.set(name, dfa);
     return dfa;
-  };
+  }
 
   /** A leaf of rule `name` as an automaton to inline or a rule id to call (null: empty). */
-  const resolveLeaf = (name: string, leaf: Leaf): ByteDfa | number | null => {
-    if (leaf.kind === "jsonString") return stringRule(leaf);
-    if (component.get(leaf.name) === component.get(name)) return idOf(leaf.name);
-    const callee = ruleDfa(leaf.name);
-    if (callee === null) return null;
-    return callee.callees === undefined && callee.numStates <= INLINE_MAX_STATES ? callee : idOf(leaf.name);
+  private resolveLeaf(name: string, leaf: Leaf): ByteDfa | number | null {
+    if (leaf.kind === "jsonString") return this.stringRule(leaf);
+    if (this.lengths.of(leaf.name, this.maxDepth) >= UNREACHABLE && !this.isRecursive(leaf.name)) return null;
+    if (this.graph.component.get(leaf.name) !== this.graph.component.get(name) && this.flatSize(leaf.name) <= INLINE_MAX_NODES) {
+      return this.ruleDfa(leaf.name);
+    }
+    return this.idOf(leaf.name);
+  }
+
+  /** IR nodes of a non-recursive rule that calls nothing, inlined rules counted; Infinity for
+   *  any other rule (or past the inlining limit). */
+  private flatSize(name: string): number {
+    let size = this.flatSizes.get(name);
+    if (size !== undefined) return size;
+    size = Infinity;
+    if (!this.isRecursive(name)) {
+      let count = 0;
+      const visit = (e: Expr): boolean => {
+        if (++count > INLINE_MAX_NODES) return false;
+        switch (e.kind) {
+          case "seq":
+          case "alt":
+            return e.items.every(visit);
+          case "repeat":
+            return visit(e.item);
+          case "ref": {
+            const inner = this.flatSize(e.name);
+            count += inner;
+            return inner <= INLINE_MAX_NODES;
+          }
+          case "jsonString":
+            return typeof this.stringRule(e) !== "number";
+          default:
+            return true;
+        }
+      };
+      if (visit(this.grammar.rules.get(name)!) && count <= INLINE_MAX_NODES) size = count;
+    }
+    this.flatSizes.set(name, size);
+    return size;
+  }
+}
+
+/** How many string leaves the grammar has (each may become a rule of its own). */
+function countStrings(grammar: Grammar): number {
+  let n = 0;
+  const visit = (e: Expr): void => {
+    if (e.kind === "jsonString") n++;
+    else if (e.kind === "seq" || e.kind === "alt") e.items.forEach(visit);
+    else if (e.kind === "repeat") visit(e.item);
   };
+  for (const expr of grammar.rules.values()) visit(expr);
+  return n;
+}
 
-  /** The local rule id of a shared automaton's callee, found among the rule's own leaves. */
-  const localCallee = (name: string, calleeKey: string): number => resolveLeaf(name, keys.leafByKey(name, calleeKey)) as number;
-
-  const root = idOf(grammar.start);
-  // Called rules, breadth-first from the root: inlined ones were built inside their callers.
-  for (let id = 0; id < names.length; id++) {
-    if (names[id].startsWith(STRING_RULE_PREFIX)) continue;
-    dfas[id] = ruleDfa(names[id]);
+/** Fewest bytes from the start to acceptance of an automaton without calls (breadth-first). */
+export function shortestText(dfa: ByteDfa): number {
+  if (dfa.numStates === 0) return UNREACHABLE;
+  const { numClasses: k, trans } = dfa;
+  const dist = new Int32Array(dfa.numStates).fill(-1);
+  const queue = new Int32Array(dfa.numStates);
+  let tail = 0;
+  dist[dfa.start] = 0;
+  queue[tail++] = dfa.start;
+  for (let head = 0; head < tail; head++) {
+    const s = queue[head];
+    if (dfa.accepting[s]) return dist[s];
+    for (let c = 0; c < k; c++) {
+      const t = trans[s * k + c];
+      if (t >= 0 && dist[t] < 0) {
+        dist[t] = dist[s] + 1;
+        queue[tail++] = t;
+      }
+    }
   }
-  const kept = removeUnproductiveCalls(dfas as (ByteDfa | LazyRule | null)[]);
-  if (kept[root] === null) {
-    throw new PocketExtractError("SCHEMA_UNSATISFIABLE", emptyMessage(grammar, names, kept, recursiveComponents.size > 0));
-  }
-  const n = names.length;
-  const componentOf = new Int32Array(n);
-  const head = new Uint8Array(n);
-  const recursive = new Uint8Array(n);
-  for (let id = 0; id < n; id++) {
-    // String rules call nothing: any component id below every grammar rule's will do.
-    componentOf[id] = component.get(names[id]) ?? -1;
-    head[id] = heads.has(names[id]) ? 1 : 0;
-    recursive[id] = recursiveComponents.has(componentOf[id]) ? 1 : 0;
-  }
-  // A shared rule's analysis is shared unless removing unproductive calls changed its automaton.
-  const shared = kept.map((d, id) => {
-    const entry = sharedOf.get(names[id]);
-    return entry !== undefined && d !== null && !isLazyRule(d) && d.trans === entry.dfa?.trans ? entry : undefined;
-  });
-  // Unproductive rules are never called (their columns are gone): an empty stand-in keeps ids dense.
-  return { dfas: kept.map((d) => d ?? EMPTY), names, root, component: componentOf, head, recursive, maxDepth, shared };
+  return UNREACHABLE;
 }
 
 /**
@@ -200,81 +325,6 @@ function withCallees(dfa: ByteDfa, callees: readonly number[]): ByteDfa {
 const STRING_RULE_PREFIX = " string ";
 
 const EMPTY: ByteDfa = { numStates: 0, start: 0, numClasses: 1, classOf: new Uint8Array(256), trans: new Int32Array(0), accepting: new Uint8Array(0) };
-
-/**
- * A rule is productive when some path from its start reaches acceptance using bytes and calls of
- * productive rules (least fixpoint). Calls of unproductive rules are removed and the callers
- * re-finished, which may empty them in turn.
- */
-function removeUnproductiveCalls(dfas: (ByteDfa | LazyRule | null)[]): (ByteDfa | LazyRule | null)[] {
-  const out = [...dfas];
-  for (;;) {
-    const productive = productiveRules(out);
-    let changed = false;
-    for (let id = 0; id < out.length; id++) {
-      const dfa = out[id];
-      if (dfa === null) continue;
-      if (!productive[id]) {
-        out[id] = null;
-        changed = true;
-        continue;
-      }
-      if (isLazyRule(dfa)) continue;
-      const callees = dfa.callees;
-      if (callees === undefined || callees.every((c) => productive[c])) continue;
-      const first = dfa.numClasses - callees.length;
-      const trans = dfa.trans.slice();
-      for (let s = 0; s < dfa.numStates; s++) {
-        for (let i = 0; i < callees.length; i++) if (!productive[callees[i]]) trans[s * dfa.numClasses + first + i] = -1;
-      }
-      out[id] = finish({ ...dfa, trans });
-      changed = true;
-    }
-    if (!changed) return out;
-  }
-}
-
-function productiveRules(dfas: readonly (ByteDfa | LazyRule | null)[]): Uint8Array {
-  const productive = new Uint8Array(dfas.length);
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (let id = 0; id < dfas.length; id++) {
-      const dfa = dfas[id];
-      if (productive[id] || dfa === null) continue;
-      // Lazy rules are only made for non-empty languages.
-      if (isLazyRule(dfa) || reachesAccept(dfa, productive)) {
-        productive[id] = 1;
-        changed = true;
-      }
-    }
-  }
-  return productive;
-}
-
-function reachesAccept(dfa: ByteDfa, productive: Uint8Array): boolean {
-  const { numClasses: k, trans, callees } = dfa;
-  const first = k - (callees?.length ?? 0);
-  const seen = new Uint8Array(dfa.numStates);
-  const stack = [dfa.start];
-  seen[dfa.start] = 1;
-  while (stack.length > 0) {
-    const s = stack.pop()!;
-    if (dfa.accepting[s]) return true;
-    for (let c = 0; c < k; c++) {
-      const t = trans[s * k + c];
-      if (t < 0 || seen[t] || (c >= first && !productive[callees![c - first]])) continue;
-      seen[t] = 1;
-      stack.push(t);
-    }
-  }
-  return false;
-}
-
-function emptyMessage(grammar: Grammar, names: readonly string[], dfas: readonly unknown[], recursive: boolean): string {
-  if (!recursive) return `the grammar (start rule '${grammar.start}') accepts no text`;
-  const cut = names.filter((_, id) => dfas[id] === null).map((n) => `'${n}'`);
-  return `recursion with no base case in rule ${cut.join(", ")}: no text is accepted`;
-}
 
 /** A verbatim spec with nothing but the substring condition (substrings are never empty). */
 function isPlainVerbatim(spec: JsonStringSpec): spec is JsonStringSpec & { substringOf: string } {

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { buildAutomaton } from "../../src/automaton/index.js";
 import { PocketExtractError } from "../../src/errors.js";
 import { alt, chars, lit, ref, repeat, seq, type Expr } from "../../src/grammar/ir.js";
-import { buildRuleAutomata } from "../../src/automaton/rule-automata.js";
+import { RuleSet } from "../../src/automaton/rule-automata.js";
 import { accepts, grammar, jsonString, mooreClassCount, uncompletableStates, untrimmedStates } from "./helpers.js";
 
 const codeOf = (f: () => unknown): string | undefined => {
@@ -64,12 +64,12 @@ describe("invariants", () => {
       fc.property(arb, (expr) => {
         let rules;
         try {
-          rules = buildRuleAutomata(grammar(expr));
+          rules = new RuleSet(grammar(expr)).buildAll();
         } catch (e) {
           if (e instanceof PocketExtractError && e.code === "SCHEMA_UNSATISFIABLE") return;
           throw e;
         }
-        for (const dfa of rules.dfas) {
+        for (const dfa of rules) {
           if (!("trans" in dfa)) continue; // a verbatim text's automaton (none here)
           expect(untrimmedStates(dfa)).toEqual([]);
           expect(mooreClassCount(dfa)).toBe(dfa.numStates);
