@@ -5,6 +5,7 @@
 export * from "./extract/index.js";
 export { compileGrammar, type CompiledGrammar, type CompileGrammarOptions } from "./compile/index.js";
 export * from "./mask/index.js";
+export { buildAutomaton, clearSharedAutomata, type BuildOptions, type GrammarAutomaton } from "./automaton/index.js";
 export * from "./decode/index.js";
 export * from "./engines/index.js";
 export { loadTokenizerJson, vocabularyFromBytes, TokenTrie, type Vocabulary } from "./tokens/index.js";

@@ -1,7 +1,9 @@
 /**
  * Grammar IR -> the grammar automaton: per-rule automata (rule-automata.ts) run with a call stack,
- * rules and states built on demand (grammar-automaton.ts). Compiling builds the start rule; the
- * rest follows as documents reach it (`buildAll` builds everything). An empty language is
+ * states built on demand (grammar-automaton.ts). Every rule is built now, so that every error shows
+ * at compile time and first masks do not pay for building; with `lazyRules` only the start rule
+ * is, and the rest as documents reach it (less work for big schemas of which documents use a
+ * little, but errors in those rules surface while decoding). An empty language is
  * SCHEMA_UNSATISFIABLE.
  */
 import type { Grammar } from "../grammar/ir.js";
@@ -11,5 +13,7 @@ import { DEFAULT_MAX_STATES, RuleSet, type BuildOptions } from "./rule-automata.
 export { clearSharedAutomata, DEFAULT_MAX_RECURSION_DEPTH, DEFAULT_MAX_STATES, type BuildOptions } from "./rule-automata.js";
 
 export function buildAutomaton(grammar: Grammar, options: BuildOptions = {}): GrammarAutomaton {
-  return new GrammarAutomaton(new RuleSet(grammar, options), options.maxStates ?? DEFAULT_MAX_STATES);
+  const rules = new RuleSet(grammar, options);
+  if (!options.lazyRules) rules.buildAll();
+  return new GrammarAutomaton(rules, options.maxStates ?? DEFAULT_MAX_STATES);
 }

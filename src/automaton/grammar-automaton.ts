@@ -67,19 +67,14 @@ export class GrammarAutomaton {
   }
 
   /** Rules built so far with an automaton of their own: the root, called rules and strings (an
-   *  inlined rule lives in its callers'). `buildAll` builds the rest. */
+   *  inlined rule lives in its callers'); all of them unless built with `lazyRules`. */
   get ruleCount(): number {
     return this.rules.builtRules().length;
   }
 
-  /** Total states of the rule automata built so far (lazy rules: their nominal size). */
+  /** Total states of the rule automata built so far (computed strings: their nominal size). */
   get ruleStates(): number {
     return this.rules.builtRules().reduce((n, d) => n + d.numStates, 0);
-  }
-
-  /** Builds every rule now (for reports and to surface every compile error up front). */
-  buildAll(): void {
-    this.rules.buildAll();
   }
 
   /** Next state after `byte`, or -1 (dead). */

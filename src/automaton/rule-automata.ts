@@ -5,11 +5,10 @@
  * schemas small: a definition used in twenty places, or a nested object, is built once instead of
  * being copied into every caller's states, and recursion needs no unrolling.
  *
- * Rules are built on first use: compiling builds the start rule (with what it inlines); a called
- * rule is built when the automaton first enters it. What the analysis needs of a callee before
- * that, its shortest text, is computed on the grammar IR (min-length.ts), and so is the choice to
- * inline (a small rule that calls nothing). `buildAll` builds everything at once, for tools that
- * report sizes or must surface every error up front.
+ * A rule can be built on first use (the `lazyRules` option; by default build.ts builds them all):
+ * what the analysis needs of a callee before that, its shortest text, is computed on the grammar
+ * IR (min-length.ts), and so is the choice to inline (a small rule that calls nothing), so neither
+ * builds anything.
  *
  * Recursion depth keeps the meaning it has always had: entering a recursion head (rule-graph.ts)
  * from inside its cycle spends one unit, entering another strongly connected component starts
@@ -37,6 +36,8 @@ export interface BuildOptions {
   /** Largest number of states of any automaton built on the way (default 200,000); also bounds
    *  the states the grammar automaton may materialize while decoding. */
   readonly maxStates?: number;
+  /** Build rules as documents first reach them instead of all at compile time (see build.ts). */
+  readonly lazyRules?: boolean;
 }
 
 export const DEFAULT_MAX_RECURSION_DEPTH = 8;
@@ -141,7 +142,7 @@ export class RuleSet {
     return [...this.graph.component].filter(([, comp]) => comp === c).map(([name]) => this.idOf(name));
   }
 
-  /** Builds every rule reachable from the start (for reports and up-front error checking). */
+  /** Builds every rule reachable from the start (what build.ts does unless `lazyRules`). */
   buildAll(): (ByteDfa | LazyRule)[] {
     for (let id = 0; id < this.names.length; id++) this.dfa(id);
     return this.dfas as (ByteDfa | LazyRule)[];

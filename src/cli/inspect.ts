@@ -21,8 +21,6 @@ export async function inspectCommand(args: InspectArgs, io: CliIo): Promise<numb
   // The options the extractor compiles with (extraction mode, compact output).
   const compiled = compileSchema(schema, { mode: "extraction", format: "compact" });
   const dfa = buildAutomaton(compiled.grammar);
-  // Every rule now, so the sizes are complete and any error in a rule shows here.
-  dfa.buildAll();
   const prompt = buildPrompt({ jsonSchema: compiled.jsonSchema, text });
   const { enforced, validatedAfter, annotations } = compiled.report;
   io.stdout.write(

@@ -18,6 +18,10 @@ import { VERSION } from "../version.js";
 export interface CompileGrammarOptions extends CompileOptions, TokenGrammarOptions {
   /** Largest automaton allowed (states); beyond it compilation fails with AUTOMATON_TOO_LARGE. */
   readonly maxStates?: number;
+  /** Build grammar rules as documents first reach them, not all at compile time: a faster compile
+   *  for big schemas of which documents use a little, but an error in such a rule (e.g.
+   *  AUTOMATON_TOO_LARGE) surfaces while decoding. Default false. */
+  readonly lazyRules?: boolean;
 }
 
 /** A TokenGrammar plus what the schema compiler said about it. */
@@ -62,7 +66,7 @@ function compileUncached(input: unknown, vocabulary: Vocabulary, options: Compil
   const key = cacheKey(compiled ? compiled.jsonSchema : grammar, vocabulary, options);
   const hit = key === undefined ? undefined : cache.get(key);
   if (hit) return { ...hit, compileMs: 0 };
-  const dfa = buildAutomaton(grammar, { maxRecursionDepth: options.maxRecursionDepth, maxStates: options.maxStates });
+  const dfa = buildAutomaton(grammar, { maxRecursionDepth: options.maxRecursionDepth, maxStates: options.maxStates, lazyRules: options.lazyRules });
   const result: CompiledGrammar = {
     tokens: new TokenGrammar(dfa, vocabulary, options),
     grammar,

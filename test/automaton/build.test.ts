@@ -136,6 +136,34 @@ describe("rules and recursion", () => {
   });
 });
 
+describe("rules built on first use (lazyRules)", () => {
+  // "big" is over the inlining size (many nodes), so it is called, not copied into the root.
+  const words = Array.from({ length: 60 }, (_, i) => lit(`w${i}`));
+  const g = grammar(alt(lit("a"), seq(lit("b"), ref("big"))), {
+    big: seq(lit("["), repeat(alt(ref("item"), ...words), 0, 3), lit("]")),
+    item: seq(lit("{"), jsonString(0, 8, { pattern: "^[a-z]+$" }), lit("}")),
+  });
+  it("accept exactly what eagerly built rules accept", () => {
+    const eager = buildAutomaton(g);
+    const lazy = buildAutomaton(g, { lazyRules: true });
+    // Until a document reaches "big", only the start rule is built.
+    expect(lazy.ruleCount).toBeLessThan(eager.ruleCount);
+    for (const text of ["a", "b[]", 'b[{"ab"}w1]', "b[w29w3]", 'b[{"A"}]', "b[w1w1w1w1]", "b", 'b[{"abcdefghi"}]', "b[w30]"]) {
+      expect(accepts(lazy, text), text).toBe(accepts(eager, text));
+    }
+  });
+  it("report an error in a rule when a document reaches it, as a typed error", () => {
+    // Exponential determinization, (a|b)*a(a|b){18}, in a called rule.
+    const ab = alt(lit("a"), lit("b"));
+    const padding = Array.from({ length: 60 }, (_, i) => lit(`p${i}`)); // over the inlining size
+    const tooBig = grammar(alt(lit("x"), seq(lit("y"), ref("big"))), { big: alt(seq(repeat(ab, 0, Infinity), lit("a"), repeat(ab, 18, 18)), ...padding) });
+    expect(codeOf(() => buildAutomaton(tooBig, { maxStates: 20_000 }))).toBe("AUTOMATON_TOO_LARGE");
+    const lazy = buildAutomaton(tooBig, { maxStates: 20_000, lazyRules: true });
+    expect(accepts(lazy, "x")).toBe(true);
+    expect(codeOf(() => accepts(lazy, "ya"))).toBe("AUTOMATON_TOO_LARGE");
+  });
+});
+
 describe("limits", () => {
   it("fails with AUTOMATON_TOO_LARGE instead of growing without bound", () => {
     // A bounded string with a pattern is a built product (length-only ones are computed).
