@@ -16,6 +16,7 @@
  * is bounded by `maxStates`; going past it is AUTOMATON_TOO_LARGE, never unbounded memory.
  */
 import { PocketExtractError } from "../errors.js";
+import { refine } from "./classes.js";
 import { RuleAnalysis } from "./rule-analysis.js";
 import { MANY_BYTES, NO_BYTE, UNREACHABLE } from "./rule-tables.js";
 import type { RuleSet } from "./rule-automata.js";
@@ -28,10 +29,10 @@ const NO_FRAME = -1;
 
 export class GrammarAutomaton {
   readonly start: number;
-  /** byte -> class: the identity, since rules are built on demand and their classes are not
-   *  known up front (a class is a byte). */
-  readonly classOf = IDENTITY;
-  readonly numClasses = 256;
+  /** byte -> class: the coarsest partition refining every rule's byte classes, or the identity
+   *  when rules are built on demand (their classes are not known up front). */
+  readonly classOf: Uint8Array;
+  readonly numClasses: number;
   /** trans[s * numClasses + c]: next state, -1 dead, UNKNOWN not computed (see step). Replaced
    *  when the table grows: re-read it after any call that may build states. */
   trans: Int32Array;
@@ -40,6 +41,8 @@ export class GrammarAutomaton {
   plainBudget: Int32Array;
 
   private readonly analysis: RuleAnalysis;
+  /** A byte of each class (what a rule's own class of it is read from). */
+  private readonly classByte: Uint8Array;
   private readonly frames: Frames;
   private count = 0;
   private accepting = new Uint8Array(64);
@@ -55,6 +58,12 @@ export class GrammarAutomaton {
   ) {
     this.analysis = new RuleAnalysis(rules);
     this.frames = new Frames(rules.maxRules, rules.maxDepth + 1);
+    // Fewer classes mean fewer transitions to compute: worth it whenever all rules are known.
+    const { classOf, numClasses } = rules.complete ? refine(...rules.builtRules().map((d) => d.classOf)) : { classOf: IDENTITY, numClasses: 256 };
+    this.classOf = classOf;
+    this.numClasses = numClasses;
+    this.classByte = new Uint8Array(numClasses);
+    for (let b = 255; b >= 0; b--) this.classByte[classOf[b]] = b;
     this.trans = new Int32Array(64 * this.numClasses).fill(UNKNOWN);
     this.plainBudget = new Int32Array(64 * 4);
     const root = rules.root;
@@ -92,7 +101,7 @@ export class GrammarAutomaton {
     const kernel: number[] = [];
     for (const f of this.closures[state]) {
       const rule = frames.rule[f];
-      const t = analysis.of(rule, frames.depth[f]).next(frames.state[f], this.rules.dfa(rule).classOf[cls]);
+      const t = analysis.of(rule, frames.depth[f]).next(frames.state[f], this.rules.dfa(rule).classOf[this.classByte[cls]]);
       if (t >= 0) kernel.push(frames.intern(frames.parent[f], rule, t, frames.depth[f], analysis));
     }
     const next = kernel.length === 0 ? -1 : this.intern(kernel);

@@ -69,6 +69,7 @@ export class RuleSet {
   private readonly built = new Map<string, ByteDfa | null>();
   private readonly flatSizes = new Map<string, number>();
   private readonly sharedOf = new Map<string, CachedRule>();
+  private allBuilt = false;
   private readonly budget: Budget;
   private readonly strings: JsonStrings;
   private readonly keys: StructuralKeys;
@@ -142,9 +143,15 @@ export class RuleSet {
     return [...this.graph.component].filter(([, comp]) => comp === c).map(([name]) => this.idOf(name));
   }
 
+  /** True once every rule reachable from the start is built (see buildAll). */
+  get complete(): boolean {
+    return this.allBuilt;
+  }
+
   /** Builds every rule reachable from the start (what build.ts does unless `lazyRules`). */
   buildAll(): (ByteDfa | LazyRule)[] {
     for (let id = 0; id < this.names.length; id++) this.dfa(id);
+    this.allBuilt = true;
     return this.dfas as (ByteDfa | LazyRule)[];
   }
 
