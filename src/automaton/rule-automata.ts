@@ -70,6 +70,7 @@ export class RuleSet {
   private readonly flatSizes = new Map<string, number>();
   private readonly sharedOf = new Map<string, CachedRule>();
   private allBuilt = false;
+  private readonly stringDfas = new Map<string, ByteDfa | LazyRule | null>();
   private readonly budget: Budget;
   private readonly strings: JsonStrings;
   private readonly keys: StructuralKeys;
@@ -173,12 +174,23 @@ export class RuleSet {
     return id;
   }
 
-  /** A string's automaton (built, or computed on demand: plain verbatim and length-only). */
+  /** A string's automaton (built, or computed on demand: plain verbatim and length-only), one
+   *  per distinct spec in this grammar. */
   private stringDfa(leaf: JsonStringSpec): ByteDfa | LazyRule | null {
-    if (leaf.minLength > leaf.maxLength) return null;
-    if (isPlainVerbatim(leaf)) return VerbatimAutomaton.of(leaf.substringOf, "verbatim string");
-    if (isLongLengthOnly(leaf)) return new BoundedStringAutomaton(leaf.minLength, leaf.maxLength);
-    return this.strings.get(leaf);
+    const key = JsonStrings.keyOf(leaf);
+    let dfa = this.stringDfas.get(key);
+    if (dfa === undefined) {
+      dfa =
+        leaf.minLength > leaf.maxLength
+          ? null
+          : isPlainVerbatim(leaf)
+            ? VerbatimAutomaton.of(leaf.substringOf, "verbatim string")
+            : isLongLengthOnly(leaf)
+              ? new BoundedStringAutomaton(leaf.minLength, leaf.maxLength)
+              : this.strings.get(leaf);
+      this.stringDfas.set(key, dfa);
+    }
+    return dfa;
   }
 
   private stringShortest(leaf: JsonStringSpec): number {
