@@ -1,8 +1,8 @@
 /**
- * Per-rule facts the grammar automaton and the mask engine need, computed once per grammar with
- * linear-time graph searches, for each recursion depth left where the rule's component is
- * recursive (once otherwise):
- *  - `trans`: the rule's moves with every move removed that cannot complete within the depth
+ * Per-rule facts (rule-tables.ts) the grammar automaton and the mask engine need, computed with
+ * linear-time graph searches when a rule is first used, for each recursion depth left where the
+ * rule's component is recursive (once otherwise, and shared with the rule's cache entry):
+ *  - `next`: the rule's moves with every move removed that cannot complete within the depth
  *    left, so any state the automaton enters can still finish the document (no dead ends);
  *  - `dist`: fewest bytes to the rule's own acceptance, a call counting its callee's shortest text;
  *  - `plainBudget`: how many characters of plain text (plain-text.ts) a state provably survives
@@ -15,7 +15,6 @@ import type { ByteDfa } from "./dfa.js";
 import { plainLeadPending } from "./plain-text.js";
 import type { RuleSet } from "./rule-automata.js";
 import { isLazyRule, MANY_BYTES, NO_BYTE, UNBOUNDED, UNREACHABLE, type RuleTables } from "./rule-tables.js";
-
 
 export class RuleAnalysis {
   /** tables[rule][k]: k = depth left for recursive rules, a single entry otherwise. Made on first

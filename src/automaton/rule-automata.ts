@@ -118,8 +118,7 @@ export class RuleSet {
     const name = this.names[id];
     if (!name.startsWith(STRING_RULE_PREFIX)) return this.lengths.of(name, depth);
     // A string rule's automaton exists from the moment it got its id.
-    const dfa = this.dfas[id]!;
-    return isLazyRule(dfa) ? dfa.shortest : shortestText(dfa);
+    return shortestOf(this.dfas[id]!);
   }
 
   /** The component id (rules in one cycle share it; a callee outside it has a lower one). */
@@ -195,8 +194,7 @@ export class RuleSet {
 
   private stringShortest(leaf: JsonStringSpec): number {
     const dfa = this.stringDfa(leaf);
-    if (dfa === null) return UNREACHABLE;
-    return isLazyRule(dfa) ? dfa.shortest : shortestText(dfa);
+    return dfa === null ? UNREACHABLE : shortestOf(dfa);
   }
 
   /** Small strings are inlined; bigger ones, and verbatim ones (their automaton is the
@@ -294,8 +292,13 @@ function countStrings(grammar: Grammar): number {
   return n;
 }
 
+/** Fewest bytes of a text of a string automaton (computed ones know it). */
+function shortestOf(dfa: ByteDfa | LazyRule): number {
+  return isLazyRule(dfa) ? dfa.shortest : shortestText(dfa);
+}
+
 /** Fewest bytes from the start to acceptance of an automaton without calls (breadth-first). */
-export function shortestText(dfa: ByteDfa): number {
+function shortestText(dfa: ByteDfa): number {
   if (dfa.numStates === 0) return UNREACHABLE;
   const { numClasses: k, trans } = dfa;
   const dist = new Int32Array(dfa.numStates).fill(-1);
