@@ -37,19 +37,36 @@ export class StructuralKeys {
   /** The rule's key; null when it has none. */
   keyOf(name: string): string | null {
     if (this.keys.has(name)) return this.keys.get(name)!;
-    let key: string | null = null;
-    if (!this.isRecursive(name)) {
-      let keyed = true;
-      const text = JSON.stringify(this.grammar.rules.get(name), (_, value: unknown) => {
-        if (!isLeaf(value)) return value;
-        const leafKey = this.leafKey(value);
-        if (leafKey === null) keyed = false;
-        return leafKey;
-      });
-      key = keyed ? text : null;
-    }
+    const key = this.isRecursive(name) ? null : this.serialize(this.grammar.rules.get(name)!);
     this.keys.set(name, key);
     return key;
+  }
+
+  /** An expression as text, leaves as their keys; null when a leaf has none. */
+  private serialize(e: Expr): string | null {
+    switch (e.kind) {
+      case "lit":
+        return JSON.stringify(e.text);
+      case "chars":
+        return `[${e.ranges.join(" ")}]`;
+      case "seq":
+      case "alt": {
+        let out = e.kind === "seq" ? "(" : "{";
+        for (const item of e.items) {
+          const inner = this.serialize(item);
+          if (inner === null) return null;
+          out += `${inner},`;
+        }
+        return out + (e.kind === "seq" ? ")" : "}");
+      }
+      case "repeat": {
+        const inner = this.serialize(e.item);
+        return inner === null ? null : `${inner}{${e.min},${e.max}}`;
+      }
+      case "ref":
+      case "jsonString":
+        return this.leafKey(e);
+    }
   }
 
   /** What a call of this leaf is stored as in a shared automaton (see rule-automata.ts). */
@@ -85,12 +102,6 @@ function computeStringKey(spec: JsonStringSpec): string {
   if (spec.substringOf === undefined) return `s${internKey(JsonStrings.keyOf(spec))}`;
   // Only whether the text is empty changes the caller (an empty text leaves no string at all).
   return `v${spec.substringOf.length === 0 ? "0" : "1"}${internKey(JsonStrings.keyOf({ ...spec, substringOf: "" }))}`;
-}
-
-function isLeaf(value: unknown): value is Leaf {
-  if (typeof value !== "object" || value === null) return false;
-  const kind = (value as { kind?: unknown }).kind;
-  return kind === "ref" || kind === "jsonString";
 }
 
 function findLeaf(expr: Expr, match: (leaf: Leaf) => boolean): Leaf | undefined {
