@@ -110,6 +110,19 @@ export class GrammarAutomaton {
     return next;
   }
 
+  /** Whether class `cls` can follow `state`, without building the state it leads to (for trie
+   *  leaves, whose next state nothing reads). */
+  canStepClass(state: number, cls: number): boolean {
+    const known = this.trans[state * this.numClasses + cls];
+    if (known !== UNKNOWN) return known >= 0;
+    const { frames, analysis } = this;
+    for (const f of this.closures[state]) {
+      const rule = frames.rule[f];
+      if (analysis.of(rule, frames.depth[f]).next(frames.state[f], this.rules.dfa(rule).classOf[this.classByte[cls]]) >= 0) return true;
+    }
+    return false;
+  }
+
   /** True when the document may end in `state`. */
   isAccepting(state: number): boolean {
     return this.accepting[state] === 1;

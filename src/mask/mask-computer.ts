@@ -62,6 +62,15 @@ export class MaskComputer {
       const cls = classOf[byte[node]];
       let t = trans[from * numClasses + cls];
       if (t === UNKNOWN) {
+        if (subtreeEnd[node] === node + 1) {
+          // A leaf only needs to know whether its last byte is alive: no state is built for it.
+          if (automaton.canStepClass(from, cls)) {
+            setRange(bits, tokenStart[node], ownEnd[node]);
+            accepted += ownEnd[node] - tokenStart[node];
+          }
+          node++;
+          continue;
+        }
         t = automaton.stepClass(from, cls);
         ({ trans, plainBudget: budget } = automaton);
       }
