@@ -121,6 +121,9 @@ describe.skipIf(!available && !required)("HTML report in chromium", () => {
     await expect.poll(() => page.locator("article.doc").count()).toBe(1);
     expect(await page.locator("article.doc").getAttribute("data-id")).toBe("doc-119");
     await page.fill("#search", "");
+    // The search box re-renders 120 ms after typing (debounced): let that land first, or it can
+    // reset the page after a later click.
+    await expect.poll(() => page.locator("#page-info").textContent()).toBe("page 1 of 3 (120 of 120 documents)");
     await page.selectOption("#status-filter", "fabricated");
     await expect.poll(() => page.locator("#page-info").textContent()).toBe("page 1 of 1 (1 of 120 documents)");
     await page.selectOption("#status-filter", "all");
