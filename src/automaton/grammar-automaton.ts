@@ -100,9 +100,8 @@ export class GrammarAutomaton {
     const { frames, analysis } = this;
     const kernel: number[] = [];
     for (const f of this.closures[state]) {
-      const rule = frames.rule[f];
-      const t = analysis.of(rule, frames.depth[f]).next(frames.state[f], this.rules.dfa(rule).classOf[this.classByte[cls]]);
-      if (t >= 0) kernel.push(frames.intern(frames.parent[f], rule, t, frames.depth[f], analysis));
+      const t = this.frameNext(f, cls);
+      if (t >= 0) kernel.push(frames.intern(frames.parent[f], frames.rule[f], t, frames.depth[f], analysis));
     }
     const next = kernel.length === 0 ? -1 : this.intern(kernel);
     // Re-read: interning may have grown the table.
@@ -115,12 +114,14 @@ export class GrammarAutomaton {
   canStepClass(state: number, cls: number): boolean {
     const known = this.trans[state * this.numClasses + cls];
     if (known !== UNKNOWN) return known >= 0;
-    const { frames, analysis } = this;
-    for (const f of this.closures[state]) {
-      const rule = frames.rule[f];
-      if (analysis.of(rule, frames.depth[f]).next(frames.state[f], this.rules.dfa(rule).classOf[this.classByte[cls]]) >= 0) return true;
-    }
-    return false;
+    return this.closures[state].some((f) => this.frameNext(f, cls) >= 0);
+  }
+
+  /** The rule state frame `f`'s top moves to on class `cls`, or -1. */
+  private frameNext(f: number, cls: number): number {
+    const { frames } = this;
+    const rule = frames.rule[f];
+    return this.analysis.of(rule, frames.depth[f]).next(frames.state[f], this.rules.dfa(rule).classOf[this.classByte[cls]]);
   }
 
   /** True when the document may end in `state`. */

@@ -351,14 +351,12 @@ const EMPTY: ByteDfa = { numStates: 0, start: 0, numClasses: 1, classOf: new Uin
 
 /** A verbatim spec with nothing but the substring condition (substrings are never empty). */
 function isPlainVerbatim(spec: JsonStringSpec): spec is JsonStringSpec & { substringOf: string } {
-  return (
-    spec.substringOf !== undefined &&
-    spec.minLength <= 1 &&
-    spec.maxLength === Infinity &&
-    spec.pattern === undefined &&
-    (spec.exclude ?? []).length === 0 &&
-    (spec.excludePatterns ?? []).length === 0
-  );
+  return spec.substringOf !== undefined && spec.minLength <= 1 && spec.maxLength === Infinity && unfiltered(spec);
+}
+
+/** No pattern and no excluded strings: only lengths (and a verbatim source) constrain it. */
+function unfiltered(spec: JsonStringSpec): boolean {
+  return spec.pattern === undefined && (spec.exclude ?? []).length === 0 && (spec.excludePatterns ?? []).length === 0;
 }
 
 /** Characters from which a length-only string is computed rather than built (a built one needs
@@ -367,11 +365,5 @@ const LAZY_LENGTH_FROM = 4;
 
 /** A string whose only condition is a long enough length bound. */
 function isLongLengthOnly(spec: JsonStringSpec): boolean {
-  return (
-    spec.substringOf === undefined &&
-    spec.pattern === undefined &&
-    (spec.exclude ?? []).length === 0 &&
-    (spec.excludePatterns ?? []).length === 0 &&
-    (spec.maxLength === Infinity ? spec.minLength : spec.maxLength) >= LAZY_LENGTH_FROM
-  );
+  return spec.substringOf === undefined && unfiltered(spec) && (spec.maxLength === Infinity ? spec.minLength : spec.maxLength) >= LAZY_LENGTH_FROM;
 }

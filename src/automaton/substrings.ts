@@ -9,16 +9,11 @@
 import type { Budget } from "./budget.js";
 import type { ByteDfa } from "./dfa.js";
 import { DfaBuilder } from "./dfa-builder.js";
-import { PocketExtractError } from "../errors.js";
 import { encodeCodePoint } from "./utf8.js";
-import { suffixAutomaton } from "./verbatim-automaton.js";
+import { sourceCodePoints, suffixAutomaton } from "./verbatim-automaton.js";
 
 export function substringContent(text: string, budget: Budget, what: string): ByteDfa {
-  const codePoints = Array.from(text, (ch) => ch.codePointAt(0)!);
-  const lone = codePoints.findIndex((cp) => cp >= 0xd800 && cp <= 0xdfff);
-  if (lone >= 0) {
-    throw new PocketExtractError("TEXT_INVALID", `${what}: the source text has a lone UTF-16 surrogate (character ${lone}); it has no UTF-8 form`);
-  }
+  const codePoints = sourceCodePoints(text, what);
   const sam = suffixAutomaton(codePoints);
   // One class per byte value the text uses; every other byte is dead everywhere (class 0).
   const classOf = new Uint8Array(256);

@@ -46,11 +46,7 @@ export class VerbatimAutomaton implements LazyRule {
   }
 
   private constructor(text: string, what: string) {
-    const codePoints = Array.from(text, (ch) => ch.codePointAt(0)!);
-    const lone = codePoints.findIndex((cp) => cp >= 0xd800 && cp <= 0xdfff);
-    if (lone >= 0) {
-      throw new PocketExtractError("TEXT_INVALID", `${what}: the source text has a lone UTF-16 surrogate (character ${lone}); it has no UTF-8 form`);
-    }
+    const codePoints = sourceCodePoints(text, what);
     this.sam = suffixAutomaton(codePoints);
     this.useByte(QUOTE);
     let shortestChar = Infinity;
@@ -150,6 +146,16 @@ export class VerbatimAutomaton implements LazyRule {
 /** A code point as canonical JSON string content (JSON.stringify's escapes, else UTF-8). */
 function jsonSpelling(cp: number): number[] {
   return cp < 0x20 || cp === QUOTE || cp === 0x5c ? Array.from(JSON.stringify(String.fromCodePoint(cp)).slice(1, -1), (ch) => ch.charCodeAt(0)) : encodeCodePoint(cp);
+}
+
+/** The code points of a verbatim source text; TEXT_INVALID for a lone surrogate (no UTF-8 form). */
+export function sourceCodePoints(text: string, what: string): number[] {
+  const codePoints = Array.from(text, (ch) => ch.codePointAt(0)!);
+  const lone = codePoints.findIndex((cp) => cp >= 0xd800 && cp <= 0xdfff);
+  if (lone >= 0) {
+    throw new PocketExtractError("TEXT_INVALID", `${what}: the source text has a lone UTF-16 surrogate (character ${lone}); it has no UTF-8 form`);
+  }
+  return codePoints;
 }
 
 /** The suffix automaton of a code point sequence: per state, its transitions. */
