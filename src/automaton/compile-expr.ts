@@ -24,7 +24,7 @@ export function compileExpr(expr: Expr, budget: Budget, what: string, options: C
   const resolve = options.resolve ?? noLeaves;
   // A lone leaf resolved to an automaton is already finished.
   if (expr.kind === "ref" || expr.kind === "jsonString") {
-    const target = resolve(expr);
+    const target = resolve(expr, 1);
     if (typeof target !== "number") return target;
   }
   const nfa = new Nfa(budget, what);

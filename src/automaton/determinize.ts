@@ -1,11 +1,13 @@
 /**
- * Subset construction: byte NFA -> DFA (not yet minimal or trimmed). The byte classes of the
- * result are the elementary intervals cut out by the NFA's edge ranges and its embedded DFAs'
- * classes, so the work per DFA state is proportional to its NFA moves, not to 256. Subsets that
- * are a single state without epsilon moves (most states inside embedded DFAs and literals) are
- * interned by number, without building keys. Every state and edge visit is charged to the budget,
- * so exponential blow-ups stop with AUTOMATON_TOO_LARGE. Calls (nfa.ts) become extra columns after
- * the byte classes, one per callee, listed in the result's `callees`.
+ * Subset construction: byte NFA -> DFA, either all at once (`determinize`, not yet minimal or
+ * trimmed) or one state at a time as a reader asks for it (`SubsetConstruction.expand`, what
+ * subset-rule.ts runs while documents decode). The byte classes of the result are the elementary
+ * intervals cut out by the NFA's edge ranges and its embedded DFAs' classes, so the work per DFA
+ * state is proportional to its NFA moves, not to 256. Subsets that are a single state without
+ * epsilon moves (most states inside embedded DFAs and literals) are interned by number, without
+ * building keys. Every state and edge visit is charged to the budget, so exponential blow-ups stop
+ * with AUTOMATON_TOO_LARGE. Calls (nfa.ts) become extra columns after the byte classes, one per
+ * callee, listed in `callees`.
  */
 import type { Budget } from "./budget.js";
 import type { ByteDfa } from "./dfa.js";
@@ -13,33 +15,167 @@ import { DfaBuilder } from "./dfa-builder.js";
 import { partitionFromCuts } from "./classes.js";
 import type { Fragment, Nfa } from "./nfa.js";
 
-/**
- * With `stopAtAccept`, every subset containing the exit collapses into one accepting state with
- * no transitions: the result accepts the texts that reach a first match, which is all a search
- * needs (the caller appends "any text"), at a fraction of the subsets.
- */
-export function determinize(nfa: Nfa, frag: Fragment, budget: Budget, what: string, stopAtAccept = false): ByteDfa {
-  const n = nfa.numStates;
-  const cuts = new Set<number>();
-  for (const e of nfa.edges) for (let i = 0; i < e.length; i += 3) cuts.add(e[i]).add(e[i + 1] + 1);
-  for (const { dfa } of nfa.blocks) for (let b = 1; b < 256; b++) if (dfa.classOf[b] !== dfa.classOf[b - 1]) cuts.add(b);
-  const { classOf, numClasses: byteClasses } = partitionFromCuts(cuts);
-  const callees = [...new Set(nfa.calls.flatMap((c) => c.filter((_, i) => i % 2 === 0)))].sort((a, b) => a - b);
-  const callColumn = new Map(callees.map((callee, i) => [callee, byteClasses + i]));
-  const numClasses = byteClasses + callees.length;
-  // Per block: our class -> the block's class (our partition refines every block's).
-  const blockClass = nfa.blocks.map(({ dfa }) => {
-    const map = new Int32Array(numClasses);
-    for (let b = 0; b < 256; b++) map[classOf[b]] = dfa.classOf[b];
-    return map;
-  });
+export interface SubsetOptions {
+  /** Every subset containing the exit collapses into one accepting state with no transitions:
+   *  the result accepts the texts that reach a first match, which is all a search needs (the
+   *  caller appends "any text"), at a fraction of the subsets. */
+  readonly stopAtAccept?: boolean;
+  /** live[s] = 0 for NFA states that cannot complete: left out of every subset (nothing they
+   *  reach can complete either), so every subset built can complete. Default: all live. */
+  readonly live?: Uint8Array;
+  /** Callees whose call cannot complete: their call moves are left out. */
+  readonly deadCallee?: (callee: number) => boolean;
+}
 
-  const mark = new Int32Array(n).fill(-1);
-  let gen = 0;
-  const stack: number[] = [];
-  /** Epsilon closure of `seeds`, sorted (the canonical subset). */
-  const close = (seeds: readonly number[]): number[] => {
-    gen++;
+/** The whole DFA of the NFA fragment (every subset reachable from the start). */
+export function determinize(nfa: Nfa, frag: Fragment, budget: Budget, what: string, stopAtAccept = false): ByteDfa {
+  const subsets = new SubsetConstruction(nfa, frag, budget, what, { stopAtAccept });
+  for (let d = 0; d < subsets.numStates; d++) subsets.expand(d);
+  return subsets.build();
+}
+
+export class SubsetConstruction {
+  readonly classOf: Uint8Array;
+  /** Byte classes plus one call column per callee. */
+  readonly numClasses: number;
+  /** Callee rule ids of the call columns, in column order (sorted). */
+  readonly callees: readonly number[];
+  readonly start: number;
+  /** NFA states of each DFA state (empty for the collapsed accepting state of `stopAtAccept`). */
+  readonly subsets: (readonly number[])[] = [];
+
+  private readonly dfa: DfaBuilder;
+  private readonly callColumn: Map<number, number>;
+  /** Per embedded automaton: our class -> its class (our partition refines every block's). */
+  private readonly blockClass = new Map<ByteDfa, Int32Array>();
+  private readonly live: Uint8Array | undefined;
+  private readonly deadCallee: ((callee: number) => boolean) | undefined;
+  private readonly stopAtAccept: boolean;
+  private stop = -1;
+  private readonly mark: Int32Array;
+  private gen = 0;
+  private readonly stack: number[] = [];
+  private readonly singleton: Int32Array;
+  private readonly ids = new Map<string, number>();
+  private readonly buckets: number[][];
+  private readonly touched: number[] = [];
+
+  constructor(
+    private readonly nfa: Nfa,
+    private readonly frag: Fragment,
+    private readonly budget: Budget,
+    private readonly what: string,
+    options: SubsetOptions = {},
+  ) {
+    const cuts: number[] = [];
+    const callees = new Set<number>();
+    for (let s = 0; s < nfa.numStates; s++) {
+      const e = nfa.edges[s];
+      for (let i = 0; i < e.length; i += 3) cuts.push(e[i], e[i + 1] + 1);
+      const calls = nfa.calls[s];
+      for (let i = 0; i < calls.length; i += 2) callees.add(calls[i]);
+    }
+    // Blocks embedding the same automaton cut the same places.
+    for (const dfa of new Set(nfa.blocks.map((block) => block.dfa))) for (let b = 1; b < 256; b++) if (dfa.classOf[b] !== dfa.classOf[b - 1]) cuts.push(b);
+    const { classOf, numClasses: byteClasses } = partitionFromCuts(cuts);
+    this.classOf = classOf;
+    this.callees = [...callees].sort((a, b) => a - b);
+    this.callColumn = new Map(this.callees.map((callee, i) => [callee, byteClasses + i]));
+    this.numClasses = byteClasses + this.callees.length;
+    this.live = options.live;
+    this.deadCallee = options.deadCallee;
+    this.stopAtAccept = options.stopAtAccept ?? false;
+    this.mark = new Int32Array(nfa.numStates).fill(-1);
+    this.singleton = new Int32Array(nfa.numStates).fill(-1);
+    this.buckets = Array.from({ length: this.numClasses }, () => []);
+    this.dfa = new DfaBuilder(classOf, this.numClasses, budget, what);
+    this.start = this.intern([frag.start]);
+  }
+
+  /** DFA states so far (expanding a state may add the states it moves to). */
+  get numStates(): number {
+    return this.dfa.numStates;
+  }
+
+  /** Next state of `d` on column `c`, -1 when none; `d` must be expanded. */
+  next(d: number, c: number): number {
+    return this.dfa.get(d, c);
+  }
+
+  /** Computes the moves of state `d`; the states they reach get ids (and subsets), not moves. */
+  expand(d: number): void {
+    const { nfa, budget, what, numClasses, classOf, buckets, touched, live } = this;
+    const members = this.subsets[d];
+    budget.charge(numClasses, what);
+    for (const s of members) {
+      const block = nfa.blockOf[s];
+      if (block >= 0) {
+        // A block's states all complete or none do (each reaches the block's exit), so the live
+        // filter has nothing to remove here.
+        const { base, dfa: inner } = nfa.blocks[block];
+        const map = this.blockClassMap(inner);
+        const row = (s - base) * inner.numClasses;
+        if (members.length === 1) {
+          // Fast path: a lone block state maps row to row.
+          for (let c = 0; c < numClasses; c++) {
+            const t = inner.trans[row + map[c]];
+            if (t >= 0) this.dfa.set(d, c, nfa.eps[base + t].length === 0 ? this.internOne(base + t) : this.intern([base + t]));
+          }
+          return;
+        }
+        for (let c = 0; c < numClasses; c++) {
+          const t = inner.trans[row + map[c]];
+          if (t >= 0) this.push(c, base + t);
+        }
+      } else {
+        const e = nfa.edges[s];
+        budget.charge(e.length, what);
+        for (let i = 0; i < e.length; i += 3) {
+          const to = e[i + 2];
+          if (live !== undefined && live[to] === 0) continue;
+          for (let c = classOf[e[i]], hi = classOf[e[i + 1]]; c <= hi; c++) this.push(c, to);
+        }
+        const calls = nfa.calls[s];
+        for (let i = 0; i < calls.length; i += 2) {
+          const ret = calls[i + 1];
+          if ((live !== undefined && live[ret] === 0) || this.deadCallee?.(calls[i])) continue;
+          this.push(this.callColumn.get(calls[i])!, ret);
+        }
+      }
+    }
+    for (const c of touched) {
+      const b = buckets[c];
+      this.dfa.set(d, c, this.intern(b.length === 1 ? b : [...new Set(b)]));
+      b.length = 0;
+    }
+    touched.length = 0;
+  }
+
+  private blockClassMap(inner: ByteDfa): Int32Array {
+    let map = this.blockClass.get(inner);
+    if (map === undefined) {
+      map = new Int32Array(this.numClasses);
+      for (let b = 0; b < 256; b++) map[this.classOf[b]] = inner.classOf[b];
+      this.blockClass.set(inner, map);
+    }
+    return map;
+  }
+
+  /** The automaton of the states so far (it shares this construction's buffers). */
+  build(): ByteDfa {
+    const built = this.dfa.build(this.start);
+    return this.callees.length === 0 ? built : { ...built, callees: Int32Array.from(this.callees) };
+  }
+
+  private push(c: number, t: number): void {
+    if (this.buckets[c].length === 0) this.touched.push(c);
+    this.buckets[c].push(t);
+  }
+
+  /** Epsilon closure of `seeds` without dead states, sorted (the canonical subset). */
+  private close(seeds: readonly number[]): number[] {
+    const { mark, stack, nfa, live } = this;
+    const gen = ++this.gen;
     const out: number[] = [];
     for (const s of seeds) {
       if (mark[s] === gen) continue;
@@ -50,101 +186,49 @@ export function determinize(nfa: Nfa, frag: Fragment, budget: Budget, what: stri
       const s = stack.pop()!;
       out.push(s);
       for (const t of nfa.eps[s]) {
-        if (mark[t] !== gen) {
+        if (mark[t] !== gen && (live === undefined || live[t] === 1)) {
           mark[t] = gen;
           stack.push(t);
         }
       }
     }
     // Sorting and keying large subsets is the expensive part of a blow-up: charge it fully.
-    budget.charge(8 * out.length, what);
+    this.budget.charge(8 * out.length, this.what);
     return out.length > 1 ? out.sort((a, b) => a - b) : out;
-  };
+  }
 
-  const dfa = new DfaBuilder(classOf, numClasses, budget, what);
-  const subsets: number[][] = [];
-  let stop = -1;
-  const add = (set: number[]): number => {
-    const accepting = set.includes(frag.end);
-    if (accepting && stopAtAccept) {
-      if (stop < 0) {
-        stop = dfa.addState(true);
-        subsets.push([]);
+  private add(set: number[]): number {
+    const accepting = set.includes(this.frag.end);
+    if (accepting && this.stopAtAccept) {
+      if (this.stop < 0) {
+        this.stop = this.dfa.addState(true);
+        this.subsets.push([]);
       }
-      return stop;
+      return this.stop;
     }
-    subsets.push(set);
-    return dfa.addState(accepting);
-  };
-  const singleton = new Int32Array(n).fill(-1);
-  const ids = new Map<string, number>();
+    this.subsets.push(set);
+    return this.dfa.addState(accepting);
+  }
+
   /** A single state without epsilon moves is its own closure. */
-  const internOne = (s: number): number => {
-    if (singleton[s] < 0) singleton[s] = add([s]);
-    return singleton[s];
-  };
-  const intern = (seeds: readonly number[]): number => {
-    if (seeds.length === 1 && nfa.eps[seeds[0]].length === 0) return internOne(seeds[0]);
-    const set = close(seeds);
+  private internOne(s: number): number {
+    if (this.singleton[s] < 0) this.singleton[s] = this.add([s]);
+    return this.singleton[s];
+  }
+
+  private intern(seeds: readonly number[]): number {
+    if (seeds.length === 1 && this.nfa.eps[seeds[0]].length === 0) return this.internOne(seeds[0]);
+    const set = this.close(seeds);
     if (set.length === 1) {
-      if (singleton[set[0]] < 0) singleton[set[0]] = add(set);
-      return singleton[set[0]];
+      if (this.singleton[set[0]] < 0) this.singleton[set[0]] = this.add(set);
+      return this.singleton[set[0]];
     }
     const key = set.join(",");
-    let id = ids.get(key);
+    let id = this.ids.get(key);
     if (id === undefined) {
-      id = add(set);
-      ids.set(key, id);
+      id = this.add(set);
+      this.ids.set(key, id);
     }
     return id;
-  };
-
-  const buckets: number[][] = Array.from({ length: numClasses }, () => []);
-  const touched: number[] = [];
-  const push = (c: number, t: number): void => {
-    if (buckets[c].length === 0) touched.push(c);
-    buckets[c].push(t);
-  };
-  const start = intern([frag.start]);
-  for (let d = 0; d < subsets.length; d++) {
-    const members = subsets[d];
-    budget.charge(numClasses, what);
-    for (const s of members) {
-      const block = nfa.blockOf[s];
-      if (block >= 0) {
-        const { base, dfa: inner } = nfa.blocks[block];
-        const map = blockClass[block];
-        const row = (s - base) * inner.numClasses;
-        if (members.length === 1) {
-          // Fast path: a lone block state maps row to row.
-          for (let c = 0; c < numClasses; c++) {
-            const t = inner.trans[row + map[c]];
-            if (t >= 0) dfa.set(d, c, nfa.eps[base + t].length === 0 ? internOne(base + t) : intern([base + t]));
-          }
-          continue;
-        }
-        for (let c = 0; c < numClasses; c++) {
-          const t = inner.trans[row + map[c]];
-          if (t >= 0) push(c, base + t);
-        }
-      } else {
-        const e = nfa.edges[s];
-        budget.charge(e.length, what);
-        for (let i = 0; i < e.length; i += 3) {
-          const to = e[i + 2];
-          for (let c = classOf[e[i]], hi = classOf[e[i + 1]]; c <= hi; c++) push(c, to);
-        }
-        const calls = nfa.calls[s];
-        for (let i = 0; i < calls.length; i += 2) push(callColumn.get(calls[i])!, calls[i + 1]);
-      }
-    }
-    for (const c of touched) {
-      const b = buckets[c];
-      dfa.set(d, c, intern(b.length === 1 ? b : [...new Set(b)]));
-      b.length = 0;
-    }
-    touched.length = 0;
   }
-  const built = dfa.build(start);
-  return callees.length === 0 ? built : { ...built, callees: Int32Array.from(callees) };
 }

@@ -13,10 +13,11 @@ import { encodeText } from "./utf8.js";
 export type Leaf = Extract<Expr, { kind: "ref" } | { kind: "jsonString" }>;
 
 /** Resolves a leaf to its automaton, or to a rule id to call (nfa.ts `calls`); null when its
- *  language is empty. */
-export type ResolveLeaf = (leaf: Leaf) => ByteDfa | number | null;
+ *  language is empty. `copies`: how many times the leaf is repeated in the NFA (bounded repeats
+ *  copy their item), which is what an inlined automaton would cost. */
+export type ResolveLeaf = (leaf: Leaf, copies: number) => ByteDfa | number | null;
 
-export function addExpr(nfa: Nfa, expr: Expr, resolve: ResolveLeaf): Fragment | null {
+export function addExpr(nfa: Nfa, expr: Expr, resolve: ResolveLeaf, copies = 1): Fragment | null {
   switch (expr.kind) {
     case "lit":
       return nfa.bytes(encodeText(expr.text));
@@ -25,7 +26,7 @@ export function addExpr(nfa: Nfa, expr: Expr, resolve: ResolveLeaf): Fragment | 
     case "seq": {
       let frag: Fragment | null = null;
       for (const item of expr.items) {
-        const next = addExpr(nfa, item, resolve);
+        const next = addExpr(nfa, item, resolve, copies);
         if (next === null) return null;
         if (frag === null) frag = next;
         else {
@@ -40,7 +41,7 @@ export function addExpr(nfa: Nfa, expr: Expr, resolve: ResolveLeaf): Fragment | 
       const end = nfa.addState();
       let any = false;
       for (const item of expr.items) {
-        const f = addExpr(nfa, item, resolve);
+        const f = addExpr(nfa, item, resolve, copies);
         if (f === null) continue;
         any = true;
         nfa.addEps(start, f.start);
@@ -49,10 +50,10 @@ export function addExpr(nfa: Nfa, expr: Expr, resolve: ResolveLeaf): Fragment | 
       return any ? { start, end } : null;
     }
     case "repeat":
-      return addRepeat(nfa, expr.item, expr.min, expr.max, resolve);
+      return addRepeat(nfa, expr.item, expr.min, expr.max, resolve, copies * repeatCopies(expr.min, expr.max));
     case "ref":
     case "jsonString": {
-      const target = resolve(expr);
+      const target = resolve(expr, copies);
       if (target === null) return null;
       return typeof target === "number" ? nfa.call(target) : nfa.embed(target);
     }
@@ -63,18 +64,18 @@ export function addExpr(nfa: Nfa, expr: Expr, resolve: ResolveLeaf): Fragment | 
  * item{min,max}: min mandatory copies, then the optional ones nested as (x(x(x)?)?)? so that the
  * subset construction sees at most one live copy at a time (x?x?x? would make it track many).
  */
-function addRepeat(nfa: Nfa, item: Expr, min: number, max: number, resolve: ResolveLeaf): Fragment | null {
+function addRepeat(nfa: Nfa, item: Expr, min: number, max: number, resolve: ResolveLeaf, copies: number): Fragment | null {
   if (max < min) return null;
   const start = nfa.addState();
   let cur = start;
   for (let i = 0; i < min; i++) {
-    const f = addExpr(nfa, item, resolve);
+    const f = addExpr(nfa, item, resolve, copies);
     if (f === null) return null;
     nfa.addEps(cur, f.start);
     cur = f.end;
   }
   if (max === Infinity) {
-    const f = addExpr(nfa, item, resolve);
+    const f = addExpr(nfa, item, resolve, copies);
     const end = nfa.addState();
     nfa.addEps(cur, end);
     if (f !== null) {
@@ -86,11 +87,16 @@ function addRepeat(nfa: Nfa, item: Expr, min: number, max: number, resolve: Reso
   const end = nfa.addState();
   for (let i = min; i < max; i++) {
     nfa.addEps(cur, end);
-    const f = addExpr(nfa, item, resolve);
+    const f = addExpr(nfa, item, resolve, copies);
     if (f === null) break;
     nfa.addEps(cur, f.start);
     cur = f.end;
   }
   nfa.addEps(cur, end);
   return { start, end };
+}
+
+/** Copies of its item that a repeat puts in the NFA (see addRepeat). */
+export function repeatCopies(min: number, max: number): number {
+  return max === Infinity ? min + 1 : Math.max(max, 1);
 }

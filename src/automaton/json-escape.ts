@@ -41,6 +41,11 @@ export function encodeJsonString(content: ByteDfa, budget: Budget, what: string)
   out.set(open, part.classOf[QUOTE], content.start);
   const step = (s: number, b: number): number => content.trans[s * content.numClasses + content.classOf[b]];
   const paths = ESCAPES.map(([x, path]) => [x, path.map((b) => part.classOf[b])] as const);
+  const backslash = part.classOf[BACKSLASH];
+  // States whose escaped characters lead to the same places share one escape trie (most states
+  // of a product with "any text" do): fewer states built here and fewer for finish() to merge.
+  const escapeTries = new Map<string, number>();
+  const targets = new Int32Array(paths.length);
   for (let s = 0; s < n; s++) {
     for (let c = 0; c < part.numClasses; c++) {
       const b = rep[c];
@@ -49,20 +54,29 @@ export function encodeJsonString(content: ByteDfa, budget: Budget, what: string)
       if (t >= 0) out.set(s, c, t);
     }
     if (content.accepting[s]) out.set(s, part.classOf[QUOTE], close);
-    for (const [x, path] of paths) {
-      const t = step(s, x);
-      if (t < 0) continue;
-      let node = s;
-      for (let i = 0; i < path.length - 1; i++) {
-        let next = out.get(node, path[i]);
-        if (next < 0) {
-          next = out.addState();
-          out.set(node, path[i], next);
+    let any = false;
+    for (let i = 0; i < paths.length; i++) any = (targets[i] = step(s, paths[i][0])) >= 0 || any;
+    if (!any) continue;
+    const key = targets.join(",");
+    let trie = escapeTries.get(key);
+    if (trie === undefined) {
+      trie = out.addState();
+      escapeTries.set(key, trie);
+      paths.forEach(([, path], i) => {
+        if (targets[i] < 0) return;
+        let node = trie!;
+        for (let k = 1; k < path.length - 1; k++) {
+          let next = out.get(node, path[k]);
+          if (next < 0) {
+            next = out.addState();
+            out.set(node, path[k], next);
+          }
+          node = next;
         }
-        node = next;
-      }
-      out.set(node, path[path.length - 1], t);
+        out.set(node, path[path.length - 1], targets[i]);
+      });
     }
+    out.set(s, backslash, trie);
   }
   return out.build(open);
 }

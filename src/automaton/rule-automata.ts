@@ -19,8 +19,10 @@ import type { Expr, Grammar } from "../grammar/ir.js";
 import { PocketExtractError } from "../errors.js";
 import { Budget } from "./budget.js";
 import { compileExpr } from "./compile-expr.js";
+import { Nfa } from "./nfa.js";
+import { SubsetRule } from "./subset-rule.js";
 import type { ByteDfa } from "./dfa.js";
-import type { Leaf } from "./expr-nfa.js";
+import { addExpr, repeatCopies, type Leaf, type ResolveLeaf } from "./expr-nfa.js";
 import { JsonStrings, type JsonStringSpec } from "./json-string.js";
 import { MinLengths } from "./min-length.js";
 import { analyzeRules, type RuleGraph } from "./rule-graph.js";
@@ -100,7 +102,8 @@ export class RuleSet {
   dfa(id: number): ByteDfa | LazyRule {
     let dfa = this.dfas[id];
     if (dfa === undefined) {
-      dfa = this.ruleDfa(this.names[id]) ?? EMPTY;
+      const name = this.names[id];
+      dfa = (this.isRecursive(name) ? this.ruleDfa(name) : this.calledRule(name)) ?? EMPTY;
       this.dfas[id] = dfa;
       this.sharedEntries[id] = this.sharedOf.get(this.names[id]);
     }
@@ -197,83 +200,123 @@ export class RuleSet {
     return dfa === null ? UNREACHABLE : shortestOf(dfa);
   }
 
-  /** Small strings are inlined; bigger ones, and verbatim ones (their automaton is the
-   *  document's, so callers must not depend on it), become rules of their own, called. */
-  private stringRule(leaf: JsonStringSpec): ByteDfa | number | null {
+  /** Small strings are inlined (all `copies` of them, see ResolveLeaf); bigger ones, and
+   *  verbatim ones (their automaton is the document's, so callers must not depend on it), become
+   *  rules of their own, called. */
+  private stringRule(leaf: JsonStringSpec, copies: number): ByteDfa | number | null {
     const dfa = this.stringDfa(leaf);
-    if (dfa === null || (leaf.substringOf === undefined && !isLazyRule(dfa) && dfa.numStates <= INLINE_MAX_STATES)) return dfa as ByteDfa | null;
+    if (dfa === null || (leaf.substringOf === undefined && !isLazyRule(dfa) && dfa.numStates * copies <= INLINE_MAX_STATES)) return dfa as ByteDfa | null;
+    return this.calleeId(leaf);
+  }
+
+  /** The rule id a call of `leaf` calls (a string gets a rule of its own). */
+  private calleeId(leaf: Leaf): number {
+    if (leaf.kind === "ref") return this.idOf(leaf.name);
     const id = this.idOf(`${STRING_RULE_PREFIX}${JsonStrings.keyOf(leaf)}`);
-    this.dfas[id] = dfa;
+    this.dfas[id] ??= this.stringDfa(leaf)!;
     return id;
   }
 
+  /** A rule built to a finished DFA (rules that are inlined, and recursive ones). */
   private ruleDfa(name: string): ByteDfa | null {
     if (this.built.has(name)) return this.built.get(name)!;
-    const { keys, budget } = this;
-    const key = keys.keyOf(name);
-    const hit = key === null ? undefined : ruleCache.get(key);
-    let dfa: ByteDfa | null;
-    if (hit !== undefined) {
-      if (hit.dfa !== null) budget.checkStates(hit.dfa.numStates, `rule '${name}'`);
-      dfa = hit.dfa === null ? null : withCallees(hit.dfa, hit.callees.map((callee) => this.resolveLeaf(name, keys.leafByKey(name, callee)) as number));
-      this.sharedOf.set(name, hit);
-    } else {
-      /** Per call column id: what the shared automaton stores it as. */
-      const calleeKeys = new Map<number, string | null>();
-      const resolve = (leaf: Leaf): ByteDfa | number | null => {
-        const target = this.resolveLeaf(name, leaf);
-        if (typeof target === "number") calleeKeys.set(target, keys.leafKey(leaf));
-        return target;
-      };
-      dfa = compileExpr(this.grammar.rules.get(name)!, budget, `rule '${name}'`, { resolve });
-      if (key !== null) {
-        const entry: CachedRule = { dfa, callees: Array.from(dfa?.callees ?? [], (id) => calleeKeys.get(id)!) };
-        ruleCache.set(key, entry);
-        this.sharedOf.set(name, entry);
-      }
-    }
+    const what = `rule '${name}'`;
+    const { rule, callees, entry } = this.sharedRule(name, "", (resolve) => compileExpr(this.grammar.rules.get(name)!, this.budget, what, { resolve }));
+    if (rule !== null && callees !== undefined) this.budget.checkStates(rule.numStates, what);
+    const dfa = rule === null || callees === undefined || callees.length === 0 ? rule : { ...rule, callees };
+    if (entry !== undefined) this.sharedOf.set(name, entry);
     this.built.set(name, dfa);
     return dfa;
   }
 
-  /** A leaf of rule `name` as an automaton to inline or a rule id to call (null: empty). */
-  private resolveLeaf(name: string, leaf: Leaf): ByteDfa | number | null {
-    if (leaf.kind === "jsonString") return this.stringRule(leaf);
+  /** A non-recursive rule that is called (or the start): determinized as documents reach it
+   *  (subset-rule.ts), shared like built rules under keys of its own kind. */
+  private calledRule(name: string): LazyRule | null {
+    const what = `rule '${name}'`;
+    const { rule, callees } = this.sharedRule(name, CALLED_PREFIX, (resolve) => {
+      const nfa = new Nfa(this.budget, what);
+      const frag = addExpr(nfa, this.grammar.rules.get(name)!, resolve);
+      return frag === null ? null : SubsetRule.of(nfa, frag, (callee) => this.minLength(callee, this.maxDepth), this.budget.maxStates, what);
+    });
+    return rule === null || callees === undefined || callees.length === 0 ? rule : rule.calledAs(callees);
+  }
+
+  /**
+   * Rule `name`'s automaton from the process-wide cache, or built by `build` (which resolves
+   * leaves through the function it is given) and cached. On a hit, `callees` are this grammar's
+   * rule ids for the shared automaton's call columns.
+   */
+  private sharedRule<T extends ByteDfa | SubsetRule>(
+    name: string,
+    prefix: string,
+    build: (resolve: ResolveLeaf) => T | null,
+  ): { rule: T | null; callees?: Int32Array; entry?: CachedRule } {
+    const { keys } = this;
+    const key = keys.keyOf(name);
+    const cacheKey = key === null ? null : prefix + key;
+    const hit = cacheKey === null ? undefined : ruleCache.get(cacheKey);
+    if (hit !== undefined) {
+      const callees = Int32Array.from(hit.callees, (callee) => this.calleeId(keys.leafByKey(name, callee)));
+      return { rule: hit.dfa as T | null, callees, entry: hit };
+    }
+    /** Per call column id: what the shared automaton stores it as. */
+    const calleeKeys = new Map<number, string | null>();
+    // A bounded repeat resolves its item's leaves once per copy: the answer is the same.
+    const resolved = new Map<Leaf, { copies: number; target: ByteDfa | number | null }>();
+    const rule = build((leaf, copies) => {
+      const known = resolved.get(leaf);
+      if (known?.copies === copies) return known.target;
+      const target = this.resolveLeaf(name, leaf, copies);
+      resolved.set(leaf, { copies, target });
+      if (typeof target === "number") calleeKeys.set(target, keys.leafKey(leaf));
+      return target;
+    });
+    if (cacheKey === null) return { rule };
+    const entry: CachedRule = { dfa: rule, callees: Array.from(rule?.callees ?? [], (id) => calleeKeys.get(id)!) };
+    ruleCache.set(cacheKey, entry);
+    return { rule, entry };
+  }
+
+  /** A leaf of rule `name` (`copies` times in its NFA) as an automaton to inline or a rule id to
+   *  call (null: empty). */
+  private resolveLeaf(name: string, leaf: Leaf, copies: number): ByteDfa | number | null {
+    if (leaf.kind === "jsonString") return this.stringRule(leaf, copies);
     if (this.lengths.of(leaf.name, this.maxDepth) >= UNREACHABLE && !this.isRecursive(leaf.name)) return null;
-    if (this.graph.component.get(leaf.name) !== this.graph.component.get(name) && this.flatSize(leaf.name) <= INLINE_MAX_NODES) {
+    if (this.graph.component.get(leaf.name) !== this.graph.component.get(name) && this.flatSize(leaf.name) * copies <= INLINE_MAX_NODES) {
       return this.ruleDfa(leaf.name);
     }
     return this.idOf(leaf.name);
   }
 
-  /** IR nodes of a non-recursive rule that calls nothing, inlined rules counted; Infinity for
-   *  any other rule (or past the inlining limit). */
+  /** IR nodes of a non-recursive rule that calls nothing, inlined rules and repeated copies
+   *  counted; Infinity for any other rule (or past the inlining limit). */
   private flatSize(name: string): number {
     let size = this.flatSizes.get(name);
     if (size !== undefined) return size;
     size = Infinity;
     if (!this.isRecursive(name)) {
       let count = 0;
-      const visit = (e: Expr): boolean => {
-        if (++count > INLINE_MAX_NODES) return false;
+      const visit = (e: Expr, copies: number): boolean => {
+        count += copies;
+        if (count > INLINE_MAX_NODES) return false;
         switch (e.kind) {
           case "seq":
           case "alt":
-            return e.items.every(visit);
+            return e.items.every((item) => visit(item, copies));
           case "repeat":
-            return visit(e.item);
+            return visit(e.item, copies * repeatCopies(e.min, e.max));
           case "ref": {
             const inner = this.flatSize(e.name);
-            count += inner;
+            count += inner * copies;
             return inner <= INLINE_MAX_NODES;
           }
           case "jsonString":
-            return typeof this.stringRule(e) !== "number";
+            return typeof this.stringRule(e, copies) !== "number";
           default:
             return true;
         }
       };
-      if (visit(this.grammar.rules.get(name)!) && count <= INLINE_MAX_NODES) size = count;
+      if (visit(this.grammar.rules.get(name)!, 1) && count <= INLINE_MAX_NODES) size = count;
     }
     this.flatSizes.set(name, size);
     return size;
@@ -329,7 +372,7 @@ function shortestText(dfa: ByteDfa): number {
 const ruleCache = new LruCache<string, CachedRule>(4096);
 
 interface CachedRule extends SharedTables {
-  readonly dfa: ByteDfa | null;
+  readonly dfa: ByteDfa | SubsetRule | null;
   readonly callees: readonly string[];
 }
 
@@ -340,9 +383,8 @@ export function clearSharedAutomata(): void {
   JsonStrings.clearShared();
 }
 
-function withCallees(dfa: ByteDfa, callees: readonly number[]): ByteDfa {
-  return callees.length === 0 ? dfa : { ...dfa, callees: Int32Array.from(callees) };
-}
+/** Cache keys of called rules (subset-rule.ts), apart from the same rule built to be inlined. */
+const CALLED_PREFIX = "called ";
 
 /** Names of string rules; no grammar rule name can start with a space. */
 const STRING_RULE_PREFIX = " string ";

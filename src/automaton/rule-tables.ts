@@ -26,13 +26,14 @@ export interface RuleTables {
 }
 
 /** A rule automaton whose states and tables are computed on demand instead of stored
- *  (verbatim-automaton.ts, bounded-string.ts). It calls nothing. */
+ *  (verbatim-automaton.ts and bounded-string.ts, which call nothing; subset-rule.ts). */
 export interface LazyRule {
   readonly numStates: number;
   readonly start: number;
   readonly classOf: Uint8Array;
   readonly numClasses: number;
-  readonly callees: undefined;
+  /** As in ByteDfa: the last `callees.length` columns are calls of these rule ids. */
+  readonly callees: Int32Array | undefined;
   readonly tables: RuleTables;
   /** Fewest bytes of a text of the rule. */
   readonly shortest: number;

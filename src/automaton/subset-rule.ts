@@ -1,0 +1,246 @@
+/**
+ * A called rule's automaton determinized as documents reach it (rule-automata.ts builds every
+ * non-recursive called rule this way): compiling keeps the rule's NFA and its analysis on NFA
+ * states, and the subset construction (determinize.ts) expands a DFA state when the grammar
+ * automaton first reads it. Determinizing and minimizing a schema's own rules (its root object,
+ * the tails of its optional properties) was most of a first compile; a document visits a few of
+ * their states.
+ *
+ * The tables (rule-tables.ts) come from the NFA, exactly where it matters:
+ *  - `dist`: fewest bytes from NFA states to the rule's end (Dijkstra backwards: a byte weighs 1,
+ *    an epsilon move 0, a call its callee's shortest text, an embedded automaton's state its own
+ *    distance to the automaton's exit); a DFA state's is the least of its members', since each
+ *    member's path is a path of the subset.
+ *  - `next`: NFA states and calls that cannot complete never enter a subset, so every DFA state
+ *    can complete: the rule is trimmed as it is expanded. It is not minimal: equivalent states
+ *    stay apart, which costs the grammar automaton a few more states and nothing in exactness.
+ *  - `plainBudget`: the best of the members' budgets, where members inside an embedded automaton
+ *    (a JSON string, inlined) have that automaton's budgets and others none; any member surviving
+ *    a text means the subset survives it, so this is a lower bound, as required.
+ *  - `singleByte`: read off the expanded row.
+ */
+import { MinHeap } from "../util/min-heap.js";
+import { Budget } from "./budget.js";
+import { ClassBytes } from "./class-bytes.js";
+import { SubsetConstruction } from "./determinize.js";
+import type { ByteDfa } from "./dfa.js";
+import type { Fragment, Nfa } from "./nfa.js";
+import { plainBudgets } from "./plain-budget.js";
+import { NO_BUDGET, UNREACHABLE, type LazyRule, type RuleTables } from "./rule-tables.js";
+
+/** Work allowed per state (see Budget), as for rules built at compile time. */
+const WORK_PER_STATE = 64;
+
+export class SubsetRule implements LazyRule {
+  readonly start: number;
+  readonly classOf: Uint8Array;
+  readonly numClasses: number;
+  readonly callees: Int32Array | undefined;
+  readonly shortest: number;
+  readonly tables: RuleTables;
+
+  private readonly subsets: SubsetConstruction;
+  private readonly bytes: ClassBytes;
+  private expanded = new Uint8Array(64);
+  private single = new Int16Array(64);
+  /** Per state: its least member distance, -1 until first asked. */
+  private dist = new Int32Array(64).fill(-1);
+
+  /** The rule of NFA fragment `frag`; null when no text completes it. `callWeight(callee)` is
+   *  the callee's shortest text (UNREACHABLE when it has none). */
+  static of(nfa: Nfa, frag: Fragment, shortestOf: (callee: number) => number, maxStates: number, what: string): SubsetRule | null {
+    const weights = new Map<number, number>();
+    const callWeight = (callee: number): number => {
+      let w = weights.get(callee);
+      if (w === undefined) weights.set(callee, (w = shortestOf(callee)));
+      return w;
+    };
+    const nfaDist = distancesToExit(nfa, frag, callWeight);
+    if (nfaDist[frag.start] >= UNREACHABLE) return null;
+    return new SubsetRule(nfa, frag, nfaDist, callWeight, maxStates, what);
+  }
+
+  private constructor(
+    nfa: Nfa,
+    frag: Fragment,
+    private readonly nfaDist: Int32Array,
+    callWeight: (callee: number) => number,
+    maxStates: number,
+    what: string,
+  ) {
+    const live = Uint8Array.from(nfaDist, (d) => (d < UNREACHABLE ? 1 : 0));
+    const budget = new Budget(maxStates, maxStates * WORK_PER_STATE);
+    this.subsets = new SubsetConstruction(nfa, frag, budget, what, { live, deadCallee: (callee) => callWeight(callee) >= UNREACHABLE });
+    this.start = this.subsets.start;
+    this.classOf = this.subsets.classOf;
+    this.numClasses = this.subsets.numClasses;
+    this.callees = this.subsets.callees.length === 0 ? undefined : Int32Array.from(this.subsets.callees);
+    this.bytes = new ClassBytes(this.classOf, this.numClasses - this.subsets.callees.length);
+    this.shortest = nfaDist[frag.start];
+    // Per block, made when a state inside it is first asked (most blocks never are).
+    const blockBudgets: (Int32Array | undefined)[] = [];
+    this.tables = {
+      next: (state, column) => this.row(state).next(state, column),
+      dist: (state) => this.distOf(state),
+      plainBudget: (state, pos) => {
+        let best = NO_BUDGET;
+        for (const s of this.subsets.subsets[state]) {
+          const block = nfa.blockOf[s];
+          if (block < 0) continue;
+          const { base, dfa } = nfa.blocks[block];
+          const budgets = (blockBudgets[block] ??= plainBudgetsOf(dfa));
+          best = Math.max(best, budgets[(s - base) * 4 + pos]);
+        }
+        return best;
+      },
+      singleByte: (state) => {
+        this.row(state);
+        return this.single[state];
+      },
+    };
+  }
+
+  /** DFA states so far. */
+  get numStates(): number {
+    return this.subsets.numStates;
+  }
+
+  /** This rule as called from a grammar whose rule ids for the call columns are `callees`
+   *  (a shared rule's columns keep their order; only the ids they call differ). */
+  calledAs(callees: Int32Array): LazyRule {
+    const rule = this;
+    return {
+      get numStates() {
+        return rule.numStates;
+      },
+      start: this.start,
+      classOf: this.classOf,
+      numClasses: this.numClasses,
+      callees,
+      shortest: this.shortest,
+      tables: this.tables,
+    };
+  }
+
+  /** The subset construction with `state`'s moves computed. */
+  private row(state: number): SubsetConstruction {
+    if (state >= this.expanded.length || this.expanded[state] === 0) {
+      this.subsets.expand(state);
+      this.grow(this.subsets.numStates);
+      this.expanded[state] = 1;
+      this.single[state] = this.bytes.singleByte((c) => this.subsets.next(state, c));
+    }
+    return this.subsets;
+  }
+
+  private distOf(state: number): number {
+    this.grow(this.subsets.numStates);
+    let d = this.dist[state];
+    if (d < 0) {
+      d = UNREACHABLE;
+      for (const s of this.subsets.subsets[state]) d = Math.min(d, this.nfaDist[s]);
+      this.dist[state] = d;
+    }
+    return d;
+  }
+
+  private grow(n: number): void {
+    if (n <= this.expanded.length) return;
+    const size = Math.max(n, this.expanded.length * 2);
+    const expanded = new Uint8Array(size);
+    expanded.set(this.expanded);
+    this.expanded = expanded;
+    const single = new Int16Array(size);
+    single.set(this.single);
+    this.single = single;
+    const dist = new Int32Array(size).fill(-1);
+    dist.set(this.dist);
+    this.dist = dist;
+  }
+}
+
+/**
+ * Fewest bytes from each NFA state to the fragment's exit, backwards from it. An embedded
+ * automaton's states are not walked one move at a time: each reaches the block's exit in its own
+ * distance to acceptance (the automaton is finished, so every state has one).
+ */
+function distancesToExit(nfa: Nfa, frag: Fragment, callWeight: (callee: number) => number): Int32Array {
+  const n = nfa.numStates;
+  // Edges reversed: from[e] reaches the edge's target with weight[e]; grouped by target (CSR).
+  const edgeFrom: number[] = [];
+  const edgeTo: number[] = [];
+  const edgeWeight: number[] = [];
+  for (let s = 0; s < n; s++) {
+    for (const t of nfa.eps[s]) edgeFrom.push(s), edgeTo.push(t), edgeWeight.push(0);
+    const e = nfa.edges[s];
+    for (let i = 0; i < e.length; i += 3) edgeFrom.push(s), edgeTo.push(e[i + 2]), edgeWeight.push(1);
+    const calls = nfa.calls[s];
+    for (let i = 0; i < calls.length; i += 2) {
+      const w = callWeight(calls[i]);
+      if (w < UNREACHABLE) edgeFrom.push(s), edgeTo.push(calls[i + 1]), edgeWeight.push(w);
+    }
+  }
+  for (const { base, dfa } of nfa.blocks) {
+    const inner = innerDistances(dfa);
+    // The block's exit is the state right after it (nfa.ts embed).
+    for (let s = 0; s < dfa.numStates; s++) edgeFrom.push(base + s), edgeTo.push(base + dfa.numStates), edgeWeight.push(inner[s]);
+  }
+  const off = new Int32Array(n + 1);
+  for (const t of edgeTo) off[t + 1]++;
+  for (let s = 0; s < n; s++) off[s + 1] += off[s];
+  const from = new Int32Array(edgeTo.length);
+  const weight = new Int32Array(edgeTo.length);
+  const fill = off.slice(0, n);
+  for (let e = 0; e < edgeTo.length; e++) {
+    const at = fill[edgeTo[e]]++;
+    from[at] = edgeFrom[e];
+    weight[at] = edgeWeight[e];
+  }
+  const dist = new Int32Array(n).fill(UNREACHABLE);
+  const heap = new MinHeap();
+  dist[frag.end] = 0;
+  heap.push(0, frag.end);
+  while (heap.size > 0) {
+    const d = heap.topKey();
+    const v = heap.pop();
+    if (d !== dist[v]) continue;
+    for (let e = off[v]; e < off[v + 1]; e++) {
+      const u = from[e];
+      const nd = d + weight[e];
+      if (nd < dist[u]) {
+        dist[u] = nd;
+        heap.push(nd, u);
+      }
+    }
+  }
+  return dist;
+}
+
+/** Per finished automaton (embedded ones are shared): its states' distances to acceptance. */
+const innerDistanceCache = new WeakMap<ByteDfa, Int32Array>();
+
+function innerDistances(dfa: ByteDfa): Int32Array {
+  let dist = innerDistanceCache.get(dfa);
+  if (dist !== undefined) return dist;
+  // Breadth-first backwards from the accepting states (every move weighs 1).
+  const { numStates: n, numClasses: k, trans } = dfa;
+  const preds: number[][] = Array.from({ length: n }, () => []);
+  for (let s = 0; s < n; s++) for (let c = 0; c < k; c++) if (trans[s * k + c] >= 0) preds[trans[s * k + c]].push(s);
+  dist = new Int32Array(n).fill(UNREACHABLE);
+  const queue: number[] = [];
+  for (let s = 0; s < n; s++) if (dfa.accepting[s]) ((dist[s] = 0), queue.push(s));
+  for (let head = 0; head < queue.length; head++) {
+    const t = queue[head];
+    for (const s of preds[t]) if (dist[s] >= UNREACHABLE) ((dist[s] = dist[t] + 1), queue.push(s));
+  }
+  innerDistanceCache.set(dfa, dist);
+  return dist;
+}
+
+const plainBudgetCache = new WeakMap<ByteDfa, Int32Array>();
+
+function plainBudgetsOf(dfa: ByteDfa): Int32Array {
+  let budgets = plainBudgetCache.get(dfa);
+  if (budgets === undefined) plainBudgetCache.set(dfa, (budgets = plainBudgets(dfa)));
+  return budgets;
+}
