@@ -1,9 +1,9 @@
 /**
  * Grammar IR -> the grammar automaton: per-rule automata (rule-automata.ts) run with a call stack,
- * states built on demand (grammar-automaton.ts). Every rule is built now, so that every error shows
- * at compile time and first masks do not pay for building; with `lazyRules` only the start rule
- * is, and the rest as documents reach it (less work for big schemas of which documents use a
- * little, but errors in those rules surface while decoding). An empty language is
+ * states built on demand (grammar-automaton.ts). Every rule is compiled now, so that errors in
+ * the schema show at compile time (called rules are then determinized state by state as
+ * documents reach them, subset-rule.ts); with `lazyRules` only the start rule is, and the rest as
+ * documents reach it (errors in those rules then surface while decoding). An empty language is
  * SCHEMA_UNSATISFIABLE.
  */
 import type { Grammar } from "../grammar/ir.js";

@@ -12,7 +12,7 @@
 import type { Budget } from "./budget.js";
 import type { ByteDfa } from "./dfa.js";
 import { DfaBuilder } from "./dfa-builder.js";
-import { partitionFromCuts } from "./classes.js";
+import { partitionFromCuts, type Partition } from "./classes.js";
 import type { Fragment, Nfa } from "./nfa.js";
 
 export interface SubsetOptions {
@@ -46,6 +46,8 @@ export class SubsetConstruction {
 
   private readonly dfa: DfaBuilder;
   private readonly callColumn: Map<number, number>;
+  /** Per edge range (lo * 256 + hi): the byte classes it covers. */
+  private readonly rangeClasses: Map<number, readonly number[]>;
   /** Per embedded automaton: our class -> its class (our partition refines every block's). */
   private readonly blockClass = new Map<ByteDfa, Int32Array>();
   private readonly live: Uint8Array | undefined;
@@ -67,17 +69,16 @@ export class SubsetConstruction {
     private readonly what: string,
     options: SubsetOptions = {},
   ) {
-    const cuts: number[] = [];
+    const ranges = new Set<number>();
     const callees = new Set<number>();
     for (let s = 0; s < nfa.numStates; s++) {
       const e = nfa.edges[s];
-      for (let i = 0; i < e.length; i += 3) cuts.push(e[i], e[i + 1] + 1);
+      for (let i = 0; i < e.length; i += 3) ranges.add(e[i] * 256 + e[i + 1]);
       const calls = nfa.calls[s];
       for (let i = 0; i < calls.length; i += 2) callees.add(calls[i]);
     }
-    // Blocks embedding the same automaton cut the same places.
-    for (const dfa of new Set(nfa.blocks.map((block) => block.dfa))) for (let b = 1; b < 256; b++) if (dfa.classOf[b] !== dfa.classOf[b - 1]) cuts.push(b);
-    const { classOf, numClasses: byteClasses } = partitionFromCuts(cuts);
+    const { classOf, numClasses: byteClasses, classesOf } = byteClassesOf(ranges, new Set(nfa.blocks.map((block) => block.dfa)));
+    this.rangeClasses = classesOf;
     this.classOf = classOf;
     this.callees = [...callees].sort((a, b) => a - b);
     this.callColumn = new Map(this.callees.map((callee, i) => [callee, byteClasses + i]));
@@ -104,7 +105,7 @@ export class SubsetConstruction {
 
   /** Computes the moves of state `d`; the states they reach get ids (and subsets), not moves. */
   expand(d: number): void {
-    const { nfa, budget, what, numClasses, classOf, buckets, touched, live } = this;
+    const { nfa, budget, what, numClasses, buckets, touched, live } = this;
     const members = this.subsets[d];
     budget.charge(numClasses, what);
     for (const s of members) {
@@ -133,7 +134,7 @@ export class SubsetConstruction {
         for (let i = 0; i < e.length; i += 3) {
           const to = e[i + 2];
           if (live !== undefined && live[to] === 0) continue;
-          for (let c = classOf[e[i]], hi = classOf[e[i + 1]]; c <= hi; c++) this.push(c, to);
+          for (const c of this.rangeClasses.get(e[i] * 256 + e[i + 1])!) this.push(c, to);
         }
         const calls = nfa.calls[s];
         for (let i = 0; i < calls.length; i += 2) {
@@ -231,4 +232,40 @@ export class SubsetConstruction {
     }
     return id;
   }
+}
+
+/**
+ * The coarsest byte classes that every edge range (lo * 256 + hi) and every embedded automaton
+ * respects: bytes covered by the same ranges and in the same class of each automaton. (Cutting
+ * at range ends alone would split e.g. [a-z] around every letter some literal uses.)
+ */
+function byteClassesOf(ranges: ReadonlySet<number>, embedded: ReadonlySet<ByteDfa>): Partition & { classesOf: Map<number, readonly number[]> } {
+  const cuts: number[] = [];
+  for (const r of ranges) cuts.push(r >> 8, (r & 255) + 1);
+  for (const dfa of embedded) for (let b = 1; b < 256; b++) if (dfa.classOf[b] !== dfa.classOf[b - 1]) cuts.push(b);
+  const pieces = partitionFromCuts(cuts);
+  // Each elementary piece's signature: the ranges covering it, then its class in each automaton.
+  const signature: string[] = Array.from({ length: pieces.numClasses }, () => "");
+  let id = 0;
+  for (const r of ranges) {
+    for (let p = pieces.classOf[r >> 8], last = pieces.classOf[r & 255]; p <= last; p++) signature[p] += `${id},`;
+    id++;
+  }
+  const first = new Int32Array(pieces.numClasses);
+  for (let b = 255; b >= 0; b--) first[pieces.classOf[b]] = b;
+  for (const dfa of embedded) for (let p = 0; p < pieces.numClasses; p++) signature[p] += `;${dfa.classOf[first[p]]}`;
+  const merged = new Map<string, number>();
+  const pieceClass = signature.map((sig) => {
+    let c = merged.get(sig);
+    if (c === undefined) merged.set(sig, (c = merged.size));
+    return c;
+  });
+  // Classes are no longer intervals: each range keeps the list of classes it covers.
+  const classesOf = new Map<number, readonly number[]>();
+  for (const r of ranges) {
+    const covered = new Set<number>();
+    for (let p = pieces.classOf[r >> 8], last = pieces.classOf[r & 255]; p <= last; p++) covered.add(pieceClass[p]);
+    classesOf.set(r, [...covered]);
+  }
+  return { classOf: Uint8Array.from(pieces.classOf, (p) => pieceClass[p]), numClasses: merged.size, classesOf };
 }

@@ -11,12 +11,15 @@ import { anyText, patternParts } from "../regex/index.js";
 import { Budget } from "./budget.js";
 import type { ByteDfa } from "./dfa.js";
 import { compileExpr } from "./compile-expr.js";
+import { partitionFromCuts } from "./classes.js";
 import { concatAfterSinks } from "./concat.js";
+import { DfaBuilder } from "./dfa-builder.js";
 import { finish } from "./finish.js";
 import { encodeJsonString } from "./json-escape.js";
 import { boundLength } from "./length.js";
 import { product } from "./product.js";
 import { substringContent } from "./substrings.js";
+import { encodeText } from "./utf8.js";
 import { LruCache } from "../util/lru.js";
 
 export type JsonStringSpec = Extract<Expr, { kind: "jsonString" }>;
@@ -84,9 +87,7 @@ export class JsonStrings {
     if (min > max) return null;
     let content = this.content(spec, what);
     const excluded = [
-      ...(spec.exclude !== undefined && spec.exclude.length > 0
-        ? [compileExpr({ kind: "alt", items: spec.exclude.map((text): Expr => ({ kind: "lit", text })) }, this.budget, what)]
-        : []),
+      ...(spec.exclude !== undefined && spec.exclude.length > 0 ? [textsDfa(spec.exclude, this.budget, what)] : []),
       ...(spec.excludePatterns ?? []).map((p) => this.search(p, what)),
     ];
     for (const ex of excluded) if (content !== null && ex !== null) content = product(content, ex, "difference", this.budget, what);
@@ -121,3 +122,22 @@ export class JsonStrings {
   }
 }
 
+
+/** The automaton of a finite set of texts, built as their trie: trimmed but not minimal, which
+ *  the product it goes into does not need (the string is finished at the end). */
+function textsDfa(texts: readonly string[], budget: Budget, what: string): ByteDfa {
+  const words = texts.map(encodeText);
+  const { classOf, numClasses } = partitionFromCuts(words.flatMap((bytes) => bytes.flatMap((b) => [b, b + 1])));
+  const trie = new DfaBuilder(classOf, numClasses, budget, what);
+  const root = trie.addState();
+  for (const bytes of words) {
+    let node = root;
+    for (const b of bytes) {
+      let next = trie.get(node, classOf[b]);
+      if (next < 0) trie.set(node, classOf[b], (next = trie.addState()));
+      node = next;
+    }
+    trie.setAccepting(node, true);
+  }
+  return trie.build(root);
+}

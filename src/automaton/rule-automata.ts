@@ -1,9 +1,11 @@
 /**
- * Grammar IR -> one finished DFA per rule, where a reference is either inlined (the callee's
- * automaton embedded, for small non-recursive rules) or kept as a call column (dfa.ts `callees`)
- * that the grammar automaton (grammar-automaton.ts) runs with a stack. Calls are what keep big
- * schemas small: a definition used in twenty places, or a nested object, is built once instead of
- * being copied into every caller's states, and recursion needs no unrolling.
+ * Grammar IR -> one automaton per rule, where a reference is either inlined (the callee's
+ * automaton embedded, for small non-recursive rules, counting every copy a bounded repeat makes)
+ * or kept as a call column (dfa.ts `callees`) that the grammar automaton (grammar-automaton.ts)
+ * runs with a stack. Calls are what keep big schemas small: a definition used in twenty places, or
+ * a nested object, is built once instead of being copied into every caller's states, and recursion
+ * needs no unrolling. Inlined and recursive rules are finished DFAs; called non-recursive rules
+ * are determinized as documents reach them (subset-rule.ts).
  *
  * A rule can be built on first use (the `lazyRules` option; by default build.ts builds them all):
  * what the analysis needs of a callee before that, its shortest text, is computed on the grammar

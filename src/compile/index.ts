@@ -18,8 +18,8 @@ import { VERSION } from "../version.js";
 export interface CompileGrammarOptions extends CompileOptions, TokenGrammarOptions {
   /** Largest automaton allowed (states); beyond it compilation fails with AUTOMATON_TOO_LARGE. */
   readonly maxStates?: number;
-  /** Build grammar rules as documents first reach them, not all at compile time: a faster compile
-   *  for big schemas of which documents use a little, but an error in such a rule (e.g.
+  /** Compile grammar rules as documents first reach them, not all at compile time: a faster
+   *  compile for big schemas of which documents use a little, but an error in such a rule (e.g.
    *  AUTOMATON_TOO_LARGE) surfaces while decoding. Default false. */
   readonly lazyRules?: boolean;
 }
