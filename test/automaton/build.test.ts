@@ -3,7 +3,11 @@ import fc from "fast-check";
 import { buildAutomaton } from "../../src/automaton/index.js";
 import { PocketExtractError } from "../../src/errors.js";
 import { alt, chars, lit, ref, repeat, seq, type Expr } from "../../src/grammar/ir.js";
-import { RuleSet } from "../../src/automaton/rule-automata.js";
+import { DEFAULT_MAX_STATES, RuleSet } from "../../src/automaton/rule-automata.js";
+import { Budget } from "../../src/automaton/budget.js";
+import { compileExpr } from "../../src/automaton/compile-expr.js";
+import { stepByte, type ByteDfa } from "../../src/automaton/dfa.js";
+import { JsonStrings } from "../../src/automaton/json-string.js";
 import { accepts, grammar, jsonString, mooreClassCount, uncompletableStates, untrimmedStates } from "./helpers.js";
 
 const codeOf = (f: () => unknown): string | undefined => {
@@ -15,6 +19,22 @@ const codeOf = (f: () => unknown): string | undefined => {
   }
   return undefined;
 };
+
+/** Fewest bytes from each state to acceptance, by brute-force relaxation (independent of the
+ *  builder's own searches). */
+function distancesToAccept(dfa: ByteDfa): number[] {
+  const dist = Array.from({ length: dfa.numStates }, (_, s) => (dfa.accepting[s] ? 0 : Infinity));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let s = 0; s < dfa.numStates; s++) {
+      for (let b = 0; b < 256; b++) {
+        const t = stepByte(dfa, s, b);
+        if (t >= 0 && dist[t] + 1 < dist[s]) ((dist[s] = dist[t] + 1), (changed = true));
+      }
+    }
+  }
+  return dist;
+}
 
 describe("expressions", () => {
   it("builds literals, sequences, alternatives and repeats", () => {
@@ -78,6 +98,44 @@ describe("invariants", () => {
         expect(uncompletableStates(buildAutomaton(grammar(expr)), 500)).toEqual([]);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it("a called rule determinized state by state accepts what its finished DFA accepts, at the same distances", () => {
+    fc.assert(
+      fc.property(arb, fc.array(fc.nat(), { minLength: 1, maxLength: 40 }), (expr, choices) => {
+        const strings = new JsonStrings(new Budget(DEFAULT_MAX_STATES, 1e9));
+        const eager = compileExpr(expr, new Budget(DEFAULT_MAX_STATES, 1e9), "reference", {
+          resolve: (leaf) => (leaf.kind === "jsonString" ? strings.get(leaf) : null),
+        });
+        let lazy;
+        try {
+          lazy = buildAutomaton(grammar(expr));
+        } catch (e) {
+          if (e instanceof PocketExtractError && e.code === "SCHEMA_UNSATISFIABLE") return expect(eager).toBeNull();
+          throw e;
+        }
+        expect(eager).not.toBeNull();
+        const reference = eager!;
+        const distance = distancesToAccept(reference);
+        // A walk that follows the reference's moves (choices pick among them), then one byte that
+        // may be off: both automata must agree at every byte on life, acceptance and distance.
+        let s = reference.start;
+        let t = lazy.start;
+        for (const choice of choices) {
+          expect(lazy.isAccepting(t)).toBe(reference.accepting[s] === 1);
+          expect(lazy.distToAccept(t)).toBe(distance[s]);
+          const live = Array.from({ length: 256 }, (_, b) => b).filter((b) => stepByte(reference, s, b) >= 0);
+          const byte = live.length === 0 || choice % 7 === 0 ? choice % 256 : live[choice % live.length];
+          const next = stepByte(reference, s, byte);
+          const lazyNext = lazy.step(t, byte);
+          expect(lazyNext >= 0, `byte ${byte}`).toBe(next >= 0);
+          if (next < 0) return;
+          s = next;
+          t = lazyNext;
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });
