@@ -8,6 +8,11 @@ import { PocketExtractError } from "../errors.js";
 export class Budget {
   private work = 0;
 
+  /** The budget of one automaton build allowed `maxStates` states: 64 units of work per state. */
+  static forStates(maxStates: number): Budget {
+    return new Budget(maxStates, maxStates * 64);
+  }
+
   /** `maxStates` bounds any single automaton; `maxWork` bounds total effort across the build. */
   constructor(
     readonly maxStates: number,

@@ -46,8 +46,6 @@ export interface BuildOptions {
 
 export const DEFAULT_MAX_RECURSION_DEPTH = 8;
 export const DEFAULT_MAX_STATES = 200_000;
-/** Total work allowed per build, in units of state/edge visits per allowed state. */
-const WORK_PER_STATE = 64;
 /** Strings up to this many states are inlined: a call costs a stack frame at every use, which is
  *  only worth it for automata big enough to matter. */
 const INLINE_MAX_STATES = 64;
@@ -87,7 +85,7 @@ export class RuleSet {
   ) {
     this.maxDepth = options.maxRecursionDepth ?? DEFAULT_MAX_RECURSION_DEPTH;
     const maxStates = options.maxStates ?? DEFAULT_MAX_STATES;
-    this.budget = new Budget(maxStates, maxStates * WORK_PER_STATE);
+    this.budget = Budget.forStates(maxStates);
     this.graph = analyzeRules(grammar);
     this.strings = new JsonStrings(this.budget);
     this.keys = new StructuralKeys(grammar, (name) => this.isRecursive(name));
@@ -224,6 +222,7 @@ export class RuleSet {
     if (this.built.has(name)) return this.built.get(name)!;
     const what = `rule '${name}'`;
     const { rule, callees, entry } = this.sharedRule(name, "", (resolve) => compileExpr(this.grammar.rules.get(name)!, this.budget, what, { resolve }));
+    // A shared automaton was built under another build's limits: this build's limit still applies.
     if (rule !== null && callees !== undefined) this.budget.checkStates(rule.numStates, what);
     const dfa = rule === null || callees === undefined || callees.length === 0 ? rule : { ...rule, callees };
     if (entry !== undefined) this.sharedOf.set(name, entry);
@@ -366,10 +365,11 @@ function shortestText(dfa: ByteDfa): number {
 }
 
 /**
- * Finished automata of non-recursive rules, shared process-wide by structural key (a bounded LRU;
- * automata are immutable): schemas share their number, string, whitespace and "any value" rules,
- * and a schema with verbatim fields recompiled for each document rebuilds only the document's
- * string. Call columns are stored as callee keys and mapped to each build's rule ids.
+ * Automata of non-recursive rules, shared process-wide by structural key (a bounded LRU): schemas
+ * share their number, string, whitespace and "any value" rules, and a schema with verbatim fields
+ * recompiled for each document rebuilds only the document's string. Finished DFAs are immutable;
+ * a called rule (subset-rule.ts) only grows, by states that mean the same for every grammar that
+ * shares it. Call columns are stored as callee keys and mapped to each build's rule ids.
  */
 const ruleCache = new LruCache<string, CachedRule>(4096);
 

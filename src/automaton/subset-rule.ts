@@ -28,9 +28,6 @@ import type { Fragment, Nfa } from "./nfa.js";
 import { plainBudgets } from "./plain-budget.js";
 import { NO_BUDGET, UNREACHABLE, type LazyRule, type RuleTables } from "./rule-tables.js";
 
-/** Work allowed per state (see Budget), as for rules built at compile time. */
-const WORK_PER_STATE = 64;
-
 export class SubsetRule implements LazyRule {
   readonly start: number;
   readonly classOf: Uint8Array;
@@ -69,7 +66,7 @@ export class SubsetRule implements LazyRule {
     what: string,
   ) {
     const live = Uint8Array.from(nfaDist, (d) => (d < UNREACHABLE ? 1 : 0));
-    const budget = new Budget(maxStates, maxStates * WORK_PER_STATE);
+    const budget = Budget.forStates(maxStates);
     this.subsets = new SubsetConstruction(nfa, frag, budget, what, { live, deadCallee: (callee) => callWeight(callee) >= UNREACHABLE });
     this.start = this.subsets.start;
     this.classOf = this.subsets.classOf;
