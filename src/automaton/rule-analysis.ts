@@ -11,11 +11,11 @@
  *    makes the budget smaller, never wrong);
  *  - `singleByte`: the only byte a state moves on, for jump-forward.
  */
-import { MinHeap } from "../util/min-heap.js";
 import { ClassBytes } from "./class-bytes.js";
 import type { ByteDfa } from "./dfa.js";
 import { plainBudgets } from "./plain-budget.js";
 import type { RuleSet } from "./rule-automata.js";
+import { distancesTo } from "./shortest-paths.js";
 import { isLazyRule, UNREACHABLE, type RuleTables } from "./rule-tables.js";
 
 export class RuleAnalysis {
@@ -110,48 +110,20 @@ function calleesFirst(members: readonly number[], rules: RuleSet): number[] {
   return order;
 }
 
-/** Dijkstra backwards from the accepting states; a byte weighs 1, a call its callee's shortest text. */
+/** Fewest bytes to an accepting state; a byte weighs 1, a call its callee's shortest text. */
 function distances(dfa: ByteDfa, firstCall: number, callWeight: readonly number[]): Int32Array {
   const { numStates: n, numClasses: k, trans } = dfa;
-  const dist = new Int32Array(n).fill(UNREACHABLE);
-  // Reverse edges in CSR form, each with its weight.
-  const off = new Int32Array(n + 1);
-  for (let i = 0; i < trans.length; i++) if (trans[i] >= 0) off[trans[i] + 1]++;
-  for (let s = 0; s < n; s++) off[s + 1] += off[s];
-  const from = new Int32Array(off[n]);
-  const weight = new Int32Array(off[n]);
-  const fill = off.slice(0, n);
+  const edges = { from: [] as number[], to: [] as number[], weight: [] as number[] };
   for (let s = 0; s < n; s++) {
     for (let c = 0; c < k; c++) {
       const t = trans[s * k + c];
-      if (t < 0) continue;
       const w = c < firstCall ? 1 : callWeight[c - firstCall];
-      if (w >= UNREACHABLE) continue;
-      from[fill[t]] = s;
-      weight[fill[t]++] = w;
+      if (t >= 0 && w < UNREACHABLE) edges.from.push(s), edges.to.push(t), edges.weight.push(w);
     }
   }
-  const heap = new MinHeap();
-  for (let s = 0; s < n; s++) {
-    if (dfa.accepting[s]) {
-      dist[s] = 0;
-      heap.push(0, s);
-    }
-  }
-  while (heap.size > 0) {
-    const d = heap.topKey();
-    const v = heap.pop();
-    if (d !== dist[v]) continue;
-    for (let e = off[v]; e < off[v + 1]; e++) {
-      const u = from[e];
-      const nd = d + weight[e];
-      if (nd < dist[u]) {
-        dist[u] = nd;
-        heap.push(nd, u);
-      }
-    }
-  }
-  return dist;
+  const accepting: number[] = [];
+  for (let s = 0; s < n; s++) if (dfa.accepting[s]) accepting.push(s);
+  return distancesTo(n, edges, accepting);
 }
 
 /** Per state: its only byte with a move, NO_BYTE or MANY_BYTES (byte columns only). */

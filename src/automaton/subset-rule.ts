@@ -19,13 +19,13 @@
  *    a text means the subset survives it, so this is a lower bound, as required.
  *  - `singleByte`: read off the expanded row.
  */
-import { MinHeap } from "../util/min-heap.js";
 import { Budget } from "./budget.js";
 import { ClassBytes } from "./class-bytes.js";
 import { SubsetConstruction } from "./determinize.js";
 import type { ByteDfa } from "./dfa.js";
 import type { Fragment, Nfa } from "./nfa.js";
 import { plainBudgets } from "./plain-budget.js";
+import { distancesTo } from "./shortest-paths.js";
 import { NO_BUDGET, UNREACHABLE, type LazyRule, type RuleTables } from "./rule-tables.js";
 
 export class SubsetRule implements LazyRule {
@@ -162,55 +162,28 @@ export class SubsetRule implements LazyRule {
  * distance to acceptance (the automaton is finished, so every state has one).
  */
 function distancesToExit(nfa: Nfa, frag: Fragment, callWeight: (callee: number) => number): Int32Array {
-  const n = nfa.numStates;
-  // Edges reversed: from[e] reaches the edge's target with weight[e]; grouped by target (CSR).
-  const edgeFrom: number[] = [];
-  const edgeTo: number[] = [];
-  const edgeWeight: number[] = [];
-  for (let s = 0; s < n; s++) {
-    for (const t of nfa.eps[s]) edgeFrom.push(s), edgeTo.push(t), edgeWeight.push(0);
+  const edges = { from: [] as number[], to: [] as number[], weight: [] as number[] };
+  const add = (from: number, to: number, weight: number): void => {
+    edges.from.push(from);
+    edges.to.push(to);
+    edges.weight.push(weight);
+  };
+  for (let s = 0; s < nfa.numStates; s++) {
+    for (const t of nfa.eps[s]) add(s, t, 0);
     const e = nfa.edges[s];
-    for (let i = 0; i < e.length; i += 3) edgeFrom.push(s), edgeTo.push(e[i + 2]), edgeWeight.push(1);
+    for (let i = 0; i < e.length; i += 3) add(s, e[i + 2], 1);
     const calls = nfa.calls[s];
     for (let i = 0; i < calls.length; i += 2) {
       const w = callWeight(calls[i]);
-      if (w < UNREACHABLE) edgeFrom.push(s), edgeTo.push(calls[i + 1]), edgeWeight.push(w);
+      if (w < UNREACHABLE) add(s, calls[i + 1], w);
     }
   }
   for (const { base, dfa } of nfa.blocks) {
     const inner = innerDistances(dfa);
     // The block's exit is the state right after it (nfa.ts embed).
-    for (let s = 0; s < dfa.numStates; s++) edgeFrom.push(base + s), edgeTo.push(base + dfa.numStates), edgeWeight.push(inner[s]);
+    for (let s = 0; s < dfa.numStates; s++) add(base + s, base + dfa.numStates, inner[s]);
   }
-  const off = new Int32Array(n + 1);
-  for (const t of edgeTo) off[t + 1]++;
-  for (let s = 0; s < n; s++) off[s + 1] += off[s];
-  const from = new Int32Array(edgeTo.length);
-  const weight = new Int32Array(edgeTo.length);
-  const fill = off.slice(0, n);
-  for (let e = 0; e < edgeTo.length; e++) {
-    const at = fill[edgeTo[e]]++;
-    from[at] = edgeFrom[e];
-    weight[at] = edgeWeight[e];
-  }
-  const dist = new Int32Array(n).fill(UNREACHABLE);
-  const heap = new MinHeap();
-  dist[frag.end] = 0;
-  heap.push(0, frag.end);
-  while (heap.size > 0) {
-    const d = heap.topKey();
-    const v = heap.pop();
-    if (d !== dist[v]) continue;
-    for (let e = off[v]; e < off[v + 1]; e++) {
-      const u = from[e];
-      const nd = d + weight[e];
-      if (nd < dist[u]) {
-        dist[u] = nd;
-        heap.push(nd, u);
-      }
-    }
-  }
-  return dist;
+  return distancesTo(nfa.numStates, edges, [frag.end]);
 }
 
 /** Per finished automaton (embedded ones are shared): its states' distances to acceptance. */
