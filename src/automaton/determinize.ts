@@ -244,20 +244,30 @@ function byteClassesOf(ranges: ReadonlySet<number>, embedded: ReadonlySet<ByteDf
   for (const r of ranges) cuts.push(r >> 8, (r & 255) + 1);
   for (const dfa of embedded) for (let b = 1; b < 256; b++) if (dfa.classOf[b] !== dfa.classOf[b - 1]) cuts.push(b);
   const pieces = partitionFromCuts(cuts);
-  // Each elementary piece's signature: the ranges covering it, then its class in each automaton.
-  const signature: string[] = Array.from({ length: pieces.numClasses }, () => "");
-  let id = 0;
+  // Refine the pieces by each range (inside or not), then by each automaton's class: a piece's
+  // class is split into the part a range covers and the rest. Ids are renumbered at the end.
+  const cls = new Int32Array(pieces.numClasses);
+  let nextId = 1;
+  const split = (piece: number, label: number, parts: Map<number, number>): void => {
+    const key = cls[piece] * 257 + label;
+    let id = parts.get(key);
+    if (id === undefined) parts.set(key, (id = nextId++));
+    cls[piece] = id;
+  };
   for (const r of ranges) {
-    for (let p = pieces.classOf[r >> 8], last = pieces.classOf[r & 255]; p <= last; p++) signature[p] += `${id},`;
-    id++;
+    const parts = new Map<number, number>();
+    for (let p = pieces.classOf[r >> 8], last = pieces.classOf[r & 255]; p <= last; p++) split(p, 256, parts);
   }
   const first = new Int32Array(pieces.numClasses);
   for (let b = 255; b >= 0; b--) first[pieces.classOf[b]] = b;
-  for (const dfa of embedded) for (let p = 0; p < pieces.numClasses; p++) signature[p] += `;${dfa.classOf[first[p]]}`;
-  const merged = new Map<string, number>();
-  const pieceClass = signature.map((sig) => {
-    let c = merged.get(sig);
-    if (c === undefined) merged.set(sig, (c = merged.size));
+  for (const dfa of embedded) {
+    const parts = new Map<number, number>();
+    for (let p = 0; p < pieces.numClasses; p++) split(p, dfa.classOf[first[p]], parts);
+  }
+  const dense = new Map<number, number>();
+  const pieceClass = Array.from(cls, (id) => {
+    let c = dense.get(id);
+    if (c === undefined) dense.set(id, (c = dense.size));
     return c;
   });
   // Classes are no longer intervals: each range keeps the list of classes it covers.
@@ -267,5 +277,5 @@ function byteClassesOf(ranges: ReadonlySet<number>, embedded: ReadonlySet<ByteDf
     for (let p = pieces.classOf[r >> 8], last = pieces.classOf[r & 255]; p <= last; p++) covered.add(pieceClass[p]);
     classesOf.set(r, [...covered]);
   }
-  return { classOf: Uint8Array.from(pieces.classOf, (p) => pieceClass[p]), numClasses: merged.size, classesOf };
+  return { classOf: Uint8Array.from(pieces.classOf, (p) => pieceClass[p]), numClasses: dense.size, classesOf };
 }
