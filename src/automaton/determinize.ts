@@ -244,38 +244,51 @@ function byteClassesOf(ranges: ReadonlySet<number>, embedded: ReadonlySet<ByteDf
   for (const r of ranges) cuts.push(r >> 8, (r & 255) + 1);
   for (const dfa of embedded) for (let b = 1; b < 256; b++) if (dfa.classOf[b] !== dfa.classOf[b - 1]) cuts.push(b);
   const pieces = partitionFromCuts(cuts);
-  // Refine the pieces by each range (inside or not), then by each automaton's class: a piece's
-  // class is split into the part a range covers and the rest. Ids are renumbered at the end.
-  const cls = new Int32Array(pieces.numClasses);
-  let nextId = 1;
-  const split = (piece: number, label: number, parts: Map<number, number>): void => {
-    const key = cls[piece] * 257 + label;
-    let id = parts.get(key);
-    if (id === undefined) parts.set(key, (id = nextId++));
-    cls[piece] = id;
-  };
+  const numPieces = pieces.numClasses;
+  // Each piece's signature: a bit per range covering it, then its class in each automaton.
+  // Pieces are grouped by a hash of it and compared exactly within a group.
+  const words = (ranges.size + 31) >> 5;
+  const bits = new Uint32Array(numPieces * words);
+  let bit = 0;
   for (const r of ranges) {
-    const parts = new Map<number, number>();
-    for (let p = pieces.classOf[r >> 8], last = pieces.classOf[r & 255]; p <= last; p++) split(p, 256, parts);
+    for (let p = pieces.classOf[r >> 8], last = pieces.classOf[r & 255]; p <= last; p++) bits[p * words + (bit >> 5)] |= 1 << (bit & 31);
+    bit++;
   }
-  const first = new Int32Array(pieces.numClasses);
+  const first = new Int32Array(numPieces);
   for (let b = 255; b >= 0; b--) first[pieces.classOf[b]] = b;
-  for (const dfa of embedded) {
-    const parts = new Map<number, number>();
-    for (let p = 0; p < pieces.numClasses; p++) split(p, dfa.classOf[first[p]], parts);
+  const automata = [...embedded];
+  const same = (p: number, q: number): boolean => {
+    for (let w = 0; w < words; w++) if (bits[p * words + w] !== bits[q * words + w]) return false;
+    return automata.every((dfa) => dfa.classOf[first[p]] === dfa.classOf[first[q]]);
+  };
+  const groups = new Map<number, number[]>();
+  const pieceClass = new Int32Array(numPieces);
+  let numClasses = 0;
+  for (let p = 0; p < numPieces; p++) {
+    let h = 0;
+    for (let w = 0; w < words; w++) h = Math.imul(h ^ bits[p * words + w], 0x9e3779b1);
+    for (const dfa of automata) h = Math.imul(h ^ dfa.classOf[first[p]], 0x85ebca6b);
+    let group = groups.get(h);
+    if (group === undefined) groups.set(h, (group = []));
+    const twin = group.find((q) => same(p, q));
+    if (twin !== undefined) pieceClass[p] = pieceClass[twin];
+    else {
+      pieceClass[p] = numClasses++;
+      group.push(p);
+    }
   }
-  const dense = new Map<number, number>();
-  const pieceClass = Array.from(cls, (id) => {
-    let c = dense.get(id);
-    if (c === undefined) dense.set(id, (c = dense.size));
-    return c;
-  });
   // Classes are no longer intervals: each range keeps the list of classes it covers.
   const classesOf = new Map<number, readonly number[]>();
+  const seen = new Int32Array(numClasses).fill(-1);
   for (const r of ranges) {
-    const covered = new Set<number>();
-    for (let p = pieces.classOf[r >> 8], last = pieces.classOf[r & 255]; p <= last; p++) covered.add(pieceClass[p]);
-    classesOf.set(r, [...covered]);
+    const covered: number[] = [];
+    for (let p = pieces.classOf[r >> 8], last = pieces.classOf[r & 255]; p <= last; p++) {
+      const c = pieceClass[p];
+      if (seen[c] !== r) ((seen[c] = r), covered.push(c));
+    }
+    classesOf.set(r, covered);
   }
-  return { classOf: Uint8Array.from(pieces.classOf, (p) => pieceClass[p]), numClasses: dense.size, classesOf };
+  const classOf = new Uint8Array(256);
+  for (let b = 0; b < 256; b++) classOf[b] = pieceClass[pieces.classOf[b]];
+  return { classOf, numClasses, classesOf };
 }

@@ -6,6 +6,8 @@
 import type { ByteDfa } from "./dfa.js";
 import type { Budget } from "./budget.js";
 
+const INITIAL_STATES = 8;
+
 export class DfaBuilder {
   private trans: Int32Array;
   private accepting: Uint8Array;
@@ -17,8 +19,9 @@ export class DfaBuilder {
     private readonly budget: Budget,
     private readonly what: string,
   ) {
-    this.trans = new Int32Array(64 * numClasses).fill(-1);
-    this.accepting = new Uint8Array(64);
+    // Room for a few states: most automata built are small (tables double as states are added).
+    this.trans = new Int32Array(INITIAL_STATES * numClasses).fill(-1);
+    this.accepting = new Uint8Array(INITIAL_STATES);
   }
 
   get numStates(): number {
