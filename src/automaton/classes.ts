@@ -10,22 +10,32 @@ export interface Partition {
   readonly numClasses: number;
 }
 
-/** The coarsest partition refining all the given labelings (bytes equal under every labeling). */
+/** (class so far, label) -> new class, stamped per labeling so the table is never cleared. */
+const LABELS = 512;
+const pairClass = new Int32Array(256 * LABELS);
+const pairStamp = new Int32Array(256 * LABELS);
+let stamp = 0;
+
+/** The coarsest partition refining all the given labelings (bytes equal under every labeling);
+ *  labels are from -1 to 510. */
 export function refine(...labelings: ArrayLike<number>[]): Partition {
   let classOf = new Uint8Array(256);
   let numClasses = 1;
   // One labeling at a time: a byte's new class is its (class so far, label) pair, renumbered.
   for (const label of labelings) {
-    const ids = new Map<number, number>();
     const next = new Uint8Array(256);
+    let count = 0;
+    stamp++;
     for (let b = 0; b < 256; b++) {
-      const pair = classOf[b] * 65536 + label[b];
-      let id = ids.get(pair);
-      if (id === undefined) ids.set(pair, (id = ids.size));
-      next[b] = id;
+      const pair = classOf[b] * LABELS + label[b] + 1;
+      if (pairStamp[pair] !== stamp) {
+        pairStamp[pair] = stamp;
+        pairClass[pair] = count++;
+      }
+      next[b] = pairClass[pair];
     }
     classOf = next;
-    numClasses = ids.size;
+    numClasses = count;
   }
   return { classOf, numClasses };
 }
