@@ -108,7 +108,8 @@ export class SubsetConstruction {
     const { nfa, budget, what, numClasses, buckets, touched, live } = this;
     const members = this.subsets[d];
     budget.charge(numClasses, what);
-    for (const s of members) {
+    for (let m = 0; m < members.length; m++) {
+      const s = members[m];
       const block = nfa.blockOf[s];
       if (block >= 0) {
         // A block's states all complete or none do (each reaches the block's exit), so the live
@@ -178,7 +179,8 @@ export class SubsetConstruction {
     const { mark, stack, nfa, live } = this;
     const gen = ++this.gen;
     const out: number[] = [];
-    for (const s of seeds) {
+    for (let i = 0; i < seeds.length; i++) {
+      const s = seeds[i];
       if (mark[s] === gen) continue;
       mark[s] = gen;
       stack.push(s);
@@ -186,7 +188,9 @@ export class SubsetConstruction {
     while (stack.length > 0) {
       const s = stack.pop()!;
       out.push(s);
-      for (const t of nfa.eps[s]) {
+      const eps = nfa.eps[s];
+      for (let i = 0; i < eps.length; i++) {
+        const t = eps[i];
         if (mark[t] !== gen && (live === undefined || live[t] === 1)) {
           mark[t] = gen;
           stack.push(t);
@@ -239,7 +243,8 @@ export class SubsetConstruction {
  * respects: bytes covered by the same ranges and in the same class of each automaton. (Cutting
  * at range ends alone would split e.g. [a-z] around every letter some literal uses.)
  */
-function byteClassesOf(ranges: ReadonlySet<number>, embedded: ReadonlySet<ByteDfa>): Partition & { classesOf: Map<number, readonly number[]> } {
+function byteClassesOf(rangeSet: ReadonlySet<number>, embedded: ReadonlySet<ByteDfa>): Partition & { classesOf: Map<number, readonly number[]> } {
+  const ranges = [...rangeSet];
   const cuts: number[] = [];
   for (const r of ranges) cuts.push(r >> 8, (r & 255) + 1);
   for (const dfa of embedded) for (let b = 1; b < 256; b++) if (dfa.classOf[b] !== dfa.classOf[b - 1]) cuts.push(b);
@@ -247,7 +252,7 @@ function byteClassesOf(ranges: ReadonlySet<number>, embedded: ReadonlySet<ByteDf
   const numPieces = pieces.numClasses;
   // Each piece's signature: a bit per range covering it, then its class in each automaton.
   // Pieces are grouped by a hash of it and compared exactly within a group.
-  const words = (ranges.size + 31) >> 5;
+  const words = (ranges.length + 31) >> 5;
   const bits = new Uint32Array(numPieces * words);
   let bit = 0;
   for (const r of ranges) {

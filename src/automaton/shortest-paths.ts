@@ -17,7 +17,7 @@ export function distancesTo(numNodes: number, edges: WeightedEdges, targets: Ite
   const n = numNodes;
   // Reverse edges grouped by their target (CSR): count, prefix-sum, fill.
   const off = new Int32Array(n + 1);
-  for (const t of edges.to) off[t + 1]++;
+  for (let e = 0; e < edges.to.length; e++) off[edges.to[e] + 1]++;
   for (let s = 0; s < n; s++) off[s + 1] += off[s];
   const from = new Int32Array(edges.to.length);
   const weight = new Int32Array(edges.to.length);

@@ -65,7 +65,8 @@ export class SubsetRule implements LazyRule {
     maxStates: number,
     what: string,
   ) {
-    const live = Uint8Array.from(nfaDist, (d) => (d < UNREACHABLE ? 1 : 0));
+    const live = new Uint8Array(nfaDist.length);
+    for (let s = 0; s < live.length; s++) live[s] = nfaDist[s] < UNREACHABLE ? 1 : 0;
     const budget = Budget.forStates(maxStates);
     this.subsets = new SubsetConstruction(nfa, frag, budget, what, { live, deadCallee: (callee) => callWeight(callee) >= UNREACHABLE });
     this.start = this.subsets.start;
@@ -169,7 +170,8 @@ function distancesToExit(nfa: Nfa, frag: Fragment, callWeight: (callee: number) 
     edges.weight.push(weight);
   };
   for (let s = 0; s < nfa.numStates; s++) {
-    for (const t of nfa.eps[s]) add(s, t, 0);
+    const eps = nfa.eps[s];
+    for (let i = 0; i < eps.length; i++) add(s, eps[i], 0);
     const e = nfa.edges[s];
     for (let i = 0; i < e.length; i += 3) add(s, e[i + 2], 1);
     const calls = nfa.calls[s];
