@@ -122,10 +122,9 @@ export class JsonStrings {
   }
 }
 
-
-/** The automaton of a finite set of texts, built as their trie: trimmed but not minimal, which
- *  the product it goes into does not need (the string is finished at the end). */
-function textsDfa(texts: readonly string[], budget: Budget, what: string): ByteDfa {
+/** The automaton of a finite set of texts, built as their trie: trimmed but not minimal (what it
+ *  goes into is finished, or computed: excluded-names.ts). */
+export function textsDfa(texts: readonly string[], budget: Budget, what: string): ByteDfa {
   const words = texts.map(encodeText);
   const { classOf, numClasses } = partitionFromCuts(words.flatMap((bytes) => bytes.flatMap((b) => [b, b + 1])));
   const trie = new DfaBuilder(classOf, numClasses, budget, what);

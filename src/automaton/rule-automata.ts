@@ -30,6 +30,7 @@ import { MinLengths } from "./min-length.js";
 import { analyzeRules, type RuleGraph } from "./rule-graph.js";
 import { StructuralKeys } from "./structural-keys.js";
 import { BoundedStringAutomaton } from "./bounded-string.js";
+import { ExcludedNamesAutomaton } from "./excluded-names.js";
 import { isLazyRule, UNREACHABLE, type LazyRule, type RuleTables } from "./rule-tables.js";
 import { VerbatimAutomaton } from "./verbatim-automaton.js";
 import { LruCache } from "../util/lru.js";
@@ -189,10 +190,19 @@ export class RuleSet {
             ? VerbatimAutomaton.of(leaf.substringOf, "verbatim string")
             : isLongLengthOnly(leaf)
               ? new BoundedStringAutomaton(leaf.minLength, leaf.maxLength)
-              : this.strings.get(leaf);
+              : this.excludedNames(leaf) ?? this.strings.get(leaf);
       this.stringDfas.set(key, dfa);
     }
     return dfa;
+  }
+
+  /** A string that is any text but some names (and no shorter than its minimum), computed; null
+   *  for other strings, or when the string without the names is not a built automaton. */
+  private excludedNames(leaf: JsonStringSpec): ExcludedNamesAutomaton | null {
+    const { exclude, ...rest } = leaf;
+    if (exclude === undefined || exclude.length === 0 || leaf.maxLength !== Infinity || leaf.substringOf !== undefined || !unfiltered(rest)) return null;
+    const string = this.stringDfa(rest);
+    return string === null || isLazyRule(string) ? null : new ExcludedNamesAutomaton(string, exclude, this.budget, `string ${JsonStrings.keyOf(leaf)}`);
   }
 
   private stringShortest(leaf: JsonStringSpec): number {

@@ -22,9 +22,8 @@
 import { Budget } from "./budget.js";
 import { ClassBytes } from "./class-bytes.js";
 import { SubsetConstruction } from "./determinize.js";
-import type { ByteDfa } from "./dfa.js";
 import type { Fragment, Nfa } from "./nfa.js";
-import { plainBudgets } from "./plain-budget.js";
+import { distancesOf, plainBudgetsOf } from "./finished-tables.js";
 import { distancesTo } from "./shortest-paths.js";
 import { NO_BUDGET, UNREACHABLE, type LazyRule, type RuleTables } from "./rule-tables.js";
 
@@ -181,38 +180,9 @@ function distancesToExit(nfa: Nfa, frag: Fragment, callWeight: (callee: number) 
     }
   }
   for (const { base, dfa } of nfa.blocks) {
-    const inner = innerDistances(dfa);
+    const inner = distancesOf(dfa);
     // The block's exit is the state right after it (nfa.ts embed).
     for (let s = 0; s < dfa.numStates; s++) add(base + s, base + dfa.numStates, inner[s]);
   }
   return distancesTo(nfa.numStates, edges, [frag.end]);
-}
-
-/** Per finished automaton (embedded ones are shared): its states' distances to acceptance. */
-const innerDistanceCache = new WeakMap<ByteDfa, Int32Array>();
-
-function innerDistances(dfa: ByteDfa): Int32Array {
-  let dist = innerDistanceCache.get(dfa);
-  if (dist !== undefined) return dist;
-  // Breadth-first backwards from the accepting states (every move weighs 1).
-  const { numStates: n, numClasses: k, trans } = dfa;
-  const preds: number[][] = Array.from({ length: n }, () => []);
-  for (let s = 0; s < n; s++) for (let c = 0; c < k; c++) if (trans[s * k + c] >= 0) preds[trans[s * k + c]].push(s);
-  dist = new Int32Array(n).fill(UNREACHABLE);
-  const queue: number[] = [];
-  for (let s = 0; s < n; s++) if (dfa.accepting[s]) ((dist[s] = 0), queue.push(s));
-  for (let head = 0; head < queue.length; head++) {
-    const t = queue[head];
-    for (const s of preds[t]) if (dist[s] >= UNREACHABLE) ((dist[s] = dist[t] + 1), queue.push(s));
-  }
-  innerDistanceCache.set(dfa, dist);
-  return dist;
-}
-
-const plainBudgetCache = new WeakMap<ByteDfa, Int32Array>();
-
-function plainBudgetsOf(dfa: ByteDfa): Int32Array {
-  let budgets = plainBudgetCache.get(dfa);
-  if (budgets === undefined) plainBudgetCache.set(dfa, (budgets = plainBudgets(dfa)));
-  return budgets;
 }
