@@ -54,6 +54,8 @@ export class CompileContext {
   lastUnsat: Unsat | undefined;
   private readonly refRules = new Map<string, string>();
   private readonly usedNames = new Set<string>();
+  /** Per name base: the suffix to try next (see ruleName). */
+  private readonly nextSuffix = new Map<string, number>();
   private compiled = 0;
   depth = 0;
   inlineDepth = 0;
@@ -112,8 +114,12 @@ export class CompileContext {
   /** A fresh rule name derived from `hint`. */
   ruleName(hint: string): string {
     const base = hint.replace(/[^A-Za-z0-9-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "r";
-    let name = base;
-    for (let i = 2; this.usedNames.has(name) || this.rules.has(name); i++) name = `${base}-${i}`;
+    // Suffixes continue where the last name from this base stopped (a big schema has hundreds of
+    // "obj-tail"s: trying them all from 2 each time was quadratic).
+    let i = this.nextSuffix.get(base) ?? 1;
+    let name = i === 1 ? base : `${base}-${i}`;
+    while (this.usedNames.has(name) || this.rules.has(name)) name = `${base}-${++i}`;
+    this.nextSuffix.set(base, i + 1);
     this.usedNames.add(name);
     return name;
   }
