@@ -147,7 +147,8 @@ export class SubsetConstruction {
     }
     for (const c of touched) {
       const b = buckets[c];
-      this.dfa.set(d, c, this.intern(b.length === 1 ? b : [...new Set(b)]));
+      // Duplicates are fine: the closure takes each state once.
+      this.dfa.set(d, c, this.intern(b));
       b.length = 0;
     }
     touched.length = 0;
@@ -199,7 +200,7 @@ export class SubsetConstruction {
     }
     // Sorting and keying large subsets is the expensive part of a blow-up: charge it fully.
     this.budget.charge(8 * out.length, this.what);
-    return out.length > 1 ? out.sort((a, b) => a - b) : out;
+    return out.length > 1 ? out.sort(ascending) : out;
   }
 
   private add(set: number[]): number {
@@ -243,6 +244,10 @@ export class SubsetConstruction {
  * respects: bytes covered by the same ranges and in the same class of each automaton. (Cutting
  * at range ends alone would split e.g. [a-z] around every letter some literal uses.)
  */
+const ascending = (a: number, b: number): number => a - b;
+
+const scratch = { bits: new Uint32Array(1024), first: new Int32Array(256), pieceClass: new Int32Array(256), nextInGroup: new Int32Array(256) };
+
 function byteClassesOf(rangeSet: ReadonlySet<number>, embedded: ReadonlySet<ByteDfa>): Partition & { classesOf: Map<number, readonly number[]> } {
   const ranges = [...rangeSet];
   const cuts: number[] = [];
@@ -251,35 +256,37 @@ function byteClassesOf(rangeSet: ReadonlySet<number>, embedded: ReadonlySet<Byte
   const pieces = partitionFromCuts(cuts);
   const numPieces = pieces.numClasses;
   // Each piece's signature: a bit per range covering it, then its class in each automaton.
-  // Pieces are grouped by a hash of it and compared exactly within a group.
+  // Pieces are grouped by a hash of it and compared exactly within a group. (Scratch buffers:
+  // this runs for every automaton built.)
   const words = (ranges.length + 31) >> 5;
-  const bits = new Uint32Array(numPieces * words);
+  if (scratch.bits.length < numPieces * words) scratch.bits = new Uint32Array(2 * numPieces * words);
+  const { bits, first, pieceClass, nextInGroup } = scratch;
+  bits.fill(0, 0, numPieces * words);
   let bit = 0;
   for (const r of ranges) {
     for (let p = pieces.classOf[r >> 8], last = pieces.classOf[r & 255]; p <= last; p++) bits[p * words + (bit >> 5)] |= 1 << (bit & 31);
     bit++;
   }
-  const first = new Int32Array(numPieces);
   for (let b = 255; b >= 0; b--) first[pieces.classOf[b]] = b;
-  const automata = [...embedded];
   const same = (p: number, q: number): boolean => {
     for (let w = 0; w < words; w++) if (bits[p * words + w] !== bits[q * words + w]) return false;
-    return automata.every((dfa) => dfa.classOf[first[p]] === dfa.classOf[first[q]]);
+    for (const dfa of embedded) if (dfa.classOf[first[p]] !== dfa.classOf[first[q]]) return false;
+    return true;
   };
-  const groups = new Map<number, number[]>();
-  const pieceClass = new Int32Array(numPieces);
+  /** Hash -> the first piece of its group; a group's pieces are chained through nextInGroup. */
+  const groups = new Map<number, number>();
   let numClasses = 0;
   for (let p = 0; p < numPieces; p++) {
     let h = 0;
     for (let w = 0; w < words; w++) h = Math.imul(h ^ bits[p * words + w], 0x9e3779b1);
-    for (const dfa of automata) h = Math.imul(h ^ dfa.classOf[first[p]], 0x85ebca6b);
-    let group = groups.get(h);
-    if (group === undefined) groups.set(h, (group = []));
-    const twin = group.find((q) => same(p, q));
-    if (twin !== undefined) pieceClass[p] = pieceClass[twin];
+    for (const dfa of embedded) h = Math.imul(h ^ dfa.classOf[first[p]], 0x85ebca6b);
+    let q = groups.get(h) ?? -1;
+    while (q >= 0 && !same(p, q)) q = nextInGroup[q];
+    if (q >= 0) pieceClass[p] = pieceClass[q];
     else {
       pieceClass[p] = numClasses++;
-      group.push(p);
+      nextInGroup[p] = groups.get(h) ?? -1;
+      groups.set(h, p);
     }
   }
   // Classes are no longer intervals: each range keeps the list of classes it covers.
