@@ -45,8 +45,10 @@ export class Nfa {
   }
 
   addState(): number {
-    this.eps.push([]);
-    this.edges.push([]);
+    // Move lists start as the shared empty list and get their own array on the first move
+    // (most states have moves of one kind only).
+    this.eps.push(NO_MOVES);
+    this.edges.push(NO_MOVES);
     this.calls.push(NO_MOVES);
     this.blockOf.push(-1);
     this.budget.checkStates(this.eps.length, this.what);
@@ -54,11 +56,13 @@ export class Nfa {
   }
 
   addEps(from: number, to: number): void {
-    (this.eps[from] as number[]).push(to);
+    if (this.eps[from] === NO_MOVES) this.eps[from] = [to];
+    else (this.eps[from] as number[]).push(to);
   }
 
   addRange(from: number, lo: number, hi: number, to: number): void {
-    (this.edges[from] as number[]).push(lo, hi, to);
+    if (this.edges[from] === NO_MOVES) this.edges[from] = [lo, hi, to];
+    else (this.edges[from] as number[]).push(lo, hi, to);
   }
 
   /** Fragment that calls rule `callee` (see `calls`). */

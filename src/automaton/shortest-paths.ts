@@ -8,9 +8,9 @@ import { UNREACHABLE } from "./rule-tables.js";
 
 /** Edges from[i] -> to[i] with non-negative weight[i]. */
 export interface WeightedEdges {
-  readonly from: readonly number[];
-  readonly to: readonly number[];
-  readonly weight: readonly number[];
+  readonly from: ArrayLike<number>;
+  readonly to: ArrayLike<number>;
+  readonly weight: ArrayLike<number>;
 }
 
 export function distancesTo(numNodes: number, edges: WeightedEdges, targets: Iterable<number>): Int32Array {

@@ -162,11 +162,15 @@ export class SubsetRule implements LazyRule {
  * distance to acceptance (the automaton is finished, so every state has one).
  */
 function distancesToExit(nfa: Nfa, frag: Fragment, callWeight: (callee: number) => number): Int32Array {
-  const edges = { from: [] as number[], to: [] as number[], weight: [] as number[] };
+  let count = 0;
+  for (let s = 0; s < nfa.numStates; s++) count += nfa.eps[s].length + nfa.edges[s].length / 3 + nfa.calls[s].length / 2;
+  for (const { dfa } of nfa.blocks) count += dfa.numStates;
+  const edges = { from: new Int32Array(count), to: new Int32Array(count), weight: new Int32Array(count) };
+  let n = 0;
   const add = (from: number, to: number, weight: number): void => {
-    edges.from.push(from);
-    edges.to.push(to);
-    edges.weight.push(weight);
+    edges.from[n] = from;
+    edges.to[n] = to;
+    edges.weight[n++] = weight;
   };
   for (let s = 0; s < nfa.numStates; s++) {
     const eps = nfa.eps[s];
@@ -174,10 +178,9 @@ function distancesToExit(nfa: Nfa, frag: Fragment, callWeight: (callee: number) 
     const e = nfa.edges[s];
     for (let i = 0; i < e.length; i += 3) add(s, e[i + 2], 1);
     const calls = nfa.calls[s];
-    for (let i = 0; i < calls.length; i += 2) {
-      const w = callWeight(calls[i]);
-      if (w < UNREACHABLE) add(s, calls[i + 1], w);
-    }
+    // A call that cannot complete weighs UNREACHABLE: no distance through it is ever below
+    // UNREACHABLE, so it is as good as absent.
+    for (let i = 0; i < calls.length; i += 2) add(s, calls[i + 1], callWeight(calls[i]));
   }
   for (const { base, dfa } of nfa.blocks) {
     const inner = distancesOf(dfa);
