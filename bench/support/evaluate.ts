@@ -63,18 +63,15 @@ export interface SchemaOutcome {
 
 export const MASKBENCH_OPTIONS: CompileGrammarOptions = { mode: "jsonschema", format: "flexible" };
 
-let nonce = 0;
-
 /**
- * compileGrammar with the compile cache defeated (a fresh nonce in the options changes the cache
- * key), so every call measures a real compile and starts with cold mask caches. The rule
- * automata shared across schemas (src/automaton) stay warm unless `cold` clears them first: warm
- * is a long-running process that has compiled other schemas, cold a first compile.
+ * compileGrammar without the compile cache (`cache: false`), so every call measures a real compile
+ * and starts with cold mask caches, and no grammar outlives its file. The rule automata shared
+ * across schemas (src/automaton) stay warm unless `cold` clears them first: warm is a long-running
+ * process that has compiled other schemas, cold a first compile.
  */
 export function compileUncached(schema: unknown, vocabulary: Vocabulary, options: CompileGrammarOptions, cold = false): CompiledGrammar {
   if (cold) clearSharedAutomata();
-  const uncached: CompileGrammarOptions & { readonly benchNonce: number } = { ...options, benchNonce: ++nonce };
-  return compileGrammar(schema, vocabulary, uncached);
+  return compileGrammar(schema, vocabulary, { ...options, cache: false });
 }
 
 const TEXT_LIMIT = 600;

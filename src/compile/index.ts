@@ -22,6 +22,9 @@ export interface CompileGrammarOptions extends CompileOptions, TokenGrammarOptio
    *  compile for big schemas of which documents use a little, but an error in such a rule (e.g.
    *  AUTOMATON_TOO_LARGE) surfaces while decoding. Default false. */
   readonly lazyRules?: boolean;
+  /** false: compile afresh and keep nothing in the compile cache (one-off schemas, benchmarks);
+   *  default true. */
+  readonly cache?: boolean;
 }
 
 /** A TokenGrammar plus what the schema compiler said about it. */
@@ -42,6 +45,7 @@ const cache = new LruCache<string, CompiledGrammar>(256);
  * `printGbnf`) for a vocabulary.
  */
 export function compileGrammar(input: unknown, vocabulary: Vocabulary, options: CompileGrammarOptions = {}): CompiledGrammar {
+  if (options.cache === false) return compileUncached(input, vocabulary, options, false);
   // Fast path for the same schema object (the extractor's per-document call): no re-conversion.
   const identityKey = JSON.stringify([vocabulary.fingerprint, options]);
   const seen = typeof input === "object" && input !== null ? byIdentity.get(input)?.get(identityKey) : undefined;
@@ -58,12 +62,12 @@ export function compileGrammar(input: unknown, vocabulary: Vocabulary, options: 
 /** Compiled grammars by input object identity (a WeakMap: schemas that go away free their entries). */
 const byIdentity = new WeakMap<object, LruCache<string, CompiledGrammar>>();
 
-function compileUncached(input: unknown, vocabulary: Vocabulary, options: CompileGrammarOptions): CompiledGrammar {
+function compileUncached(input: unknown, vocabulary: Vocabulary, options: CompileGrammarOptions, useCache = true): CompiledGrammar {
   const started = performance.now();
   const grammarInput = asGrammar(input);
   const compiled = grammarInput ? undefined : compileSchema(input, options);
   const grammar = grammarInput ?? compiled!.grammar;
-  const key = cacheKey(compiled ? compiled.jsonSchema : grammar, vocabulary, options);
+  const key = useCache ? cacheKey(compiled ? compiled.jsonSchema : grammar, vocabulary, options) : undefined;
   const hit = key === undefined ? undefined : cache.get(key);
   if (hit) return { ...hit, compileMs: 0 };
   const dfa = buildAutomaton(grammar, { maxRecursionDepth: options.maxRecursionDepth, maxStates: options.maxStates, lazyRules: options.lazyRules });

@@ -218,6 +218,19 @@ describe("mask engine on the 64K fixture vocabulary", () => {
     expect(() => m.rollback(99)).toThrowError(expect.objectContaining({ code: "ROLLBACK_RANGE" }));
   });
 
+  it("serves a schema from the compile cache, and compiles afresh with cache: false", () => {
+    const schema = { type: "object", properties: { city: { type: "string" } } };
+    const first = compileGrammar(schema, vocab, { mode: "jsonschema" });
+    const again = compileGrammar(JSON.parse(JSON.stringify(schema)), vocab, { mode: "jsonschema" });
+    expect(again.tokens).toBe(first.tokens);
+    expect(again.compileMs).toBe(0);
+    const fresh = compileGrammar(schema, vocab, { mode: "jsonschema", cache: false });
+    expect(fresh.tokens).not.toBe(first.tokens);
+    expect(fresh.compileMs).toBeGreaterThan(0);
+    // Nothing was kept: a later cached compile still returns the first grammar.
+    expect(compileGrammar(schema, vocab, { mode: "jsonschema" }).tokens).toBe(first.tokens);
+  });
+
   it("never allows special tokens inside text nor ids beyond the tokenizer", () => {
     const grammar = grammars.get("freeString")!;
     const mask = new Uint32Array(grammar.maskWords);
