@@ -1,6 +1,12 @@
-/** A size-bounded map that evicts the least recently used entry (Map keeps insertion order). */
+/**
+ * A size-bounded map that evicts the least recently used entries. A hit only stamps its entry
+ * (no reordering: caches here are read far more often than written, some once per token); when
+ * the map grows past its capacity, the least recently stamped quarter goes at once, so eviction
+ * costs O(log n) per insertion, amortized.
+ */
 export class LruCache<K, V> {
-  private readonly map = new Map<K, V>();
+  private readonly map = new Map<K, { value: V; used: number }>();
+  private clock = 0;
 
   constructor(private readonly capacity: number) {}
 
@@ -9,12 +15,10 @@ export class LruCache<K, V> {
   }
 
   get(key: K): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
+    const entry = this.map.get(key);
+    if (entry === undefined) return undefined;
+    entry.used = ++this.clock;
+    return entry.value;
   }
 
   clear(): void {
@@ -22,11 +26,20 @@ export class LruCache<K, V> {
   }
 
   set(key: K, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.capacity) {
-      const oldest = this.map.keys().next();
-      if (!oldest.done) this.map.delete(oldest.value);
+    const entry = this.map.get(key);
+    if (entry !== undefined) {
+      entry.value = value;
+      entry.used = ++this.clock;
+      return;
     }
+    this.map.set(key, { value, used: ++this.clock });
+    if (this.map.size > this.capacity) this.evict();
+  }
+
+  /** Drops the least recently used entries down to three quarters of the capacity. */
+  private evict(): void {
+    const keep = Math.floor((this.capacity * 3) / 4);
+    const byUse = [...this.map].sort((a, b) => a[1].used - b[1].used);
+    for (let i = 0; i < byUse.length - keep; i++) this.map.delete(byUse[i][0]);
   }
 }
