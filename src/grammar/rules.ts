@@ -33,9 +33,28 @@ export function importRules(
   overrides: ReadonlyMap<string, string> = new Map(),
 ): string {
   const rename = (n: string): string => overrides.get(n) ?? prefix + n;
-  for (const [name, body] of source.rules) {
-    if (overrides.has(name) || target.has(rename(name))) continue;
-    target.set(rename(name), renameRefs(body, rename));
-  }
+  for (const [name, body] of renamedRules(source.rules, prefix, overrides, rename)) if (!target.has(name)) target.set(name, body);
   return rename(source.start);
+}
+
+/** Renamed copies of a library grammar's rules, per (grammar, prefix, overrides): every schema
+ *  compile imports the same ones (the "any value" levels alone are ~80 rules), and expressions are
+ *  immutable, so they are renamed once. */
+const renamedCache = new WeakMap<ReadonlyMap<string, Expr>, Map<string, readonly (readonly [string, Expr])[]>>();
+
+function renamedRules(
+  rules: ReadonlyMap<string, Expr>,
+  prefix: string,
+  overrides: ReadonlyMap<string, string>,
+  rename: (name: string) => string,
+): readonly (readonly [string, Expr])[] {
+  let byRenaming = renamedCache.get(rules);
+  if (byRenaming === undefined) renamedCache.set(rules, (byRenaming = new Map()));
+  const key = `${prefix}\u0000${[...overrides].join("\u0000")}`;
+  let renamed = byRenaming.get(key);
+  if (renamed === undefined) {
+    renamed = [...rules].filter(([name]) => !overrides.has(name)).map(([name, body]) => [rename(name), renameRefs(body, rename)] as const);
+    byRenaming.set(key, renamed);
+  }
+  return renamed;
 }
