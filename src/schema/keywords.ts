@@ -60,20 +60,21 @@ export const childPointer = (ptr: string, ...segments: (string | number)[]): str
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Every direct subschema of `node` with its JSON pointer (values that are not schemas are skipped). */
-export function* subschemas(node: Record<string, unknown>, ptr: string): Generator<[unknown, string]> {
-  for (const k of SCHEMA_KEYWORDS) if (k in node) yield [node[k], childPointer(ptr, k)];
+/** Calls `visit` with every direct subschema of `node` and its JSON pointer (values that are not
+ *  schemas are skipped). */
+export function forEachSubschema(node: Record<string, unknown>, ptr: string, visit: (child: unknown, ptr: string) => void): void {
+  for (const k of SCHEMA_KEYWORDS) if (k in node) visit(node[k], `${ptr}/${k}`);
   for (const k of SCHEMA_ARRAY_KEYWORDS) {
     const v = node[k];
-    if (Array.isArray(v)) for (let i = 0; i < v.length; i++) yield [v[i], childPointer(ptr, k, i)];
+    if (Array.isArray(v)) for (let i = 0; i < v.length; i++) visit(v[i], `${ptr}/${k}/${i}`);
   }
   for (const k of SCHEMA_MAP_KEYWORDS) {
     const v = node[k];
-    if (isRecord(v)) for (const [name, s] of Object.entries(v)) yield [s, childPointer(ptr, k, name)];
+    if (isRecord(v)) for (const name of Object.keys(v)) visit(v[name], childPointer(ptr, k, name));
   }
   const items = node.items;
-  if (Array.isArray(items)) for (let i = 0; i < items.length; i++) yield [items[i], childPointer(ptr, "items", i)];
-  else if (items !== undefined) yield [items, childPointer(ptr, "items")];
+  if (Array.isArray(items)) for (let i = 0; i < items.length; i++) visit(items[i], `${ptr}/items/${i}`);
+  else if (items !== undefined) visit(items, `${ptr}/items`);
   const deps = node.dependencies;
-  if (isRecord(deps)) for (const [name, s] of Object.entries(deps)) if (!Array.isArray(s)) yield [s, childPointer(ptr, "dependencies", name)];
+  if (isRecord(deps)) for (const name of Object.keys(deps)) if (!Array.isArray(deps[name])) visit(deps[name], childPointer(ptr, "dependencies", name));
 }

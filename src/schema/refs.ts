@@ -7,7 +7,7 @@
  */
 
 import { SchemaError } from "../errors.js";
-import { subschemas } from "./keywords.js";
+import { forEachSubschema } from "./keywords.js";
 
 const DEFAULT_BASE = "https://pocket-extract.invalid/schema.json";
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -49,7 +49,7 @@ export class RefResolver {
       }
       if (typeof node.$anchor === "string") this.anchors.set(`${base}#${node.$anchor}`, { node, pointer: ptr });
       this.bases.set(node, base);
-      for (const [child, childPtr] of subschemas(node, ptr)) stack.push([child, childPtr, base]);
+      forEachSubschema(node, ptr, (child, childPtr) => stack.push([child, childPtr, base]));
     }
   }
 

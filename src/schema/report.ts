@@ -9,7 +9,7 @@
  * verdict lands on the input occurrences of the keyword.
  */
 
-import { defaultClass, subschemas, type KeywordClass } from "./keywords.js";
+import { defaultClass, forEachSubschema, type KeywordClass } from "./keywords.js";
 import type { CompileReport, KeywordUse } from "./types.js";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -105,7 +105,7 @@ export class ReportBuilder {
       if ("format" in node && !legacyRefs) {
         this.set(ptr, "format", "enforced", "asserted by the grammar (stricter than draft 2019-09+, where format is an annotation by default)");
       }
-      for (const child of subschemas(node, ptr)) stack.push(child);
+      forEachSubschema(node, ptr, (child, childPtr) => stack.push([child, childPtr]));
     }
   }
 
