@@ -67,6 +67,10 @@ export class RuleSet {
   /** No rule id reaches this (for packing keys). */
   readonly maxRules: number;
   private readonly ids = new Map<string, number>();
+  /** Per rule id: its component, whether it is a recursion head, whether it is recursive. */
+  private readonly components: number[] = [];
+  private readonly heads: boolean[] = [];
+  private readonly recursives: boolean[] = [];
   private readonly dfas: (ByteDfa | LazyRule | undefined)[] = [];
   private readonly sharedEntries: (CachedRule | undefined)[] = [];
   private readonly built = new Map<string, ByteDfa | null>();
@@ -127,18 +131,17 @@ export class RuleSet {
 
   /** The component id (rules in one cycle share it; a callee outside it has a lower one). */
   component(id: number): number {
-    // String rules call nothing: any component id below every grammar rule's will do.
-    return this.graph.component.get(this.names[id]) ?? -1;
+    return this.components[id];
   }
 
   /** True for a recursion head (entering it from its own component costs depth). */
   head(id: number): boolean {
-    return this.graph.heads.has(this.names[id]);
+    return this.heads[id];
   }
 
   /** True when the rule's component is recursive (its analysis depends on the depth left). */
   recursive(id: number): boolean {
-    return this.isRecursive(this.names[id]);
+    return this.recursives[id];
   }
 
   /** Ids of the rules in `id`'s component. */
@@ -173,6 +176,11 @@ export class RuleSet {
     if (id === undefined) {
       id = this.names.push(name) - 1;
       this.ids.set(name, id);
+      // Read on every automaton step: by id, not by name. String rules call nothing: any
+      // component id below every grammar rule's will do.
+      this.components.push(this.graph.component.get(name) ?? -1);
+      this.heads.push(this.graph.heads.has(name));
+      this.recursives.push(this.isRecursive(name));
     }
     return id;
   }
