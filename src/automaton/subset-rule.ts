@@ -15,8 +15,9 @@
  *    can complete: the rule is trimmed as it is expanded. It is not minimal: equivalent states
  *    stay apart, which costs the grammar automaton a few more states and nothing in exactness.
  *  - `plainBudget`: the best of the members' budgets, where members inside an embedded automaton
- *    (a JSON string, inlined) have that automaton's budgets and others none; any member surviving
- *    a text means the subset survives it, so this is a lower bound, as required.
+ *    (a JSON string, inlined) have that automaton's budgets and others the least one can have;
+ *    any member surviving a text means the subset survives it, so this is a lower bound, as
+ *    required.
  *  - `singleByte`: read off the expanded row.
  */
 import { Budget } from "./budget.js";
@@ -80,7 +81,9 @@ export class SubsetRule implements LazyRule {
       next: (state, column) => this.row(state).next(state, column),
       dist: (state) => this.distOf(state),
       plainBudget: (state, pos) => {
-        let best = NO_BUDGET;
+        // At a character boundary every state survives the zero characters before its first
+        // (plain-budget.ts: a budget is one less than the characters started up to a death).
+        let best = pos === 0 ? 0 : NO_BUDGET;
         for (const s of this.subsets.subsets[state]) {
           const block = nfa.blockOf[s];
           if (block < 0) continue;
