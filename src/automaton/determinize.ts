@@ -13,7 +13,7 @@ import type { Budget } from "./budget.js";
 import type { ByteDfa } from "./dfa.js";
 import { DfaBuilder } from "./dfa-builder.js";
 import { partitionFromCuts, type Partition } from "./classes.js";
-import type { Fragment, Nfa } from "./nfa.js";
+import type { Fragment, FrozenNfa, Nfa } from "./nfa.js";
 
 export interface SubsetOptions {
   /** Every subset containing the exit collapses into one accepting state with no transitions:
@@ -29,7 +29,7 @@ export interface SubsetOptions {
 
 /** The whole DFA of the NFA fragment (every subset reachable from the start). */
 export function determinize(nfa: Nfa, frag: Fragment, budget: Budget, what: string, stopAtAccept = false): ByteDfa {
-  const subsets = new SubsetConstruction(nfa, frag, budget, what, { stopAtAccept });
+  const subsets = new SubsetConstruction(nfa.freeze(), frag, budget, what, { stopAtAccept });
   for (let d = 0; d < subsets.numStates; d++) subsets.expand(d);
   return subsets.build();
 }
@@ -63,7 +63,7 @@ export class SubsetConstruction {
   private readonly touched: number[] = [];
 
   constructor(
-    private readonly nfa: Nfa,
+    private readonly nfa: FrozenNfa,
     private readonly frag: Fragment,
     private readonly budget: Budget,
     private readonly what: string,
@@ -71,12 +71,9 @@ export class SubsetConstruction {
   ) {
     const ranges = new Set<number>();
     const callees = new Set<number>();
-    for (let s = 0; s < nfa.numStates; s++) {
-      const e = nfa.edges[s];
-      for (let i = 0; i < e.length; i += 3) ranges.add(e[i] * 256 + e[i + 1]);
-      const calls = nfa.calls[s];
-      for (let i = 0; i < calls.length; i += 2) callees.add(calls[i]);
-    }
+    const { edgeData, callData } = nfa;
+    for (let i = 0; i < edgeData.length; i += 3) ranges.add(edgeData[i] * 256 + edgeData[i + 1]);
+    for (let i = 0; i < callData.length; i += 2) callees.add(callData[i]);
     const { classOf, numClasses: byteClasses, classesOf } = byteClassesOf(ranges, new Set(nfa.blocks.map((block) => block.dfa)));
     this.rangeClasses = classesOf;
     this.classOf = classOf;
@@ -121,7 +118,7 @@ export class SubsetConstruction {
           // Fast path: a lone block state maps row to row.
           for (let c = 0; c < numClasses; c++) {
             const t = inner.trans[row + map[c]];
-            if (t >= 0) this.dfa.set(d, c, nfa.eps[base + t].length === 0 ? this.internOne(base + t) : this.intern([base + t]));
+            if (t >= 0) this.dfa.set(d, c, nfa.noEps(base + t) ? this.internOne(base + t) : this.intern([base + t]));
           }
           return;
         }
@@ -130,18 +127,17 @@ export class SubsetConstruction {
           if (t >= 0) this.push(c, base + t);
         }
       } else {
-        const e = nfa.edges[s];
-        budget.charge(e.length, what);
-        for (let i = 0; i < e.length; i += 3) {
-          const to = e[i + 2];
+        const { edgeData, callData } = nfa;
+        budget.charge(nfa.edgeStart[s + 1] - nfa.edgeStart[s], what);
+        for (let i = nfa.edgeStart[s]; i < nfa.edgeStart[s + 1]; i += 3) {
+          const to = edgeData[i + 2];
           if (live !== undefined && live[to] === 0) continue;
-          for (const c of this.rangeClasses.get(e[i] * 256 + e[i + 1])!) this.push(c, to);
+          for (const c of this.rangeClasses.get(edgeData[i] * 256 + edgeData[i + 1])!) this.push(c, to);
         }
-        const calls = nfa.calls[s];
-        for (let i = 0; i < calls.length; i += 2) {
-          const ret = calls[i + 1];
-          if ((live !== undefined && live[ret] === 0) || this.deadCallee?.(calls[i])) continue;
-          this.push(this.callColumn.get(calls[i])!, ret);
+        for (let i = nfa.callStart[s]; i < nfa.callStart[s + 1]; i += 2) {
+          const ret = callData[i + 1];
+          if ((live !== undefined && live[ret] === 0) || this.deadCallee?.(callData[i])) continue;
+          this.push(this.callColumn.get(callData[i])!, ret);
         }
       }
     }
@@ -189,9 +185,8 @@ export class SubsetConstruction {
     while (stack.length > 0) {
       const s = stack.pop()!;
       out.push(s);
-      const eps = nfa.eps[s];
-      for (let i = 0; i < eps.length; i++) {
-        const t = eps[i];
+      for (let i = nfa.epsStart[s]; i < nfa.epsStart[s + 1]; i++) {
+        const t = nfa.epsTo[i];
         if (mark[t] !== gen && (live === undefined || live[t] === 1)) {
           mark[t] = gen;
           stack.push(t);
@@ -223,7 +218,7 @@ export class SubsetConstruction {
   }
 
   private intern(seeds: readonly number[]): number {
-    if (seeds.length === 1 && this.nfa.eps[seeds[0]].length === 0) return this.internOne(seeds[0]);
+    if (seeds.length === 1 && this.nfa.noEps(seeds[0])) return this.internOne(seeds[0]);
     const set = this.close(seeds);
     if (set.length === 1) {
       if (this.singleton[set[0]] < 0) this.singleton[set[0]] = this.add(set);

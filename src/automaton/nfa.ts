@@ -108,6 +108,11 @@ export class Nfa {
     return { start, end };
   }
 
+  /** The compact form readers use (see FrozenNfa). */
+  freeze(): FrozenNfa {
+    return new FrozenNfa(this);
+  }
+
   /** Embeds a DFA as a block: its accepting states get epsilon moves to the exit. */
   embed(dfa: ByteDfa): Fragment {
     const base = this.numStates;
@@ -122,5 +127,46 @@ export class Nfa {
     }
     this.addState();
     return { start: base + dfa.start, end };
+  }
+}
+
+/**
+ * An NFA in compact form (nfa.freeze()): moves in flat typed arrays indexed by per-state offsets
+ * (CSR), which is what readers walk, and all an automaton determinized on demand keeps alive
+ * (subset-rule.ts): a few arrays instead of three small arrays per state.
+ */
+export class FrozenNfa {
+  readonly numStates: number;
+  /** Epsilon successors of s: epsTo[epsStart[s] .. epsStart[s + 1]). */
+  readonly epsStart: Int32Array;
+  readonly epsTo: Int32Array;
+  /** Byte ranges of s: (lo, hi, to) triples in edgeData[edgeStart[s] .. edgeStart[s + 1]). */
+  readonly edgeStart: Int32Array;
+  readonly edgeData: Int32Array;
+  /** Calls of s: (callee, return state) pairs in callData[callStart[s] .. callStart[s + 1]). */
+  readonly callStart: Int32Array;
+  readonly callData: Int32Array;
+  readonly blockOf: Int32Array;
+  readonly blocks: readonly Block[];
+
+  constructor(nfa: Nfa) {
+    const n = (this.numStates = nfa.numStates);
+    const flatten = (lists: readonly (readonly number[])[]): [Int32Array, Int32Array] => {
+      const start = new Int32Array(n + 1);
+      for (let s = 0; s < n; s++) start[s + 1] = start[s] + lists[s].length;
+      const data = new Int32Array(start[n]);
+      for (let s = 0; s < n; s++) data.set(lists[s], start[s]);
+      return [start, data];
+    };
+    [this.epsStart, this.epsTo] = flatten(nfa.eps);
+    [this.edgeStart, this.edgeData] = flatten(nfa.edges);
+    [this.callStart, this.callData] = flatten(nfa.calls);
+    this.blockOf = Int32Array.from(nfa.blockOf);
+    this.blocks = nfa.blocks;
+  }
+
+  /** True when s has no epsilon moves. */
+  noEps(s: number): boolean {
+    return this.epsStart[s + 1] === this.epsStart[s];
   }
 }

@@ -23,7 +23,7 @@
 import { Budget } from "./budget.js";
 import { ClassBytes } from "./class-bytes.js";
 import { SubsetConstruction } from "./determinize.js";
-import type { Fragment, Nfa } from "./nfa.js";
+import type { Fragment, FrozenNfa, Nfa } from "./nfa.js";
 import { distancesOf, plainBudgetsOf } from "./finished-tables.js";
 import { distancesTo } from "./shortest-paths.js";
 import { NO_BUDGET, UNREACHABLE, type LazyRule, type RuleTables } from "./rule-tables.js";
@@ -45,7 +45,8 @@ export class SubsetRule implements LazyRule {
 
   /** The rule of NFA fragment `frag`; null when no text completes it. `callWeight(callee)` is
    *  the callee's shortest text (UNREACHABLE when it has none). */
-  static of(nfa: Nfa, frag: Fragment, shortestOf: (callee: number) => number, maxStates: number, what: string): SubsetRule | null {
+  static of(built: Nfa, frag: Fragment, shortestOf: (callee: number) => number, maxStates: number, what: string): SubsetRule | null {
+    const nfa = built.freeze();
     const weights = new Map<number, number>();
     const callWeight = (callee: number): number => {
       let w = weights.get(callee);
@@ -58,7 +59,7 @@ export class SubsetRule implements LazyRule {
   }
 
   private constructor(
-    nfa: Nfa,
+    nfa: FrozenNfa,
     frag: Fragment,
     private readonly nfaDist: Int32Array,
     callWeight: (callee: number) => number,
@@ -164,9 +165,9 @@ export class SubsetRule implements LazyRule {
  * automaton's states are not walked one move at a time: each reaches the block's exit in its own
  * distance to acceptance (the automaton is finished, so every state has one).
  */
-function distancesToExit(nfa: Nfa, frag: Fragment, callWeight: (callee: number) => number): Int32Array {
-  let count = 0;
-  for (let s = 0; s < nfa.numStates; s++) count += nfa.eps[s].length + nfa.edges[s].length / 3 + nfa.calls[s].length / 2;
+function distancesToExit(nfa: FrozenNfa, frag: Fragment, callWeight: (callee: number) => number): Int32Array {
+  const { epsStart, epsTo, edgeStart, edgeData, callStart, callData } = nfa;
+  let count = epsTo.length + edgeData.length / 3 + callData.length / 2;
   for (const { dfa } of nfa.blocks) count += dfa.numStates;
   const edges = { from: new Int32Array(count), to: new Int32Array(count), weight: new Int32Array(count) };
   let n = 0;
@@ -176,14 +177,11 @@ function distancesToExit(nfa: Nfa, frag: Fragment, callWeight: (callee: number) 
     edges.weight[n++] = weight;
   };
   for (let s = 0; s < nfa.numStates; s++) {
-    const eps = nfa.eps[s];
-    for (let i = 0; i < eps.length; i++) add(s, eps[i], 0);
-    const e = nfa.edges[s];
-    for (let i = 0; i < e.length; i += 3) add(s, e[i + 2], 1);
-    const calls = nfa.calls[s];
+    for (let i = epsStart[s]; i < epsStart[s + 1]; i++) add(s, epsTo[i], 0);
+    for (let i = edgeStart[s]; i < edgeStart[s + 1]; i += 3) add(s, edgeData[i + 2], 1);
     // A call that cannot complete weighs UNREACHABLE: no distance through it is ever below
     // UNREACHABLE, so it is as good as absent.
-    for (let i = 0; i < calls.length; i += 2) add(s, calls[i + 1], callWeight(calls[i]));
+    for (let i = callStart[s]; i < callStart[s + 1]; i += 2) add(s, callData[i + 1], callWeight(callData[i]));
   }
   for (const { base, dfa } of nfa.blocks) {
     const inner = distancesOf(dfa);
