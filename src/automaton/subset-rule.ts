@@ -43,7 +43,7 @@ export class SubsetRule implements LazyRule {
   /** Per state: its least member distance, -1 until first asked. */
   private dist = new Int32Array(64).fill(-1);
 
-  /** The rule of NFA fragment `frag`; null when no text completes it. `callWeight(callee)` is
+  /** The rule of NFA fragment `frag`; null when no text completes it. `shortestOf(callee)` is
    *  the callee's shortest text (UNREACHABLE when it has none). */
   static of(built: Nfa, frag: Fragment, shortestOf: (callee: number) => number, maxStates: number, what: string): SubsetRule | null {
     const nfa = built.freeze();
