@@ -16,7 +16,8 @@
  * clears them before each file (a first compile). --lazy-rules compiles with `lazyRules` (rules
  * built as documents reach them: part of the compile moves into the first masks).
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_MASKBENCH_DIR, listMaskbench, sampleNames } from "./support/corpus.js";
 import { bareOutcome, type SchemaOutcome } from "./support/evaluate.js";
@@ -92,5 +93,6 @@ function writeResult(complete: boolean): void {
     },
     schemas: tally.rows(),
   };
+  mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(result, null, 1));
 }

@@ -15,10 +15,10 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const SHORT: Readonly<Record<number, string>> = { 0x08: "b", 0x09: "t", 0x0a: "n", 0x0c: "f", 0x0d: "r", 0x22: '"', 0x5c: "\\" };
 
-const escaped = (b: number): boolean => b < 0x20 || b === QUOTE || b === BACKSLASH;
+export const escaped = (b: number): boolean => b < 0x20 || b === QUOTE || b === BACKSLASH;
 
 /** Each escaped raw byte with the bytes of its escape sequence, backslash included. */
-const ESCAPES: readonly (readonly [number, readonly number[]])[] = Array.from({ length: 256 }, (_, x) => x)
+export const ESCAPES: readonly (readonly [number, readonly number[]])[] = Array.from({ length: 256 }, (_, x) => x)
   .filter(escaped)
   .map((x) => {
     const tail = SHORT[x] ?? `u${x.toString(16).padStart(4, "0")}`;
@@ -26,7 +26,7 @@ const ESCAPES: readonly (readonly [number, readonly number[]])[] = Array.from({ 
   });
 
 /** Bytes that appear inside escape sequences each need their own class. */
-const ESCAPE_ALPHABET = new Set(ESCAPES.flatMap(([, path]) => path));
+export const ESCAPE_ALPHABET = new Set(ESCAPES.flatMap(([, path]) => path));
 
 export function encodeJsonString(content: ByteDfa, budget: Budget, what: string): ByteDfa {
   const role = Array.from({ length: 256 }, (_, b) => (b < 0x20 ? 256 : ESCAPE_ALPHABET.has(b) ? b : -1));

@@ -2,7 +2,8 @@
  * The automaton of a `jsonString` IR node: content language (pattern search, or any text), minus
  * the excluded names and patterns, cut to the length bounds in code points, then JSON-encoded
  * with quotes. Regex DFAs are minimized before the products so those stay small; the products
- * are minimized once, at the end. Finished automata are shared process-wide by spec (a bounded
+ * are minimized once, at the end. A pattern under length bounds whose product would be large is
+ * computed instead (counted-string.ts). Finished automata are shared process-wide by spec (a bounded
  * LRU; automata are immutable), except verbatim ones, which belong to one document and are only
  * memoized per build.
  */
@@ -13,11 +14,13 @@ import type { ByteDfa } from "./dfa.js";
 import { compileExpr } from "./compile-expr.js";
 import { partitionFromCuts } from "./classes.js";
 import { concatAfterSinks } from "./concat.js";
+import { CountedStringAutomaton } from "./counted-string.js";
 import { DfaBuilder } from "./dfa-builder.js";
 import { finish } from "./finish.js";
 import { encodeJsonString } from "./json-escape.js";
 import { boundLength } from "./length.js";
 import { product } from "./product.js";
+import { isLazyRule, type LazyRule } from "./rule-tables.js";
 import { substringContent } from "./substrings.js";
 import { encodeText } from "./utf8.js";
 import { LruCache } from "../util/lru.js";
@@ -27,7 +30,10 @@ export type JsonStringSpec = Extract<Expr, { kind: "jsonString" }>;
 let anyTextDfa: ByteDfa | undefined;
 /** Distinct string specs kept process-wide (a default-bounded string is ~2,800 states, 0.2 MiB). */
 const SHARED_STRINGS = 512;
-const shared = new LruCache<string, { dfa: ByteDfa | null }>(SHARED_STRINGS);
+const shared = new LruCache<string, { dfa: ByteDfa | LazyRule | null }>(SHARED_STRINGS);
+/** Content states x counts from which a pattern under length bounds is computed, not built (a
+ *  built pair costs a few states more once JSON-encoded, and a minimization pass). */
+const COUNTED_FROM = 256;
 
 /** Short keys of string lists (an interned id per distinct content), memoized per array: an
  *  object's excluded-key list (every declared name) is shared by all its member strings, and
@@ -49,9 +55,13 @@ function listKey(list: readonly string[] | undefined): string {
 }
 
 export class JsonStrings {
-  private readonly verbatim = new Map<string, ByteDfa | null>();
+  private readonly verbatim = new Map<string, ByteDfa | LazyRule | null>();
 
-  constructor(private readonly budget: Budget) {}
+  /** `countedFrom`: content states x counts from which a bounded pattern is computed. */
+  constructor(
+    private readonly budget: Budget,
+    private readonly countedFrom = COUNTED_FROM,
+  ) {}
 
   static clearShared(): void {
     shared.clear();
@@ -63,26 +73,35 @@ export class JsonStrings {
     return `[${spec.minLength},${max},${JSON.stringify(spec.pattern ?? null)},${listKey(spec.exclude)},${listKey(spec.excludePatterns)},${JSON.stringify(spec.substringOf ?? null)}]`;
   }
 
-  /** The finished automaton of the string token; null when no string satisfies the spec. */
-  get(spec: JsonStringSpec): ByteDfa | null {
+  /** The automaton of the string token (a finished table, or computed: counted-string.ts); null
+   *  when no string satisfies the spec. */
+  get(spec: JsonStringSpec): ByteDfa | LazyRule | null {
     const key = JsonStrings.keyOf(spec);
     if (spec.substringOf !== undefined) {
-      if (!this.verbatim.has(key)) this.verbatim.set(key, this.build(spec, "verbatim string"));
+      if (!this.verbatim.has(key)) this.verbatim.set(key, this.build(spec, "verbatim string", true));
       return this.verbatim.get(key)!;
     }
     const what = `string ${key}`;
     let entry = shared.get(key);
     if (entry === undefined) {
-      entry = { dfa: this.build(spec, what) };
+      entry = { dfa: this.build(spec, what, true) };
       shared.set(key, entry);
-    } else if (entry.dfa !== null) {
+    } else if (entry.dfa !== null && !isLazyRule(entry.dfa)) {
       // Built under another build's limits: this build's limit still applies.
       this.budget.checkStates(entry.dfa.numStates, what);
     }
     return entry.dfa;
   }
 
-  private build(spec: JsonStringSpec, what: string): ByteDfa | null {
+  /** The automaton of the string token as a finished table, however large (the reference that
+   *  computed ones are tested against); not shared. */
+  table(spec: JsonStringSpec): ByteDfa | null {
+    return this.build(spec, `string ${JsonStrings.keyOf(spec)}`, false) as ByteDfa | null;
+  }
+
+  /** `compute`: a pattern under length bounds whose product would pass `countedFrom` states is
+   *  computed (counted-string.ts) instead of built. */
+  private build(spec: JsonStringSpec, what: string, compute: boolean): ByteDfa | LazyRule | null {
     const { minLength: min, maxLength: max } = spec;
     if (min > max) return null;
     let content = this.content(spec, what);
@@ -91,8 +110,15 @@ export class JsonStrings {
       ...(spec.excludePatterns ?? []).map((p) => this.search(p, what)),
     ];
     for (const ex of excluded) if (content !== null && ex !== null) content = product(content, ex, "difference", this.budget, what);
+    if (content !== null && (min > 0 || max !== Infinity)) {
+      content = finish(content);
+      if (content === null) return null;
+      if (compute && content.numStates * ((max === Infinity ? min : max) + 1) > this.countedFrom) {
+        return CountedStringAutomaton.of(content, min, max, this.budget, what);
+      }
+      content = boundLength(content, min, max, this.budget, what);
+    }
     if (content === null) return null;
-    if (min > 0 || max !== Infinity) content = boundLength(content, min, max, this.budget, what);
     return finish(encodeJsonString(content, this.budget, what));
   }
 

@@ -19,7 +19,7 @@ describe("length-only strings computed on demand", () => {
       fc.property(bounds, fc.array(text, { minLength: 1, maxLength: 8 }), ([min, max], texts) => {
         const spec = jsonString(min, max) as JsonStringSpec;
         const lazy = buildAutomaton(grammar(spec));
-        const built = new JsonStrings(new Budget(1e6, 1e9)).get(spec)!;
+        const built = new JsonStrings(new Budget(1e6, 1e9)).table(spec)!;
         for (const t of [...texts, "x".repeat(min), "x".repeat(Math.min(max, 20))]) {
           const token = JSON.stringify(t);
           expect(accepts(lazy, token), `${token} in [${min}, ${max}]`).toBe(accepts(built, token));

@@ -6,9 +6,9 @@ import { alt, chars, lit, ref, repeat, seq, type Expr } from "../../src/grammar/
 import { DEFAULT_MAX_STATES, RuleSet } from "../../src/automaton/rule-automata.js";
 import { Budget } from "../../src/automaton/budget.js";
 import { compileExpr } from "../../src/automaton/compile-expr.js";
-import { stepByte, type ByteDfa } from "../../src/automaton/dfa.js";
+import { stepByte } from "../../src/automaton/dfa.js";
 import { JsonStrings } from "../../src/automaton/json-string.js";
-import { accepts, grammar, jsonString, mooreClassCount, uncompletableStates, untrimmedStates } from "./helpers.js";
+import { accepts, distancesToAccept, grammar, jsonString, mooreClassCount, uncompletableStates, untrimmedStates } from "./helpers.js";
 
 const codeOf = (f: () => unknown): string | undefined => {
   try {
@@ -19,22 +19,6 @@ const codeOf = (f: () => unknown): string | undefined => {
   }
   return undefined;
 };
-
-/** Fewest bytes from each state to acceptance, by brute-force relaxation (independent of the
- *  builder's own searches). */
-function distancesToAccept(dfa: ByteDfa): number[] {
-  const dist = Array.from({ length: dfa.numStates }, (_, s) => (dfa.accepting[s] ? 0 : Infinity));
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (let s = 0; s < dfa.numStates; s++) {
-      for (let b = 0; b < 256; b++) {
-        const t = stepByte(dfa, s, b);
-        if (t >= 0 && dist[t] + 1 < dist[s]) ((dist[s] = dist[t] + 1), (changed = true));
-      }
-    }
-  }
-  return dist;
-}
 
 describe("expressions", () => {
   it("builds literals, sequences, alternatives and repeats", () => {
@@ -106,7 +90,7 @@ describe("invariants", () => {
       fc.property(arb, fc.array(fc.nat(), { minLength: 1, maxLength: 40 }), (expr, choices) => {
         const strings = new JsonStrings(new Budget(DEFAULT_MAX_STATES, 1e9));
         const eager = compileExpr(expr, new Budget(DEFAULT_MAX_STATES, 1e9), "reference", {
-          resolve: (leaf) => (leaf.kind === "jsonString" ? strings.get(leaf) : null),
+          resolve: (leaf) => (leaf.kind === "jsonString" ? strings.table(leaf) : null),
         });
         let lazy;
         try {
@@ -226,8 +210,8 @@ describe("rules built on first use (lazyRules)", () => {
 
 describe("limits", () => {
   it("fails with AUTOMATON_TOO_LARGE instead of growing without bound", () => {
-    // A bounded string with a pattern is a built product (length-only ones are computed).
-    expect(codeOf(() => buildAutomaton(grammar(jsonString(0, 5000, { pattern: "b" })), { maxStates: 10_000 }))).toBe("AUTOMATON_TOO_LARGE");
+    // A pattern whose determinization explodes: (a|b)*a(a|b){16} has 2^17 DFA states.
+    expect(codeOf(() => buildAutomaton(grammar(jsonString(0, Infinity, { pattern: "^[ab]*a[ab]{16}$" })), { maxStates: 10_000 }))).toBe("AUTOMATON_TOO_LARGE");
   });
 
   it("determinizes a called rule only as far as documents go, and stops at maxStates", () => {

@@ -49,7 +49,7 @@ describe("strings other than some names, computed on demand", () => {
       fc.property(fc.integer({ min: 0, max: 3 }), fc.array(word(4), { minLength: 1, maxLength: 6 }), fc.array(word(5), { maxLength: 6 }), (min, names, others) => {
         const spec = jsonString(min, Infinity, { exclude: names }) as JsonStringSpec;
         const lazy = buildAutomaton(grammar(spec));
-        const built = new JsonStrings(new Budget(1e6, 1e9)).get(spec)!;
+        const built = new JsonStrings(new Budget(1e6, 1e9)).table(spec)!;
         const distance = distances(built);
         // The names, names one character longer or shorter, and other texts, as tokens.
         const texts = [...names, ...names.map((n) => `${n}a`), ...names.map((n) => [...n].slice(0, -1).join("")), ...others, "x".repeat(min)];

@@ -3,7 +3,7 @@
  * checked by brute force independently of the builder's own algorithms, and small grammar
  * constructors.
  */
-import { acceptsBytes, acceptsText, type ByteDfa, type GrammarAutomaton } from "../../src/automaton/index.js";
+import { acceptsBytes, acceptsText, stepByte, type ByteDfa, type GrammarAutomaton } from "../../src/automaton/index.js";
 import type { Expr, Grammar } from "../../src/grammar/ir.js";
 
 /** Byte-by-byte acceptance of a text (as UTF-8) or of raw bytes. */
@@ -117,4 +117,20 @@ function completes(automaton: GrammarAutomaton, state: number): boolean {
     s = next;
   }
   return false;
+}
+
+/** Fewest bytes from each state to acceptance, by brute-force relaxation (independent of the
+ *  builder's own searches). */
+export function distancesToAccept(dfa: ByteDfa): number[] {
+  const dist = Array.from({ length: dfa.numStates }, (_, s) => (dfa.accepting[s] ? 0 : Infinity));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let s = 0; s < dfa.numStates; s++) {
+      for (let b = 0; b < 256; b++) {
+        const t = stepByte(dfa, s, b);
+        if (t >= 0 && dist[t] + 1 < dist[s]) ((dist[s] = dist[t] + 1), (changed = true));
+      }
+    }
+  }
+  return dist;
 }
