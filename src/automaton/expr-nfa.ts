@@ -4,7 +4,7 @@
  * fragments, to calls of other rules, or to null for an empty language, which propagates: a sequence with an empty part
  * is empty, an alternative drops it, a repeat with min 0 becomes the empty string).
  */
-import type { Expr } from "../grammar/ir.js";
+import { repeatCopies, type Expr } from "../grammar/ir.js";
 import { addCodePointSet } from "./char-class.js";
 import type { ByteDfa } from "./dfa.js";
 import type { Fragment, Nfa } from "./nfa.js";
@@ -94,9 +94,4 @@ function addRepeat(nfa: Nfa, item: Expr, min: number, max: number, resolve: Reso
   }
   nfa.addEps(cur, end);
   return { start, end };
-}
-
-/** Copies of its item that a repeat puts in the NFA (see addRepeat). */
-export function repeatCopies(min: number, max: number): number {
-  return max === Infinity ? min + 1 : Math.max(max, 1);
 }

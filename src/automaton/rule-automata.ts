@@ -17,14 +17,14 @@
  * afresh at the maximum, and the analysis (rule-analysis.ts) removes every move that could only
  * complete deeper than allowed.
  */
-import type { Expr, Grammar } from "../grammar/ir.js";
+import { repeatCopies, type Expr, type Grammar } from "../grammar/ir.js";
 import { PocketExtractError } from "../errors.js";
 import { Budget } from "./budget.js";
 import { compileExpr } from "./compile-expr.js";
 import { Nfa } from "./nfa.js";
 import { SubsetRule } from "./subset-rule.js";
 import type { ByteDfa } from "./dfa.js";
-import { addExpr, repeatCopies, type Leaf, type ResolveLeaf } from "./expr-nfa.js";
+import { addExpr, type Leaf, type ResolveLeaf } from "./expr-nfa.js";
 import { JsonStrings, type JsonStringSpec } from "./json-string.js";
 import { MinLengths } from "./min-length.js";
 import { analyzeRules, type RuleGraph } from "./rule-graph.js";

@@ -6,7 +6,7 @@
 import { SchemaError } from "../errors.js";
 import { importRules, renameRefs } from "../grammar/rules.js";
 import { loadGrammarFile } from "../grammar/files.js";
-import { alt, jsonString, lit, never, ref, type Expr } from "../grammar/ir.js";
+import { alt, jsonString, lit, never, ref, repeatCopies, type Expr } from "../grammar/ir.js";
 import { cat, gapExpr } from "./format.js";
 import { RefResolver } from "./refs.js";
 import { ReportBuilder } from "./report.js";
@@ -105,7 +105,7 @@ export class CompileContext {
    * with the same shape. Small values stay inline (the builder would inline them anyway).
    */
   outline(expr: Expr, hint: string): Expr {
-    if (!exceeds(expr, OUTLINE_MIN_NODES)) return expr;
+    if (expandedNodes(expr, OUTLINE_MIN_NODES) <= OUTLINE_MIN_NODES) return expr;
     const name = this.ruleName(hint);
     this.rules.set(name, expr);
     return ref(name);
@@ -202,14 +202,16 @@ export class CompileContext {
 /** Expressions with more nodes than this become rules of their own (see `outline`). */
 const OUTLINE_MIN_NODES = 24;
 
-/** True when `expr` has more than `limit` nodes (counting stops there). */
-function exceeds(expr: Expr, limit: number): boolean {
-  let count = 0;
-  const visit = (e: Expr): boolean => {
-    if (++count > limit) return true;
-    if (e.kind === "seq" || e.kind === "alt") return e.items.some(visit);
-    if (e.kind === "repeat") return visit(e.item);
-    return false;
-  };
-  return visit(expr);
+/** Nodes of `expr` as an automaton copies them, a repeat's item once per copy (an array of
+ *  100 small arrays of 100 items is 10,000 items' worth, not a few nodes); counting stops once
+ *  past `limit`. */
+function expandedNodes(e: Expr, limit: number): number {
+  let count = 1;
+  if (e.kind === "seq" || e.kind === "alt") {
+    for (let i = 0; i < e.items.length && count <= limit; i++) count += expandedNodes(e.items[i], limit - count);
+  } else if (e.kind === "repeat") {
+    const copies = repeatCopies(e.min, e.max);
+    count += copies * expandedNodes(e.item, Math.ceil((limit - count + 1) / copies));
+  }
+  return count;
 }
