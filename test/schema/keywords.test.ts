@@ -66,6 +66,14 @@ describe("arrays", () => {
     expectLanguage({ $schema: "http://json-schema.org/draft-04/schema#", items: [{ type: "string" }], additionalItems: { type: "boolean" } }, JS, [["a", true, false]], [["a", 1]]);
     expectLanguage({ type: "array", prefixItems: [{ const: 1 }], minItems: 2, items: { type: "null" } }, JS, [[1, null], [1, null, null]], [[1], [null, null]]);
   });
+  it("an item repeated many times becomes a rule of its own, however few its nodes", () => {
+    // 100 copies of an array of 100 strings would be 10,000 strings' worth in one rule.
+    const nested = { type: "array", maxItems: 100, items: { type: "array", maxItems: 100, items: { type: "string", maxLength: 3 } } };
+    const { grammar } = compileSchema(nested, JS);
+    expect([...grammar.rules.keys()].some((name) => name.startsWith("item"))).toBe(true);
+    const full = Array.from({ length: 100 }, () => ["abc"]);
+    expectLanguage(nested, JS, [[], [[]], [["a", "b"], []], full], [[["abcd"]], [...full, []], [Array(101).fill("")]]);
+  });
   it("uniqueItems and contains are reported as checked after decoding", () => {
     const r = compileSchema({ type: "array", uniqueItems: true, contains: { type: "integer" } }, JS).report;
     expect(r.validatedAfter.map((u) => u.keyword).sort()).toEqual(["contains", "uniqueItems"]);
