@@ -1,7 +1,7 @@
 /**
  * MaskBench (JSONSchemaBench's mask benchmark) on our 64K fixture vocabulary:
  *
- *   npm run maskbench -- [dir] [--sample N] [--seed S] [--timeout-ms T] [--json out] [--cold-compile] [--lazy-rules]
+ *   npm run maskbench -- [dir] [--sample N] [--seed S] [--timeout-ms T] [--json out] [--cold-compile] [--eager-states N]
  *
  * For each file (default: the dev sample in ../shared/corpora/jsonschemabench/maskbench) the schema
  * is compiled with JSON Schema semantics and flexible whitespace, and every test instance,
@@ -13,8 +13,9 @@
  * Prints the benchmark's counts and percentiles; writes the full result (including every
  * failure with its instance) as JSON to bench/results/. Compile times are with the rule automata
  * shared across schemas warm from the files before (a long-running process); --cold-compile
- * clears them before each file (a first compile). --lazy-rules compiles with `lazyRules` (rules
- * built as documents reach them: part of the compile moves into the first masks).
+ * clears them before each file (a first compile). --eager-states N compiles with that
+ * `eagerStates` (0: only the start rule at compile, the rest as documents reach them; Infinity:
+ * every rule at compile; default: the library's).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -34,7 +35,7 @@ const { values, positionals } = parseArgs({
     "timeout-ms": { type: "string", default: "10000" },
     json: { type: "string" },
     "cold-compile": { type: "boolean", default: false },
-    "lazy-rules": { type: "boolean", default: false },
+    "eager-states": { type: "string" },
   },
 });
 
@@ -51,7 +52,7 @@ const chosen = sampleNames(names, sample, seed);
 const out = values.json ? fromRoot(values.json) : resultPath(`maskbench-${sample === undefined ? "all" : `sample${sample}-seed${seed}`}-${stamp()}.json`);
 console.log(`maskbench: ${chosen.length} of ${names.length} files in ${dir} (seed ${seed}, limit ${timeoutMs} ms per schema)`);
 
-const config: MaskbenchWorkerConfig = { dir, timeoutMs, coldCompile: values["cold-compile"], lazyRules: values["lazy-rules"] };
+const config: MaskbenchWorkerConfig = { dir, timeoutMs, coldCompile: values["cold-compile"], eagerStates: values["eager-states"] === undefined ? undefined : Number(values["eager-states"]) };
 const runner = new IsolatedRunner<string, SchemaOutcome>(new URL("./support/maskbench-worker.ts", import.meta.url), config);
 const tally = new MaskbenchTally();
 const started = performance.now();

@@ -14,8 +14,8 @@ export interface MaskbenchWorkerConfig {
   readonly timeoutMs: number;
   /** Clear the shared rule automata before each compile (see compileUncached). */
   readonly coldCompile: boolean;
-  /** Compile with `lazyRules` (rules built as documents reach them). */
-  readonly lazyRules: boolean;
+  /** Compile with this `eagerStates` (undefined: the default). */
+  readonly eagerStates: number | undefined;
 }
 
 const WARM_UP: MaskbenchFile = {
@@ -40,7 +40,7 @@ for (let i = 0; i < 3; i++) evaluateFile(WARM_UP, vocabulary, Infinity);
 port.on("message", (name: string) => {
   let outcome: SchemaOutcome;
   try {
-    outcome = evaluateFile(loadMaskbench(config.dir, name), vocabulary, config.timeoutMs, { cold: config.coldCompile, lazyRules: config.lazyRules });
+    outcome = evaluateFile(loadMaskbench(config.dir, name), vocabulary, config.timeoutMs, { cold: config.coldCompile, eagerStates: config.eagerStates });
   } catch (err) {
     outcome = bareOutcome(name, "crash", describe(err, "load"));
   }

@@ -76,7 +76,7 @@ export class GrammarAutomaton {
   }
 
   /** Rules built so far with an automaton of their own: the root, called rules and strings (an
-   *  inlined rule lives in its callers'); all of them unless built with `lazyRules`. */
+   *  inlined rule lives in its callers'). */
   get ruleCount(): number {
     return this.rules.builtRules().length;
   }

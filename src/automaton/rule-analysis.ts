@@ -58,7 +58,10 @@ export class RuleAnalysis {
 
   private analyze(rule: number, depth: number): RuleTables {
     const dfa = this.rules.dfa(rule);
-    if (isLazyRule(dfa)) return dfa.tables;
+    if (isLazyRule(dfa)) {
+      if (dfa.tablesAt === undefined || !this.rules.recursive(rule)) return dfa.tables;
+      return dfa.tablesAt((callee) => this.rules.minLength(callee, this.calleeDepth(rule, callee, depth)));
+    }
     const callees = dfa.callees ?? NO_CALLEES;
     const first = dfa.numClasses - callees.length;
     const callWeight = Array.from(callees, (callee: number) => this.rules.minLength(callee, this.calleeDepth(rule, callee, depth)));

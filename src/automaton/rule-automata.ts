@@ -4,11 +4,12 @@
  * or kept as a call column (dfa.ts `callees`) that the grammar automaton (grammar-automaton.ts)
  * runs with a stack. Calls are what keep big schemas small: a definition used in twenty places, or
  * a nested object, is built once instead of being copied into every caller's states, and recursion
- * needs no unrolling. Inlined and recursive rules are finished DFAs; called non-recursive rules
- * are determinized as documents reach them (subset-rule.ts).
+ * needs no unrolling. Inlined rules are finished DFAs; called rules, recursive ones included, are
+ * determinized as documents reach them (subset-rule.ts), a recursive one read through tables per
+ * depth left (rule-analysis.ts).
  *
- * A rule can be built on first use (the `lazyRules` option; by default build.ts builds them all):
- * what the analysis needs of a callee before that, its shortest text, is computed on the grammar
+ * A rule can be built on first use (build.ts builds those nearest the start at compile, up to
+ * the `eagerStates` budget, and leaves the rest to the documents that reach them): what the analysis needs of a callee before that, its shortest text, is computed on the grammar
  * IR (min-length.ts), and so is the choice to inline (a small rule that calls nothing), so neither
  * builds anything.
  *
@@ -21,6 +22,8 @@ import { repeatCopies, type Expr, type Grammar } from "../grammar/ir.js";
 import { PocketExtractError } from "../errors.js";
 import { Budget } from "./budget.js";
 import { compileExpr } from "./compile-expr.js";
+import { determinize } from "./determinize.js";
+import { finish } from "./finish.js";
 import { Nfa } from "./nfa.js";
 import { SubsetRule } from "./subset-rule.js";
 import type { ByteDfa } from "./dfa.js";
@@ -41,18 +44,26 @@ export interface BuildOptions {
   /** Largest number of states of any automaton built on the way (default 200,000); also bounds
    *  the states the grammar automaton may materialize while decoding. */
   readonly maxStates?: number;
-  /** Build rules as documents first reach them instead of all at compile time (see build.ts). */
-  readonly lazyRules?: boolean;
+  /** Rules built at compile, nearest the start first, until their NFAs total this many states
+   *  (default DEFAULT_EAGER_STATES); the rest are built when a document first reaches them.
+   *  Infinity builds every rule at compile, so that every error in the schema shows there; 0
+   *  builds only the start rule. */
+  readonly eagerStates?: number;
 }
 
 export const DEFAULT_MAX_RECURSION_DEPTH = 8;
 export const DEFAULT_MAX_STATES = 200_000;
+/** About 10 ms of rule building: every rule of most schemas, the part nearest the start of the
+ *  few big ones (hundreds of rules, of which a document reaches some). */
+export const DEFAULT_EAGER_STATES = 4096;
 /** Strings up to this many states are inlined: a call costs a stack frame at every use, which is
  *  only worth it for automata big enough to matter. */
 const INLINE_MAX_STATES = 64;
 /** Rules that call nothing and have up to this many IR nodes (inlined rules counted) are
  *  inlined, by the same reasoning, judged on the IR so that deciding builds nothing. */
 const INLINE_MAX_NODES = 48;
+/** Recursive rules with NFAs up to this size are built minimal (see recursiveRule). */
+const MINIMAL_RECURSIVE_NFA_STATES = 256;
 
 /** The analysis of a shared rule, filled in by the first grammar that needs it. */
 export interface SharedTables {
@@ -77,6 +88,8 @@ export class RuleSet {
   private readonly flatSizes = new Map<string, number>();
   private readonly sharedOf = new Map<string, CachedRule>();
   private allBuilt = false;
+  /** NFA states of the rules built so far (what `buildNearest` is limited by). */
+  private nfaStates = 0;
   private readonly stringDfas = new Map<string, ByteDfa | LazyRule | null>();
   private readonly budget: Budget;
   private readonly strings: JsonStrings;
@@ -108,7 +121,7 @@ export class RuleSet {
     let dfa = this.dfas[id];
     if (dfa === undefined) {
       const name = this.names[id];
-      dfa = (this.isRecursive(name) ? this.ruleDfa(name) : this.calledRule(name)) ?? EMPTY;
+      dfa = (this.isRecursive(name) ? this.recursiveRule(name) : this.calledRule(name)) ?? EMPTY;
       this.dfas[id] = dfa;
       this.sharedEntries[id] = this.sharedOf.get(this.names[id]);
     }
@@ -150,16 +163,19 @@ export class RuleSet {
     return [...this.graph.component].filter(([, comp]) => comp === c).map(([name]) => this.idOf(name));
   }
 
-  /** True once every rule reachable from the start is built (see buildAll). */
+  /** True once every rule reachable from the start is built (see buildNearest). */
   get complete(): boolean {
     return this.allBuilt;
   }
 
-  /** Builds every rule reachable from the start (what build.ts does unless `lazyRules`). */
-  buildAll(): (ByteDfa | LazyRule)[] {
-    for (let id = 0; id < this.names.length; id++) this.dfa(id);
-    this.allBuilt = true;
-    return this.dfas as (ByteDfa | LazyRule)[];
+  /** Builds rules in the order they were found, nearest the start first (a rule's callees get
+   *  their ids when it is built), until their NFAs total `limit` states or every rule reachable
+   *  from the start is built. */
+  buildNearest(limit = Infinity): (ByteDfa | LazyRule)[] {
+    let id = 0;
+    for (; id < this.names.length && this.nfaStates < limit; id++) this.dfa(id);
+    this.allBuilt = id === this.names.length;
+    return this.builtRules();
   }
 
   /** The rules built so far. */
@@ -235,7 +251,7 @@ export class RuleSet {
     return id;
   }
 
-  /** A rule built to a finished DFA (rules that are inlined, and recursive ones). */
+  /** A rule built to a finished DFA (a rule that is inlined). */
   private ruleDfa(name: string): ByteDfa | null {
     if (this.built.has(name)) return this.built.get(name)!;
     const what = `rule '${name}'`;
@@ -248,6 +264,26 @@ export class RuleSet {
     return dfa;
   }
 
+  /**
+   * A recursive rule (never shared: its structure is this grammar's). A small one is a finished
+   * minimal DFA: nesting multiplies a rule's states (the grammar automaton's states are stacks of
+   * them), so equivalent states must be one. A big one is determinized as documents reach it,
+   * like a called rule (building its minimal DFA was most of a big schema's compile); callees
+   * weigh their shortest text at the greatest depth, so its DFA has the states of every depth,
+   * and the analysis narrows it per depth left (rule-analysis.ts).
+   */
+  private recursiveRule(name: string): ByteDfa | LazyRule | null {
+    const what = `rule '${name}'`;
+    return this.sharedRule(name, "", (resolve) => {
+      const nfa = new Nfa(this.budget, what);
+      const frag = addExpr(nfa, this.grammar.rules.get(name)!, resolve);
+      this.nfaStates += nfa.numStates;
+      if (frag === null) return null;
+      if (nfa.numStates <= MINIMAL_RECURSIVE_NFA_STATES) return finish(determinize(nfa, frag, this.budget, what));
+      return SubsetRule.of(nfa, frag, (callee) => this.minLength(callee, this.maxDepth), this.budget.maxStates, what);
+    }).rule;
+  }
+
   /** A non-recursive rule that is called (or the start): determinized as documents reach it
    *  (subset-rule.ts), shared like built rules under keys of its own kind. */
   private calledRule(name: string): LazyRule | null {
@@ -255,6 +291,7 @@ export class RuleSet {
     const { rule, callees } = this.sharedRule(name, CALLED_PREFIX, (resolve) => {
       const nfa = new Nfa(this.budget, what);
       const frag = addExpr(nfa, this.grammar.rules.get(name)!, resolve);
+      this.nfaStates += nfa.numStates;
       return frag === null ? null : SubsetRule.of(nfa, frag, (callee) => this.minLength(callee, this.maxDepth), this.budget.maxStates, what);
     });
     return rule === null || callees === undefined || callees.length === 0 ? rule : rule.calledAs(callees);

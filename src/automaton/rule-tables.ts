@@ -37,6 +37,9 @@ export interface LazyRule {
   readonly tables: RuleTables;
   /** Fewest bytes of a text of the rule. */
   readonly shortest: number;
+  /** The tables with callees at other shortest texts than `tables` assumes: what a recursive
+   *  rule entered with less depth left reads (subset-rule.ts). */
+  tablesAt?(shortestOf: (callee: number) => number): RuleTables;
 }
 
 export function isLazyRule(rule: object): rule is LazyRule {

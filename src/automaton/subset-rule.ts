@@ -34,34 +34,30 @@ export class SubsetRule implements LazyRule {
   readonly numClasses: number;
   readonly callees: Int32Array | undefined;
   readonly shortest: number;
+  /** The tables with every callee at its shortest (the rule's own calls, when not recursive). */
   readonly tables: RuleTables;
 
-  private readonly subsets: SubsetConstruction;
-  private readonly bytes: ClassBytes;
+  readonly subsets: SubsetConstruction;
+  readonly bytes: ClassBytes;
   private expanded = new Uint8Array(64);
-  private single = new Int16Array(64);
-  /** Per state: its least member distance, -1 until first asked. */
-  private dist = new Int32Array(64).fill(-1);
+  /** Plain-text budgets of embedded automata, per block, made when first asked. */
+  private readonly blockBudgets: (Int32Array | undefined)[] = [];
 
   /** The rule of NFA fragment `frag`; null when no text completes it. `shortestOf(callee)` is
-   *  the callee's shortest text (UNREACHABLE when it has none). */
+   *  the callee's shortest text (UNREACHABLE when it has none); a recursive rule passes its
+   *  callees' shortest at the greatest depth, so its DFA holds every state of every depth. */
   static of(built: Nfa, frag: Fragment, shortestOf: (callee: number) => number, maxStates: number, what: string): SubsetRule | null {
     const nfa = built.freeze();
-    const weights = new Map<number, number>();
-    const callWeight = (callee: number): number => {
-      let w = weights.get(callee);
-      if (w === undefined) weights.set(callee, (w = shortestOf(callee)));
-      return w;
-    };
+    const callWeight = memoized(shortestOf);
     const nfaDist = distancesToExit(nfa, frag, callWeight);
     if (nfaDist[frag.start] >= UNREACHABLE) return null;
     return new SubsetRule(nfa, frag, nfaDist, callWeight, maxStates, what);
   }
 
   private constructor(
-    nfa: FrozenNfa,
-    frag: Fragment,
-    private readonly nfaDist: Int32Array,
+    private readonly nfa: FrozenNfa,
+    private readonly frag: Fragment,
+    nfaDist: Int32Array,
     callWeight: (callee: number) => number,
     maxStates: number,
     what: string,
@@ -76,34 +72,22 @@ export class SubsetRule implements LazyRule {
     this.callees = this.subsets.callees.length === 0 ? undefined : Int32Array.from(this.subsets.callees);
     this.bytes = new ClassBytes(this.classOf, this.numClasses - this.subsets.callees.length);
     this.shortest = nfaDist[frag.start];
-    // Per block, made when a state inside it is first asked (most blocks never are).
-    const blockBudgets: (Int32Array | undefined)[] = [];
-    this.tables = {
-      next: (state, column) => this.row(state).next(state, column),
-      dist: (state) => this.distOf(state),
-      plainBudget: (state, pos) => {
-        // At a character boundary every state survives the zero characters before its first
-        // (plain-budget.ts: a budget is one less than the characters started up to a death).
-        let best = pos === 0 ? 0 : NO_BUDGET;
-        for (const s of this.subsets.subsets[state]) {
-          const block = nfa.blockOf[s];
-          if (block < 0) continue;
-          const { base, dfa } = nfa.blocks[block];
-          const budgets = (blockBudgets[block] ??= plainBudgetsOf(dfa));
-          best = Math.max(best, budgets[(s - base) * 4 + pos]);
-        }
-        return best;
-      },
-      singleByte: (state) => {
-        this.row(state);
-        return this.single[state];
-      },
-    };
+    this.tables = new SubsetTables(this, () => nfaDist);
   }
 
   /** DFA states so far. */
   get numStates(): number {
     return this.subsets.numStates;
+  }
+
+  /**
+   * The tables with callees at other shortest texts (`shortestOf`: a recursive rule entered with
+   * less depth left, whose calls into its own cycle may not go as deep): the same DFA, with the
+   * moves that cannot complete at those lengths removed and distances from the NFA again.
+   */
+  tablesAt(shortestOf: (callee: number) => number): RuleTables {
+    const callWeight = memoized(shortestOf);
+    return new SubsetTables(this, () => distancesToExit(this.nfa, this.frag, callWeight), callWeight);
   }
 
   /** This rule as called from a grammar whose rule ids for the call columns are `callees`
@@ -124,40 +108,117 @@ export class SubsetRule implements LazyRule {
   }
 
   /** The subset construction with `state`'s moves computed. */
-  private row(state: number): SubsetConstruction {
+  row(state: number): SubsetConstruction {
     if (state >= this.expanded.length || this.expanded[state] === 0) {
       this.subsets.expand(state);
-      this.grow(this.subsets.numStates);
+      if (this.subsets.numStates > this.expanded.length) this.expanded = grown(this.expanded, this.subsets.numStates, 0);
       this.expanded[state] = 1;
-      this.single[state] = this.bytes.singleByte((c) => this.subsets.next(state, c));
     }
     return this.subsets;
   }
 
+  /** The plain-text budget of NFA state `s` at UTF-8 position `pos`: its embedded automaton's,
+   *  NO_BUDGET outside one. */
+  memberBudget(s: number, pos: number): number {
+    const block = this.nfa.blockOf[s];
+    if (block < 0) return NO_BUDGET;
+    const { base, dfa } = this.nfa.blocks[block];
+    const budgets = (this.blockBudgets[block] ??= plainBudgetsOf(dfa));
+    return budgets[(s - base) * 4 + pos];
+  }
+}
+
+/**
+ * A rule's tables over one table of NFA distances. A DFA state's distance is the least of its
+ * live members'; with `callWeight` (tables at other callee lengths than the construction's) a
+ * move is kept only when its target can complete and its call, if any, can.
+ */
+class SubsetTables implements RuleTables {
+  /** Per state: its least member distance, -1 until first asked. */
+  private least = new Int32Array(64).fill(-1);
+  private single = new Int16Array(64).fill(UNSET);
+  private readonly byteColumns: number;
+  private distances: Int32Array | undefined;
+
+  /** `nfaDistances` is computed when first needed (a recursive component makes tables for every
+   *  member at every depth at once; a document reads a few). */
+  constructor(
+    private readonly rule: SubsetRule,
+    private readonly nfaDistances: () => Int32Array,
+    private readonly callWeight?: (callee: number) => number,
+  ) {
+    this.byteColumns = rule.numClasses - rule.subsets.callees.length;
+  }
+
+  private get nfaDist(): Int32Array {
+    return (this.distances ??= this.nfaDistances());
+  }
+
+  next(state: number, column: number): number {
+    const t = this.rule.row(state).next(state, column);
+    if (t < 0 || this.callWeight === undefined) return t;
+    if (column >= this.byteColumns && this.callWeight(this.rule.subsets.callees[column - this.byteColumns]) >= UNREACHABLE) return -1;
+    return this.distOf(t) < UNREACHABLE ? t : -1;
+  }
+
+  dist(state: number): number {
+    return this.distOf(state);
+  }
+
+  plainBudget(state: number, pos: number): number {
+    // At a character boundary every state survives the zero characters before its first
+    // (plain-budget.ts: a budget is one less than the characters started up to a death).
+    let best = pos === 0 ? 0 : NO_BUDGET;
+    const { nfaDist } = this;
+    for (const s of this.rule.subsets.subsets[state]) {
+      if (nfaDist[s] < UNREACHABLE) best = Math.max(best, this.rule.memberBudget(s, pos));
+    }
+    return best;
+  }
+
+  singleByte(state: number): number {
+    this.grow(state + 1);
+    if (this.single[state] === UNSET) this.single[state] = this.rule.bytes.singleByte((c) => this.next(state, c));
+    return this.single[state];
+  }
+
   private distOf(state: number): number {
-    this.grow(this.subsets.numStates);
-    let d = this.dist[state];
+    this.grow(state + 1);
+    let d = this.least[state];
     if (d < 0) {
       d = UNREACHABLE;
-      for (const s of this.subsets.subsets[state]) d = Math.min(d, this.nfaDist[s]);
-      this.dist[state] = d;
+      const { nfaDist } = this;
+      for (const s of this.rule.subsets.subsets[state]) d = Math.min(d, nfaDist[s]);
+      this.least[state] = d;
     }
     return d;
   }
 
   private grow(n: number): void {
-    if (n <= this.expanded.length) return;
-    const size = Math.max(n, this.expanded.length * 2);
-    const expanded = new Uint8Array(size);
-    expanded.set(this.expanded);
-    this.expanded = expanded;
-    const single = new Int16Array(size);
-    single.set(this.single);
-    this.single = single;
-    const dist = new Int32Array(size).fill(-1);
-    dist.set(this.dist);
-    this.dist = dist;
+    if (n <= this.least.length) return;
+    const size = Math.max(n, this.least.length * 2);
+    this.least = grown(this.least, size, -1);
+    this.single = grown(this.single, size, UNSET);
   }
+}
+
+/** `singleByte` not computed yet (real values are a byte, NO_BYTE or MANY_BYTES). */
+const UNSET = -3;
+
+function grown<T extends Uint8Array | Int16Array | Int32Array>(array: T, size: number, fill: number): T {
+  const out = new (array.constructor as new (n: number) => T)(Math.max(size, array.length * 2));
+  out.fill(fill);
+  out.set(array);
+  return out;
+}
+
+function memoized(shortestOf: (callee: number) => number): (callee: number) => number {
+  const weights = new Map<number, number>();
+  return (callee) => {
+    let w = weights.get(callee);
+    if (w === undefined) weights.set(callee, (w = shortestOf(callee)));
+    return w;
+  };
 }
 
 /**

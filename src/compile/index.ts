@@ -18,10 +18,11 @@ import { VERSION } from "../version.js";
 export interface CompileGrammarOptions extends CompileOptions, TokenGrammarOptions {
   /** Largest automaton allowed (states); beyond it compilation fails with AUTOMATON_TOO_LARGE. */
   readonly maxStates?: number;
-  /** Compile grammar rules as documents first reach them, not all at compile time: a faster
-   *  compile for big schemas of which documents use a little, but an error in such a rule (e.g.
-   *  AUTOMATON_TOO_LARGE) surfaces while decoding. Default false. */
-  readonly lazyRules?: boolean;
+  /** Grammar rules built at compile, nearest the start first, until their NFAs total this many
+   *  states (default 4,096: every rule of most schemas); the rest of a big schema's rules are
+   *  built when a document first reaches them, and an error in one of those (e.g.
+   *  AUTOMATON_TOO_LARGE) surfaces while decoding. Infinity: every rule at compile. */
+  readonly eagerStates?: number;
   /** false: compile afresh and keep nothing in the compile cache (one-off schemas, benchmarks);
    *  default true. */
   readonly cache?: boolean;
@@ -70,7 +71,7 @@ function compileUncached(input: unknown, vocabulary: Vocabulary, options: Compil
   const key = useCache ? cacheKey(compiled ? compiled.jsonSchema : grammar, vocabulary, options) : undefined;
   const hit = key === undefined ? undefined : cache.get(key);
   if (hit) return { ...hit, compileMs: 0 };
-  const dfa = buildAutomaton(grammar, { maxRecursionDepth: options.maxRecursionDepth, maxStates: options.maxStates, lazyRules: options.lazyRules });
+  const dfa = buildAutomaton(grammar, { maxRecursionDepth: options.maxRecursionDepth, maxStates: options.maxStates, eagerStates: options.eagerStates });
   const result: CompiledGrammar = {
     tokens: new TokenGrammar(dfa, vocabulary, options),
     grammar,

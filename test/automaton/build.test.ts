@@ -68,7 +68,7 @@ describe("invariants", () => {
       fc.property(arb, (expr) => {
         let rules;
         try {
-          rules = new RuleSet(grammar(expr)).buildAll();
+          rules = new RuleSet(grammar(expr)).buildNearest();
         } catch (e) {
           if (e instanceof PocketExtractError && e.code === "SCHEMA_UNSATISFIABLE") return;
           throw e;
@@ -178,7 +178,7 @@ describe("rules and recursion", () => {
   });
 });
 
-describe("rules built on first use (lazyRules)", () => {
+describe("rules built on first use (eagerStates)", () => {
   // "big" is over the inlining size (many nodes), so it is called, not copied into the root.
   const words = Array.from({ length: 60 }, (_, i) => lit(`w${i}`));
   const g = grammar(alt(lit("a"), seq(lit("b"), ref("big"))), {
@@ -186,25 +186,38 @@ describe("rules built on first use (lazyRules)", () => {
     item: seq(lit("{"), jsonString(0, 8, { pattern: "^[a-z]+$" }), lit("}")),
   });
   it("accept exactly what eagerly built rules accept", () => {
-    const eager = buildAutomaton(g);
-    const lazy = buildAutomaton(g, { lazyRules: true });
+    const eager = buildAutomaton(g, { eagerStates: Infinity });
+    const lazy = buildAutomaton(g, { eagerStates: 0 });
     // Until a document reaches "big", only the start rule is built.
     expect(lazy.ruleCount).toBeLessThan(eager.ruleCount);
     for (const text of ["a", "b[]", 'b[{"ab"}w1]', "b[w29w3]", 'b[{"A"}]', "b[w1w1w1w1]", "b", 'b[{"abcdefghi"}]', "b[w30]"]) {
       expect(accepts(lazy, text), text).toBe(accepts(eager, text));
     }
   });
+  it("build the rules nearest the start first, until the budget is spent", () => {
+    // root -> c0 -> c1 -> ... -> c5, each rule over the inlining size.
+    const chain: Record<string, Expr> = {};
+    for (let i = 0; i < 6; i++) chain[`c${i}`] = seq(lit("("), alt(...words), i < 5 ? repeat(ref(`c${i + 1}`), 0, 1) : lit(""), lit(")"));
+    const g2 = grammar(seq(lit("<"), ref("c0"), lit(">")), chain);
+    const budgets = [0, 100, 200, Infinity];
+    const built = budgets.map((eagerStates) => buildAutomaton(g2, { eagerStates }));
+    const counts = built.map((a) => a.ruleCount);
+    expect(counts[0]).toBe(1);
+    expect(counts[3]).toBe(7);
+    expect(counts[1]).toBeGreaterThan(counts[0]);
+    expect(counts[2]).toBeGreaterThan(counts[1]);
+    expect(counts[3]).toBeGreaterThan(counts[2]);
+    for (const text of ["<(w1)>", "<(w1(w2(w3(w4(w5(w6))))))>", "<(w1(w2(w3(w4(w5(w6(w7)))))))>", "<()>"]) {
+      expect(built.map((a) => accepts(a, text)), text).toEqual(built.map(() => accepts(built[3], text)));
+    }
+  });
   it("report an error in a rule when a document reaches it, as a typed error", () => {
-    // Exponential determinization, (a|b)*a(a|b){18}, in a recursive rule (recursive rules are
-    // determinized whole when built).
-    const ab = alt(lit("a"), lit("b"));
-    const tooBig = grammar(alt(lit("x"), seq(lit("y"), ref("big"))), {
-      big: alt(seq(repeat(ab, 0, Infinity), lit("a"), repeat(ab, 18, 18)), seq(lit("("), ref("big"), lit(")"))),
-    });
-    expect(codeOf(() => buildAutomaton(tooBig, { maxStates: 20_000 }))).toBe("AUTOMATON_TOO_LARGE");
-    const lazy = buildAutomaton(tooBig, { maxStates: 20_000, lazyRules: true });
+    // A rule whose NFA alone is over maxStates (15,000 optional copies of "ab").
+    const tooBig = grammar(alt(lit("x"), seq(lit("y"), ref("big"))), { big: seq(lit("("), repeat(lit("ab"), 0, 15_000), lit(")")) });
+    expect(codeOf(() => buildAutomaton(tooBig, { maxStates: 20_000, eagerStates: Infinity }))).toBe("AUTOMATON_TOO_LARGE");
+    const lazy = buildAutomaton(tooBig, { maxStates: 20_000, eagerStates: 0 });
     expect(accepts(lazy, "x")).toBe(true);
-    expect(codeOf(() => accepts(lazy, "ya"))).toBe("AUTOMATON_TOO_LARGE");
+    expect(codeOf(() => accepts(lazy, "y("))).toBe("AUTOMATON_TOO_LARGE");
   });
 });
 
