@@ -158,6 +158,45 @@ describe("rules and recursion", () => {
     expect(accepts(dfa, "[[[1]]]")).toBe(false);
   });
 
+  it("a big recursive rule, determinized as documents reach it, agrees with its small twin at every depth", () => {
+    // The same language twice: words written into the recursive rule (its NFA is over the size
+    // built minimal, so it is expanded state by state with tables per depth left), or called
+    // from it (a small recursive rule, built minimal).
+    const words = alt(...Array.from({ length: 70 }, (_, i) => lit(`w${i}`)));
+    const array = (word: Expr): Expr => {
+      const item = alt(word, ref("arr"), seq(lit("("), ref("pair"), lit(")")));
+      return seq(lit("["), repeat(seq(item, repeat(seq(lit(","), item), 0, Infinity)), 0, 1), lit("]"));
+    };
+    // "pair" is in the cycle too, and not a head: depth passes through it unchanged.
+    const pair = seq(ref("arr"), lit(":"), ref("arr"));
+    const big = grammar(ref("arr"), { arr: array(words), pair });
+    const small = grammar(ref("arr"), { arr: array(ref("word")), word: words, pair });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3 }), fc.array(fc.nat(), { minLength: 1, maxLength: 60 }), (depth, choices) => {
+        const lazy = buildAutomaton(big, { maxRecursionDepth: depth });
+        const minimal = buildAutomaton(small, { maxRecursionDepth: depth });
+        let s = lazy.start;
+        let t = minimal.start;
+        for (const choice of choices) {
+          expect(lazy.isAccepting(s)).toBe(minimal.isAccepting(t));
+          expect(lazy.distToAccept(s)).toBe(minimal.distToAccept(t));
+          const live: number[] = [];
+          for (let b = 0; b < 256; b++) {
+            const next = minimal.step(t, b);
+            expect(lazy.step(s, b) >= 0, `byte ${b}`).toBe(next >= 0);
+            if (next >= 0) live.push(b);
+          }
+          if (live.length === 0) return;
+          // Opening brackets first when offered: walks reach the depth limit.
+          const byte = choice % 3 === 0 && live.includes(0x5b) ? 0x5b : live[choice % live.length];
+          s = lazy.step(s, byte);
+          t = minimal.step(t, byte);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it("inlines non-recursive rules", () => {
     const dfa = buildAutomaton(grammar(seq(ref("a"), ref("a")), { a: alt(lit("x"), lit("y")) }));
     expect(accepts(dfa, "xy")).toBe(true);
