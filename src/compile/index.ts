@@ -19,7 +19,7 @@ export interface CompileGrammarOptions extends CompileOptions, TokenGrammarOptio
   /** Largest automaton allowed (states); beyond it compilation fails with AUTOMATON_TOO_LARGE. */
   readonly maxStates?: number;
   /** Grammar rules built at compile, nearest the start first, until their NFAs total this many
-   *  states (default 4,096: every rule of most schemas); the rest of a big schema's rules are
+   *  states (default 2,048: every rule of most schemas); the rest of a big schema's rules are
    *  built when a document first reaches them, and an error in one of those (e.g.
    *  AUTOMATON_TOO_LARGE) surfaces while decoding. Infinity: every rule at compile. */
   readonly eagerStates?: number;
