@@ -309,8 +309,10 @@ export class RuleSet {
     build: (resolve: ResolveLeaf) => T | null,
   ): { rule: T | null; callees?: Int32Array; entry?: CachedRule } {
     const { keys } = this;
-    const key = keys.keyOf(name);
-    const cacheKey = key === null ? null : prefix + key;
+    // The interned id of the key, not the key: a rule's key is as long as its expression, and
+    // a cache lookup hashes the string it is given.
+    const id = keys.refKey(name);
+    const cacheKey = id === null ? null : prefix + id;
     const hit = cacheKey === null ? undefined : ruleCache.get(cacheKey);
     if (hit !== undefined) {
       const callees = Int32Array.from(hit.callees, (callee) => this.calleeId(keys.leafByKey(name, callee)));

@@ -35,7 +35,7 @@ export class StructuralKeys {
   ) {}
 
   /** The rule's key; null when it has none. */
-  keyOf(name: string): string | null {
+  private keyOf(name: string): string | null {
     if (this.keys.has(name)) return this.keys.get(name)!;
     const key = this.isRecursive(name) ? null : this.serialize(this.grammar.rules.get(name)!);
     this.keys.set(name, key);
@@ -71,12 +71,16 @@ export class StructuralKeys {
 
   /** What a call of this leaf is stored as in a shared automaton (see rule-automata.ts). */
   leafKey(leaf: Leaf): string | null {
-    if (leaf.kind === "jsonString") return stringKey(leaf);
-    let refKey = this.refKeys.get(leaf.name);
+    return leaf.kind === "jsonString" ? stringKey(leaf) : this.refKey(leaf.name);
+  }
+
+  /** The rule's key as a short interned id (equal ids, equal keys); null when it has none. */
+  refKey(name: string): string | null {
+    let refKey = this.refKeys.get(name);
     if (refKey === undefined) {
-      const key = this.keyOf(leaf.name);
+      const key = this.keyOf(name);
       refKey = key === null ? null : `r${internKey(key)}`;
-      this.refKeys.set(leaf.name, refKey);
+      this.refKeys.set(name, refKey);
     }
     return refKey;
   }
