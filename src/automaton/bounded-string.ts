@@ -1,12 +1,14 @@
 /**
  * The automaton of a JSON string token whose only condition is a length in code points
  * (minLength / maxLength), computed instead of built: a state is (characters so far, where in the
- * current character's UTF-8 or escape spelling), so `maxLength: 200` or `32767` costs nothing to
- * compile, where a table would need ~14 states per allowed character. Same language as
- * json-string.ts builds for such a spec: valid UTF-8, canonical JSON escapes (`\"`, `\\`,
- * \b \f \n \r \t, other control characters as \u00XX in lowercase hex, everything else raw).
+ * current character's UTF-8 or escape spelling), under a dense id (dense-states.ts), so
+ * `maxLength: 200` or `32767` costs nothing to compile, where a table would need ~14 states per
+ * allowed character. Same language as json-string.ts builds for such a spec: valid UTF-8,
+ * canonical JSON escapes (`\"`, `\\`, \b \f \n \r \t, other control characters as \u00XX in
+ * lowercase hex, everything else raw).
  * A character is counted when it starts; a state whose count reached the maximum only closes.
  */
+import { CLOSE, DenseStates, OPEN } from "./dense-states.js";
 import { MANY_BYTES, NO_BYTE, UNBOUNDED, type LazyRule, type RuleTables } from "./rule-tables.js";
 
 const QUOTE = 0x22;
@@ -99,8 +101,7 @@ const { classOf, classByte } = (() => {
 })();
 
 export class BoundedStringAutomaton implements LazyRule {
-  readonly numStates: number;
-  readonly start: number;
+  readonly start = OPEN;
   readonly classOf = classOf;
   readonly numClasses = classByte.length;
   readonly callees = undefined;
@@ -108,16 +109,14 @@ export class BoundedStringAutomaton implements LazyRule {
   readonly shortest: number;
   /** Counts tracked: 0..max, or 0..min when unbounded (beyond min every count behaves alike). */
   private readonly counts: number;
-  private readonly close: number;
+  /** Other states are count * SUBS + sub, under dense ids. */
+  private readonly states = new DenseStates();
 
   constructor(
     private readonly min: number,
     private readonly max: number,
   ) {
     this.counts = (max === Infinity ? min : max) + 1;
-    this.start = this.counts * SUBS;
-    this.close = this.start + 1;
-    this.numStates = this.close + 1;
     this.shortest = 2 + min;
     this.tables = {
       next: (state, cls) => this.next(state, classByte[cls]),
@@ -127,12 +126,18 @@ export class BoundedStringAutomaton implements LazyRule {
     };
   }
 
+  /** States made so far. */
+  get numStates(): number {
+    return this.states.size;
+  }
+
   private next(state: number, b: number): number {
-    if (state === this.start) return b === QUOTE ? this.at(0, Sub.Body) : DEAD;
-    if (state === this.close) return DEAD;
-    const count = Math.floor(state / SUBS);
-    const sub: Sub = state % SUBS;
-    if (sub === Sub.Body && b === QUOTE) return count >= this.min ? this.close : DEAD;
+    if (state === OPEN) return b === QUOTE ? this.at(0, Sub.Body) : DEAD;
+    if (state === CLOSE) return DEAD;
+    const key = this.states.key(state);
+    const count = Math.floor(key / SUBS);
+    const sub: Sub = key % SUBS;
+    if (sub === Sub.Body && b === QUOTE) return count >= this.min ? CLOSE : DEAD;
     const to = stepSub(sub, b);
     if (to === DEAD) return DEAD;
     if (sub !== Sub.Body) return this.at(count, to);
@@ -142,29 +147,32 @@ export class BoundedStringAutomaton implements LazyRule {
   }
 
   private at(count: number, sub: number): number {
-    return count * SUBS + sub;
+    return this.states.id(count * SUBS + sub);
   }
 
   private dist(state: number): number {
-    if (state === this.close) return 0;
-    if (state === this.start) return this.shortest;
-    const count = Math.floor(state / SUBS);
+    if (state === CLOSE) return 0;
+    if (state === OPEN) return this.shortest;
+    const key = this.states.key(state);
     // Finish this character, write the missing ones (one byte each), close.
-    return REST[state % SUBS] + Math.max(0, this.min - count) + 1;
+    return REST[key % SUBS] + Math.max(0, this.min - Math.floor(key / SUBS)) + 1;
   }
 
   private plainBudget(state: number, pos: number): number {
-    if (state >= this.start || PLAIN_POS[state % SUBS] !== pos) return -1;
-    return this.max === Infinity ? UNBOUNDED : this.max - Math.floor(state / SUBS);
+    if (state === OPEN || state === CLOSE) return -1;
+    const key = this.states.key(state);
+    if (PLAIN_POS[key % SUBS] !== pos) return -1;
+    return this.max === Infinity ? UNBOUNDED : this.max - Math.floor(key / SUBS);
   }
 
   private singleByte(state: number): number {
-    if (state === this.start) return QUOTE;
-    if (state === this.close) return NO_BYTE;
-    const sub: Sub = state % SUBS;
+    if (state === OPEN) return QUOTE;
+    if (state === CLOSE) return NO_BYTE;
+    const key = this.states.key(state);
+    const sub: Sub = key % SUBS;
     if (sub === Sub.U1 || sub === Sub.U2) return 0x30;
     // At a boundary with the maximum reached, only the closing quote is left.
-    if (sub === Sub.Body && Math.floor(state / SUBS) >= this.max) return QUOTE;
+    if (sub === Sub.Body && Math.floor(key / SUBS) >= this.max) return QUOTE;
     return MANY_BYTES;
   }
 }

@@ -3,8 +3,8 @@
  * excluded names or patterns) cut to length bounds in code points, computed instead of built.
  * Built as a table, the product has |content| x (maxLength + 1) states before JSON encoding
  * multiplies them again (`^https?://.+$` with `maxLength: 2000` took 1.4 s to build). Here a
- * state is (content state, characters so far, place in an escape sequence), spelled when a
- * document reaches it; compiling costs one table of distances, and only over the counts where a
+ * state is (content state, characters so far, place in an escape sequence), made when a
+ * document reaches it (under a dense id: dense-states.ts); compiling costs one table of distances, and only over the counts where a
  * bound changes the answer (`CountDistances`). Same language as json-string.ts builds (canonical
  * escapes, json-escape.ts); bounded-string.ts is the special case with no content condition.
  *
@@ -19,6 +19,7 @@ import type { Budget } from "./budget.js";
 import { ClassBytes } from "./class-bytes.js";
 import { refine } from "./classes.js";
 import type { ByteDfa } from "./dfa.js";
+import { CLOSE, DenseStates, OPEN } from "./dense-states.js";
 import { ESCAPE_ALPHABET, ESCAPES, escaped } from "./json-escape.js";
 import { plainBudgets } from "./plain-budget.js";
 import { NO_BUDGET, NO_BYTE, UNBOUNDED, UNREACHABLE, type LazyRule, type RuleTables } from "./rule-tables.js";
@@ -63,14 +64,12 @@ const SUBS = 1 + escapeTrie.moves.length;
 const spelledLength = (b: number): number => (escaped(b) ? ESCAPES.find(([raw]) => raw === b)![1].length : 1);
 
 export class CountedStringAutomaton implements LazyRule {
-  readonly numStates: number;
-  readonly start: number;
+  readonly start = OPEN;
   readonly classOf: Uint8Array;
   readonly numClasses: number;
   readonly callees = undefined;
   readonly tables: RuleTables;
   readonly shortest: number;
-  private readonly close: number;
   private readonly k: number;
   /** Counts tracked: 0..max, or 0..min when unbounded (beyond min every count behaves alike). */
   private readonly cap: number;
@@ -78,9 +77,10 @@ export class CountedStringAutomaton implements LazyRule {
   private readonly bytes: ClassBytes;
   private readonly distances: CountDistances;
   private readonly plain: Int32Array;
+  /** Other states are keyed (count * k + content state) * SUBS + place, under dense ids. */
+  private readonly states = new DenseStates();
 
-  /** `content`: a finished (trimmed) DFA over UTF-8 text; it must accept some text within the
-   *  bounds (see `of`). */
+  /** `content`: a finished (trimmed) DFA over valid UTF-8 text. */
   private constructor(
     private readonly content: ByteDfa,
     private readonly moves: CharacterMoves,
@@ -100,15 +100,13 @@ export class CountedStringAutomaton implements LazyRule {
     this.bytes = new ClassBytes(this.classOf, this.numClasses);
     this.distances = new CountDistances(content, moves, min, max, budget, what);
     this.plain = plainBudgets(content);
-    this.start = (this.cap + 1) * this.k * SUBS;
-    this.close = this.start + 1;
-    this.numStates = this.close + 1;
-    this.shortest = this.dist(this.start);
+    const first = this.distOf(this.key(content.start, 0, 0));
+    this.shortest = first >= UNREACHABLE ? UNREACHABLE : 1 + first;
     this.tables = {
       next: (state, cls) => this.next(state, this.classByte[cls]),
-      dist: (state) => this.dist(state),
+      dist: (state) => (state === CLOSE ? 0 : state === OPEN ? this.shortest : this.distOf(this.states.key(state))),
       plainBudget: (state, pos) => this.plainBudget(state, pos),
-      singleByte: (state) => this.singleByte(state),
+      singleByte: (state) => (state === CLOSE ? NO_BYTE : this.bytes.singleByte((cls) => this.next(state, this.classByte[cls]))),
     };
   }
 
@@ -118,7 +116,12 @@ export class CountedStringAutomaton implements LazyRule {
     return automaton.shortest >= UNREACHABLE ? null : automaton;
   }
 
-  private at(c: number, n: number, sub: number): number {
+  /** States made so far. */
+  get numStates(): number {
+    return this.states.size;
+  }
+
+  private key(c: number, n: number, sub: number): number {
     return (n * this.k + c) * SUBS + sub;
   }
 
@@ -131,44 +134,41 @@ export class CountedStringAutomaton implements LazyRule {
     return n + 1 > this.max ? -1 : Math.min(n + 1, this.cap);
   }
 
-  /** `state`, or DEAD when it cannot complete. */
-  private live(state: number): number {
-    return this.dist(state) < UNREACHABLE ? state : DEAD;
+  /** The id of the state with this key, or DEAD when it cannot complete (never made then). */
+  private live(key: number): number {
+    return this.distOf(key) < UNREACHABLE ? this.states.id(key) : DEAD;
   }
 
   private next(state: number, b: number): number {
-    if (state === this.start) return b === QUOTE ? this.live(this.at(this.content.start, 0, 0)) : DEAD;
-    if (state === this.close) return DEAD;
-    const sub = state % SUBS;
-    const rest = (state - sub) / SUBS;
+    if (state === OPEN) return b === QUOTE ? this.live(this.key(this.content.start, 0, 0)) : DEAD;
+    if (state === CLOSE) return DEAD;
+    const key = this.states.key(state);
+    const sub = key % SUBS;
+    const rest = (key - sub) / SUBS;
     const c = rest % this.k;
     const n = (rest - c) / this.k;
     if (sub === 0) {
-      if (b === QUOTE) return this.content.accepting[c] === 1 && n >= this.min ? this.close : DEAD;
+      if (b === QUOTE) return this.content.accepting[c] === 1 && n >= this.min ? CLOSE : DEAD;
       if (b === BACKSLASH) {
         const m = this.counted(n);
-        return m < 0 ? DEAD : this.live(this.at(c, m, 1));
+        return m < 0 ? DEAD : this.live(this.key(c, m, 1));
       }
       if (escaped(b)) return DEAD;
       const t = this.step(c, b);
       const m = isContinuation(b) ? n : this.counted(n);
-      return t < 0 || m < 0 ? DEAD : this.live(this.at(t, m, 0));
+      return t < 0 || m < 0 ? DEAD : this.live(this.key(t, m, 0));
     }
     const move = escapeTrie.moves[sub - 1].get(b);
     if (move === undefined) return DEAD;
-    if (move >= 0) return this.live(this.at(c, n, 1 + move));
+    if (move >= 0) return this.live(this.key(c, n, 1 + move));
     const t = this.step(c, -1 - move);
-    return t < 0 ? DEAD : this.live(this.at(t, n, 0));
+    return t < 0 ? DEAD : this.live(this.key(t, n, 0));
   }
 
-  private dist(state: number): number {
-    if (state === this.close) return 0;
-    if (state === this.start) {
-      const d = this.dist(this.at(this.content.start, 0, 0));
-      return d >= UNREACHABLE ? UNREACHABLE : 1 + d;
-    }
-    const sub = state % SUBS;
-    const rest = (state - sub) / SUBS;
+  /** Fewest bytes from the state with this key to the end of the token. */
+  private distOf(key: number): number {
+    const sub = key % SUBS;
+    const rest = (key - sub) / SUBS;
     const c = rest % this.k;
     const row = this.distances.row((rest - c) / this.k);
     let best = UNREACHABLE;
@@ -188,8 +188,10 @@ export class CountedStringAutomaton implements LazyRule {
   }
 
   private plainBudget(state: number, pos: number): number {
-    if (state >= this.start || state % SUBS !== 0) return NO_BUDGET;
-    const rest = state / SUBS;
+    if (state === OPEN || state === CLOSE) return NO_BUDGET;
+    const key = this.states.key(state);
+    if (key % SUBS !== 0) return NO_BUDGET;
+    const rest = key / SUBS;
     const c = rest % this.k;
     const n = (rest - c) / this.k;
     // Below the minimum, plain text could still end too short: no claim.
@@ -198,11 +200,6 @@ export class CountedStringAutomaton implements LazyRule {
     if (this.max === Infinity || own === NO_BUDGET) return own;
     const room = this.max - n - this.distances.longestFinish;
     return room < 0 ? NO_BUDGET : own === UNBOUNDED ? room : Math.min(own, room);
-  }
-
-  private singleByte(state: number): number {
-    if (state === this.close) return NO_BYTE;
-    return this.bytes.singleByte((cls) => this.next(state, this.classByte[cls]));
   }
 }
 

@@ -3,9 +3,9 @@
  * the excluded names and patterns, cut to the length bounds in code points, then JSON-encoded
  * with quotes. Regex DFAs are minimized before the products so those stay small; the products
  * are minimized once, at the end. A pattern under length bounds whose product would be large is
- * computed instead (counted-string.ts). Finished automata are shared process-wide by spec (a bounded
- * LRU; automata are immutable), except verbatim ones, which belong to one document and are only
- * memoized per build.
+ * computed instead (counted-string.ts). Automata are shared process-wide by spec (a bounded LRU;
+ * they are immutable), except verbatim ones, which belong to one document and are only memoized
+ * per build.
  */
 import type { Expr } from "../grammar/ir.js";
 import { anyText, patternParts } from "../regex/index.js";

@@ -9,8 +9,9 @@
  * depth left (rule-analysis.ts).
  *
  * A rule can be built on first use (build.ts builds those nearest the start at compile, up to
- * the `eagerStates` budget, and leaves the rest to the documents that reach them): what the analysis needs of a callee before that, its shortest text, is computed on the grammar
- * IR (min-length.ts), and so is the choice to inline (a small rule that calls nothing), so neither
+ * the `eagerStates` budget, and leaves the rest to the documents that reach them): what the
+ * analysis needs of a callee before that, its shortest text, is computed on the grammar IR
+ * (min-length.ts), and so is the choice to inline (a small rule that calls nothing), so neither
  * builds anything.
  *
  * Recursion depth keeps the meaning it has always had: entering a recursion head (rule-graph.ts)
@@ -45,9 +46,10 @@ export interface BuildOptions {
    *  the states the grammar automaton may materialize while decoding. */
   readonly maxStates?: number;
   /** Rules built at compile, nearest the start first, until their NFAs total this many states
-   *  (default DEFAULT_EAGER_STATES); the rest are built when a document first reaches them.
-   *  Infinity builds every rule at compile, so that every error in the schema shows there; 0
-   *  builds only the start rule. */
+   *  (default DEFAULT_EAGER_STATES; a rule found in the process-wide cache costs nothing and
+   *  counts nothing); the rest are built when a document first reaches them. Infinity builds
+   *  every rule at compile, so that every error in the schema shows there; 0 builds only the
+   *  start rule. */
   readonly eagerStates?: number;
 }
 

@@ -1,8 +1,8 @@
 /**
  * A called rule's automaton determinized as documents reach it (rule-automata.ts builds every
- * non-recursive called rule this way): compiling keeps the rule's NFA and its analysis on NFA
- * states, and the subset construction (determinize.ts) expands a DFA state when the grammar
- * automaton first reads it. Determinizing and minimizing a schema's own rules (its root object,
+ * non-recursive called rule and every big recursive one this way): compiling keeps the rule's
+ * NFA and its analysis on NFA states, and the subset construction (determinize.ts) expands a DFA
+ * state when the grammar automaton first reads it. Determinizing and minimizing a schema's own rules (its root object,
  * the tails of its optional properties) was most of a first compile; a document visits a few of
  * their states.
  *
@@ -19,6 +19,11 @@
  *    any member surviving a text means the subset survives it, so this is a lower bound, as
  *    required.
  *  - `singleByte`: read off the expanded row.
+ *
+ * A recursive rule is determinized with its callees at their shortest at the greatest depth, so
+ * its DFA has the states of every depth; `tablesAt` gives the tables for the callee lengths of
+ * less depth left: the same DFA, minus the moves into states or through calls that cannot
+ * complete at those lengths, with distances from the NFA again.
  */
 import { Budget } from "./budget.js";
 import { ClassBytes } from "./class-bytes.js";

@@ -85,6 +85,17 @@ describe("patterns under length bounds computed on demand", () => {
     expect(accepts(short, JSON.stringify(`a${"\n".repeat(299)}`))).toBe(true);
   });
 
+  it("take any maximum a schema can write, with or without a pattern (state ids stay small)", () => {
+    for (const max of [1e9, 2 ** 40, Number.MAX_SAFE_INTEGER]) {
+      for (const extra of [{}, { pattern: "^ab" }]) {
+        const automaton = buildAutomaton(grammar(jsonString(2, max, extra)));
+        expect(accepts(automaton, JSON.stringify(`ab${"中".repeat(300)}`)), `${max} ${JSON.stringify(extra)}`).toBe(true);
+        expect(accepts(automaton, JSON.stringify("a"))).toBe(false);
+        expect(automaton.ruleStates).toBeLessThan(2000);
+      }
+    }
+  });
+
   it("is null when no text of the pattern fits the bounds", () => {
     const strings = new JsonStrings(new Budget(1e6, 1e9), 0);
     expect(strings.get(jsonString(0, 3, { pattern: "^abcd" }) as JsonStringSpec)).toBeNull();
