@@ -43,6 +43,23 @@ const SCHEMAS: Record<string, JsonSchemaObject> = {
     additionalProperties: false,
   },
   freeString: { type: "string" },
+  // A pattern under a long maximum: computed, not tabulated (counted-string.ts).
+  url: { type: "string", pattern: "^https?://[a-z.]+/", maxLength: 300 },
+  // A recursive rule too big to build minimal (100 copies of the child call): expanded state by
+  // state, read per depth left.
+  tree: {
+    $ref: "#/$defs/node",
+    $defs: {
+      node: {
+        type: "object",
+        properties: {
+          ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`field${i}`, { type: "string", maxLength: 8 }])),
+          children: { type: "array", items: { $ref: "#/$defs/node" }, maxItems: 100 },
+        },
+        additionalProperties: false,
+      },
+    },
+  },
 };
 
 let vocab: Vocabulary;
@@ -118,6 +135,9 @@ describe("mask engine on the 64K fixture vocabulary", () => {
       ["pattern", "AB-123"],
       ["nested", { items: [{ sku: "x1", qty: -1.5e3 }, { sku: "长度六个字符" }], note: null }],
       ["freeString", "tab\tnewline\n emoji 😀 and \u0001 control"],
+      ["url", `https://example.com/${"路径".repeat(140)}`],
+      ["tree", { field0: "a", children: [{ children: [{ field11: "深" }] }, {}] }],
+      ["tree", { children: Array(100).fill({ children: [{}] }) }],
     ];
     const mask = new Uint32Array(65536 / 32);
     fc.assert(
@@ -148,6 +168,11 @@ describe("mask engine on the 64K fixture vocabulary", () => {
       ["pattern", JSON.stringify("AB-12")],
       ["nested", JSON.stringify({ items: [{ sku: "x" }] })],
       ["freeString", "\"raw \u0001 control\""],
+      ["url", JSON.stringify(`https://example.com/${"x".repeat(281)}`)],
+      ["url", JSON.stringify("ftp://example.com/")],
+      ["tree", JSON.stringify({ children: [{ children: [{ children: [{ children: [{ children: [{ children: [{ children: [{ children: [{ children: [{}] }] }] }] }] }] }] }] }] })],
+      ["tree", JSON.stringify({ field0: "too long a value" })],
+      ["tree", JSON.stringify({ children: Array(101).fill({}) })],
     ];
     for (const [name, text] of invalid) {
       const matcher = grammars.get(name)!.matcher();
