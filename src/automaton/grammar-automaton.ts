@@ -16,12 +16,10 @@
  * is bounded by `maxStates`; going past it is AUTOMATON_TOO_LARGE, never unbounded memory.
  */
 import { PocketExtractError } from "../errors.js";
-import { refine } from "./classes.js";
 import { RuleAnalysis } from "./rule-analysis.js";
 import { MANY_BYTES, NO_BYTE, UNREACHABLE } from "./rule-tables.js";
 import type { RuleSet } from "./rule-automata.js";
 
-const IDENTITY = Uint8Array.from({ length: 256 }, (_, b) => b);
 
 /** Transition table entry not computed yet; -1 is dead. */
 export const UNKNOWN = -2;
@@ -58,8 +56,8 @@ export class GrammarAutomaton {
   ) {
     this.analysis = new RuleAnalysis(rules);
     this.frames = new Frames(rules.maxRules, rules.maxDepth + 1);
-    // Fewer classes mean fewer transitions to compute: worth it whenever all rules are known.
-    const { classOf, numClasses } = rules.complete ? refine(...rules.builtRules().map((d) => d.classOf)) : { classOf: IDENTITY, numClasses: 256 };
+    // Fewer classes mean fewer transitions to compute and narrower tables.
+    const { classOf, numClasses } = rules.byteClasses();
     this.classOf = classOf;
     this.numClasses = numClasses;
     this.classByte = new Uint8Array(numClasses);

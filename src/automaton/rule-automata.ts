@@ -22,6 +22,7 @@
 import { repeatCopies, type Expr, type Grammar } from "../grammar/ir.js";
 import { PocketExtractError } from "../errors.js";
 import { Budget } from "./budget.js";
+import { refine, type Partition } from "./classes.js";
 import { compileExpr } from "./compile-expr.js";
 import { determinize } from "./determinize.js";
 import { finish } from "./finish.js";
@@ -31,6 +32,7 @@ import type { ByteDfa } from "./dfa.js";
 import { addExpr, type Leaf, type ResolveLeaf } from "./expr-nfa.js";
 import { JsonStrings, type JsonStringSpec } from "./json-string.js";
 import { MinLengths } from "./min-length.js";
+import { grammarByteClasses } from "./grammar-classes.js";
 import { analyzeRules, type RuleGraph } from "./rule-graph.js";
 import { StructuralKeys } from "./structural-keys.js";
 import { BoundedStringAutomaton } from "./bounded-string.js";
@@ -90,6 +92,7 @@ export class RuleSet {
   private readonly built = new Map<string, ByteDfa | null>();
   private readonly flatSizes = new Map<string, number>();
   private readonly sharedOf = new Map<string, CachedRule>();
+  /** True once every rule reachable from the start is built (see buildNearest). */
   private allBuilt = false;
   /** NFA states of the rules built so far (what `buildNearest` is limited by). */
   private nfaStates = 0;
@@ -166,11 +169,6 @@ export class RuleSet {
     return [...this.graph.component].filter(([, comp]) => comp === c).map(([name]) => this.idOf(name));
   }
 
-  /** True once every rule reachable from the start is built (see buildNearest). */
-  get complete(): boolean {
-    return this.allBuilt;
-  }
-
   /** Builds rules in the order they were found, nearest the start first (a rule's callees get
    *  their ids when it is built), until their NFAs total `limit` states or every rule reachable
    *  from the start is built. */
@@ -179,6 +177,13 @@ export class RuleSet {
     for (; id < this.names.length && this.nfaStates < limit; id++) this.dfa(id);
     this.allBuilt = id === this.names.length;
     return this.builtRules();
+  }
+
+  /** Byte classes that refine every rule's, which the grammar automaton's table is indexed by:
+   *  those of the built rules when all are built, else read off the grammar (grammar-classes.ts). */
+  byteClasses(): Partition {
+    if (this.allBuilt) return refine(...this.builtRules().map((d) => d.classOf));
+    return grammarByteClasses(this.grammar);
   }
 
   /** The rules built so far. */

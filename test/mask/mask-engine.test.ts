@@ -116,6 +116,26 @@ describe("mask engine on the 64K fixture vocabulary", () => {
     expect(checked).toBeGreaterThan(30);
   });
 
+  it("computes the same exact masks with rules left for documents to build (byte classes from the grammar)", () => {
+    let checked = 0;
+    for (const name of ["nested", "tree", "url"]) {
+      const lazy = compileGrammar(SCHEMAS[name], vocab, { mode: "jsonschema", format: "compact", eagerStates: 0, cache: false }).tokens;
+      const eager = compileGrammar(SCHEMAS[name], vocab, { mode: "jsonschema", format: "compact", eagerStates: Infinity, cache: false }).tokens;
+      // Classes read off the grammar refine the built rules' classes, and are far fewer than 256.
+      expect(lazy.automaton.numClasses).toBeGreaterThanOrEqual(eager.automaton.numClasses);
+      expect(lazy.automaton.numClasses).toBeLessThan(128);
+      const validate = compileValidator(SCHEMAS[name]);
+      for (let seed = 1; seed <= 3; seed++) {
+        const text = randomDocument(lazy, seed, 25, (state) => {
+          expect(firstDifference(lazy.maskOf(state), bruteForceMask(lazy, state)), `${name}: state ${state}`).toBe(-1);
+          checked++;
+        });
+        expect(validate(JSON.parse(text)), `${name}: ${text}`).toBe(true);
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
+  });
+
   it("is sound: random allowed-token walks always end in documents that validate", () => {
     for (const [name, grammar] of grammars) {
       const validate = compileValidator(SCHEMAS[name]);
