@@ -14,7 +14,7 @@ import { anyText, patternParts } from "../regex/index.js";
 import { partitionFromCuts, type Partition } from "./classes.js";
 import { ESCAPE_ALPHABET } from "./json-escape.js";
 import type { JsonStringSpec } from "./json-string.js";
-import { encodeText, utf8Sequences } from "./utf8.js";
+import { encodeCodePoint, utf8Sequences } from "./utf8.js";
 
 /** The JSON string structure every string automaton shares (with `anyText`'s UTF-8 ranges):
  *  control bytes, each byte of an escape, continuation bytes. */
@@ -33,7 +33,6 @@ class ByteCuts {
   private strings = false;
   private readonly patterns = new Set<string>();
   private readonly nameLists = new Set<readonly string[]>();
-  private readonly texts = new Set<string>();
 
   cuts(): number[] {
     const out: number[] = [];
@@ -91,9 +90,15 @@ class ByteCuts {
   }
 
   private addText(text: string): void {
-    if (this.texts.has(text)) return;
-    this.texts.add(text);
-    for (const b of encodeText(text)) this.addRange(b, b);
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      if (unit < 0x80) this.addRange(unit, unit);
+      else {
+        const cp = text.codePointAt(i)!;
+        if (cp > 0xffff) i++;
+        for (const b of encodeCodePoint(cp)) this.addRange(b, b);
+      }
+    }
   }
 
   private addRange(from: number, to: number): void {
