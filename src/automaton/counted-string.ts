@@ -297,7 +297,7 @@ class CountDistances {
   /** The most characters a shortest finish from any boundary state takes. */
   readonly longestFinish: number;
   private readonly unbounded: Int32Array;
-  /** Rows max, max - 1, ... above `stableFrom`. */
+  /** Rows max, max - 1, ... down to just above `stableTo`. */
   private readonly upper: Int32Array[] = [];
   /** Rows 0..min-1. */
   private readonly lower: Int32Array[] = [];

@@ -20,7 +20,6 @@ import { RuleAnalysis } from "./rule-analysis.js";
 import { MANY_BYTES, NO_BYTE, UNREACHABLE } from "./rule-tables.js";
 import type { RuleSet } from "./rule-automata.js";
 
-
 /** Transition table entry not computed yet; -1 is dead. */
 export const UNKNOWN = -2;
 const NO_FRAME = -1;
