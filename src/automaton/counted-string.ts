@@ -21,7 +21,7 @@ import { refine } from "./classes.js";
 import type { ByteDfa } from "./dfa.js";
 import { CLOSE, DenseStates, OPEN } from "./dense-states.js";
 import { ESCAPE_ALPHABET, ESCAPES, escaped } from "./json-escape.js";
-import { plainBudgets } from "./plain-budget.js";
+import { plainBudgetsOf } from "./finished-tables.js";
 import { NO_BUDGET, NO_BYTE, UNBOUNDED, UNREACHABLE, type LazyRule, type RuleTables } from "./rule-tables.js";
 import { distancesTo } from "./shortest-paths.js";
 
@@ -76,7 +76,6 @@ export class CountedStringAutomaton implements LazyRule {
   private readonly classByte: Int32Array;
   private readonly bytes: ClassBytes;
   private readonly distances: CountDistances;
-  private readonly plain: Int32Array;
   /** Other states are keyed (count * k + content state) * SUBS + place, under dense ids. */
   private readonly states = new DenseStates();
 
@@ -99,7 +98,6 @@ export class CountedStringAutomaton implements LazyRule {
     for (let b = 255; b >= 0; b--) this.classByte[part.classOf[b]] = b;
     this.bytes = new ClassBytes(this.classOf, this.numClasses);
     this.distances = new CountDistances(content, moves, min, max, budget, what);
-    this.plain = plainBudgets(content);
     const first = this.distOf(this.key(content.start, 0, 0));
     this.shortest = first >= UNREACHABLE ? UNREACHABLE : 1 + first;
     this.tables = {
@@ -196,7 +194,8 @@ export class CountedStringAutomaton implements LazyRule {
     const n = (rest - c) / this.k;
     // Below the minimum, plain text could still end too short: no claim.
     if (n < this.min) return NO_BUDGET;
-    const own = this.plain[c * 4 + pos];
+    // The content's own budgets, made when a document first asks (shared per content automaton).
+    const own = plainBudgetsOf(this.content)[c * 4 + pos];
     if (this.max === Infinity || own === NO_BUDGET) return own;
     const room = this.max - n - this.distances.longestFinish;
     return room < 0 ? NO_BUDGET : own === UNBOUNDED ? room : Math.min(own, room);
@@ -268,16 +267,22 @@ class CharacterMoves {
   }
 }
 
-/** Continuation bytes still due in each state of a trimmed automaton over valid UTF-8. */
+/** Continuation bytes still due in each state of a trimmed automaton over valid UTF-8. A class
+ *  is read through one of its bytes: bytes of one class that move at all lead to one state, so
+ *  they are all ASCII, all continuations, or all leads of one length. */
 function pendingBytes(content: ByteDfa): Int8Array {
+  const { numClasses, classOf, trans } = content;
+  const byteOf = new Int32Array(numClasses);
+  for (let b = 255; b >= 0; b--) byteOf[classOf[b]] = b;
   const pending = new Int8Array(content.numStates).fill(-1);
   const queue = [content.start];
   pending[content.start] = 0;
   while (queue.length > 0) {
     const s = queue.pop()!;
-    for (let b = 0; b < 256; b++) {
-      const t = content.trans[s * content.numClasses + content.classOf[b]];
+    for (let c = 0; c < numClasses; c++) {
+      const t = trans[s * numClasses + c];
       if (t < 0 || pending[t] >= 0) continue;
+      const b = byteOf[c];
       pending[t] = pending[s] > 0 ? pending[s] - 1 : b < 0x80 ? 0 : b < 0xe0 ? 1 : b < 0xf0 ? 2 : 3;
       queue.push(t);
     }
