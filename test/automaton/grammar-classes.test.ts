@@ -5,6 +5,7 @@ import { PocketExtractError } from "../../src/errors.js";
 import { grammarByteClasses } from "../../src/automaton/grammar-classes.js";
 import { JsonStrings, type JsonStringSpec } from "../../src/automaton/json-string.js";
 import { RuleSet } from "../../src/automaton/rule-automata.js";
+import { VerbatimAutomaton } from "../../src/automaton/verbatim-automaton.js";
 import { alt, chars, lit, ref, repeat, seq, type Expr } from "../../src/grammar/ir.js";
 import { grammar } from "./helpers.js";
 
@@ -54,6 +55,17 @@ describe("byte classes read off the grammar", () => {
         if (automaton !== null) expect(refines(classes, automaton.classOf), JSON.stringify(s)).toBe(true);
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it("refine the classes of a verbatim string's computed automaton", () => {
+    fc.assert(
+      fc.property(name, (text) => {
+        const automaton = VerbatimAutomaton.of(text, "verbatim string");
+        const classes = grammarByteClasses(grammar({ kind: "jsonString", minLength: 0, maxLength: Infinity, substringOf: text })).classOf;
+        if (automaton !== null) expect(refines(classes, automaton.classOf), JSON.stringify(text)).toBe(true);
+      }),
+      { numRuns: 200 },
     );
   });
 
