@@ -18,7 +18,7 @@
 import type { Budget } from "./budget.js";
 import { ClassBytes } from "./class-bytes.js";
 import { refine } from "./classes.js";
-import type { ByteDfa } from "./dfa.js";
+import { stepByte, type ByteDfa } from "./dfa.js";
 import { CLOSE, DenseStates, OPEN } from "./dense-states.js";
 import { ESCAPE_ALPHABET, ESCAPES, escaped } from "./json-escape.js";
 import { plainBudgetsOf } from "./finished-tables.js";
@@ -123,10 +123,6 @@ export class CountedStringAutomaton implements LazyRule {
     return (n * this.k + c) * SUBS + sub;
   }
 
-  private step(c: number, b: number): number {
-    return this.content.trans[c * this.content.numClasses + this.content.classOf[b]];
-  }
-
   /** The count after starting one more character, or -1 past the maximum. */
   private counted(n: number): number {
     return n + 1 > this.max ? -1 : Math.min(n + 1, this.cap);
@@ -152,14 +148,14 @@ export class CountedStringAutomaton implements LazyRule {
         return m < 0 ? DEAD : this.live(this.key(c, m, 1));
       }
       if (escaped(b)) return DEAD;
-      const t = this.step(c, b);
+      const t = stepByte(this.content, c, b);
       const m = isContinuation(b) ? n : this.counted(n);
       return t < 0 || m < 0 ? DEAD : this.live(this.key(t, m, 0));
     }
     const move = escapeTrie.moves[sub - 1].get(b);
     if (move === undefined) return DEAD;
     if (move >= 0) return this.live(this.key(c, n, 1 + move));
-    const t = this.step(c, -1 - move);
+    const t = stepByte(this.content, c, -1 - move);
     return t < 0 ? DEAD : this.live(this.key(t, n, 0));
   }
 
@@ -177,7 +173,7 @@ export class CountedStringAutomaton implements LazyRule {
       else for (const u of this.moves.completions(c)) best = Math.min(best, pending + row[u]);
     } else {
       for (const { raw, rest: left } of escapeTrie.below[sub - 1]) {
-        const t = this.step(c, raw);
+        const t = stepByte(this.content, c, raw);
         if (t >= 0) best = Math.min(best, left + row[t]);
       }
     }
@@ -231,11 +227,11 @@ class CharacterMoves {
       this.edgeStart[c] = to.length;
       if (this.pending[c] !== 0) continue;
       for (let b = 0; b < 0x80; b++) {
-        const t = this.step(c, b);
+        const t = stepByte(this.content, c, b);
         if (t >= 0) offer(t, spelledLength(b));
       }
       for (let b = 0xc2; b <= 0xf4; b++) {
-        const t = this.step(c, b);
+        const t = stepByte(this.content, c, b);
         if (t >= 0) for (const u of this.completions(t)) offer(u, 1 + this.pending[t]);
       }
       for (const u of targets) (to.push(u), cost.push(best[u]), (best[u] = -1));
@@ -252,7 +248,7 @@ class CharacterMoves {
     if (out === undefined) {
       const found = new Set<number>();
       for (let b = 0x80; b <= 0xbf; b++) {
-        const t = this.step(m, b);
+        const t = stepByte(this.content, m, b);
         if (t < 0) continue;
         if (this.pending[t] === 0) found.add(t);
         else for (const u of this.completions(t)) found.add(u);
@@ -260,10 +256,6 @@ class CharacterMoves {
       this.completed.set(m, (out = [...found]));
     }
     return out;
-  }
-
-  private step(c: number, b: number): number {
-    return this.content.trans[c * this.content.numClasses + this.content.classOf[b]];
   }
 }
 

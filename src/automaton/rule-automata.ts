@@ -26,7 +26,7 @@ import { refine, type Partition } from "./classes.js";
 import { compileExpr } from "./compile-expr.js";
 import { determinize } from "./determinize.js";
 import { finish } from "./finish.js";
-import { Nfa } from "./nfa.js";
+import { Nfa, type Fragment } from "./nfa.js";
 import { SubsetRule } from "./subset-rule.js";
 import type { ByteDfa } from "./dfa.js";
 import { addExpr, type Leaf, type ResolveLeaf } from "./expr-nfa.js";
@@ -283,9 +283,7 @@ export class RuleSet {
   private recursiveRule(name: string): ByteDfa | LazyRule | null {
     const what = `rule '${name}'`;
     return this.sharedRule(name, "", (resolve) => {
-      const nfa = new Nfa(this.budget, what);
-      const frag = addExpr(nfa, this.grammar.rules.get(name)!, resolve);
-      this.nfaStates += nfa.numStates;
+      const { nfa, frag } = this.ruleNfa(name, what, resolve);
       if (frag === null) return null;
       if (nfa.numStates <= MINIMAL_RECURSIVE_NFA_STATES) return finish(determinize(nfa, frag, this.budget, what));
       return SubsetRule.of(nfa, frag, (callee) => this.minLength(callee, this.maxDepth), this.budget.maxStates, what);
@@ -297,12 +295,18 @@ export class RuleSet {
   private calledRule(name: string): LazyRule | null {
     const what = `rule '${name}'`;
     const { rule, callees } = this.sharedRule(name, CALLED_PREFIX, (resolve) => {
-      const nfa = new Nfa(this.budget, what);
-      const frag = addExpr(nfa, this.grammar.rules.get(name)!, resolve);
-      this.nfaStates += nfa.numStates;
+      const { nfa, frag } = this.ruleNfa(name, what, resolve);
       return frag === null ? null : SubsetRule.of(nfa, frag, (callee) => this.minLength(callee, this.maxDepth), this.budget.maxStates, what);
     });
     return rule === null || callees === undefined || callees.length === 0 ? rule : rule.calledAs(callees);
+  }
+
+  /** Rule `name`'s NFA, counted against the compile-time budget (see buildNearest). */
+  private ruleNfa(name: string, what: string, resolve: ResolveLeaf): { nfa: Nfa; frag: Fragment | null } {
+    const nfa = new Nfa(this.budget, what);
+    const frag = addExpr(nfa, this.grammar.rules.get(name)!, resolve);
+    this.nfaStates += nfa.numStates;
+    return { nfa, frag };
   }
 
   /**

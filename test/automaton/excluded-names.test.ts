@@ -5,7 +5,7 @@ import { Budget } from "../../src/automaton/budget.js";
 import { stepByte, type ByteDfa } from "../../src/automaton/dfa.js";
 import { JsonStrings, type JsonStringSpec } from "../../src/automaton/json-string.js";
 import { encodeText } from "../../src/automaton/utf8.js";
-import { accepts, grammar, jsonString, uncompletableStates } from "./helpers.js";
+import { accepts, distancesToAccept, grammar, jsonString, uncompletableStates } from "./helpers.js";
 
 /** Names and texts with escapes, controls, and 2-, 3- and 4-byte characters. */
 const ALPHABET = ["a", "b", "Z", '"', "\\", "\n", "\u0001", "\u007f", "é", "中", "😀", "/"];
@@ -28,21 +28,6 @@ function expectSameWalk(lazy: GrammarAutomaton, built: ByteDfa, distance: number
   expect(lazy.isAccepting(t), text).toBe(built.accepting[s] === 1);
 }
 
-/** Fewest bytes to acceptance per state, by brute-force relaxation. */
-function distances(dfa: ByteDfa): number[] {
-  const dist = Array.from({ length: dfa.numStates }, (_, s) => (dfa.accepting[s] ? 0 : Infinity));
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (let s = 0; s < dfa.numStates; s++) {
-      for (let b = 0; b < 256; b++) {
-        const t = stepByte(dfa, s, b);
-        if (t >= 0 && dist[t] + 1 < dist[s]) ((dist[s] = dist[t] + 1), (changed = true));
-      }
-    }
-  }
-  return dist;
-}
-
 describe("strings other than some names, computed on demand", () => {
   it("accept exactly what the built automaton accepts, at the same distances", () => {
     fc.assert(
@@ -50,7 +35,7 @@ describe("strings other than some names, computed on demand", () => {
         const spec = jsonString(min, Infinity, { exclude: names }) as JsonStringSpec;
         const lazy = buildAutomaton(grammar(spec));
         const built = new JsonStrings(new Budget(1e6, 1e9)).table(spec)!;
-        const distance = distances(built);
+        const distance = distancesToAccept(built);
         // The names, names one character longer or shorter, and other texts, as tokens.
         const texts = [...names, ...names.map((n) => `${n}a`), ...names.map((n) => [...n].slice(0, -1).join("")), ...others, "x".repeat(min)];
         for (const text of texts) {
