@@ -114,8 +114,10 @@ async function build() {
   console.log(`pocket-extract: built ${addon} in ${((Date.now() - started) / 1000).toFixed(1)} s (links ${lib.libs.join(", ")} from ${lib.name})`);
 }
 
+// npm runs `prepare` right after `prepack` on pack and publish: the addon prepack just built stands.
+const builtByPrepack = optional && ["pack", "publish"].includes(process.env.npm_command ?? "");
 try {
-  await build();
+  if (!builtByPrepack) await build();
 } catch (e) {
   const reason = e instanceof BuildError ? e.message : (e?.stack ?? String(e));
   console.error(`pocket-extract: the native llama.cpp addon was not built: ${reason}`);
