@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BuildError, compileAll, nodeIncludeDir, run } from "./toolchain.mjs";
+import { addonApiIncludeDir, BuildError, compileAll, nodeIncludeDir, run } from "./toolchain.mjs";
 
 const nativeDir = dirname(fileURLToPath(import.meta.url));
 const buildDir = join(nativeDir, "build");
@@ -43,7 +43,7 @@ async function build() {
   const cflags = [
     "-std=c++17", "-O2", "-fPIC", "-fvisibility=hidden", "-Wall", "-Wextra",
     "-DNAPI_VERSION=8", "-DNAPI_CPP_EXCEPTIONS", "-DNODE_ADDON_API_DISABLE_DEPRECATED",
-    `-I${nodeIncludeDir()}`, `-I${require("node-addon-api").include_dir}`,
+    `-I${nodeIncludeDir()}`, `-I${addonApiIncludeDir(require)}`,
     // MNN's headers are not warning-clean: -isystem keeps -Wall about our code.
     `-isystem${mnn.include}`,
   ];

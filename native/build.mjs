@@ -21,7 +21,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync }
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BuildError, compileAll, nodeIncludeDir, packageRoot, platformKey, run } from "./toolchain.mjs";
+import { addonApiIncludeDir, BuildError, compileAll, nodeIncludeDir, packageRoot, platformKey, run } from "./toolchain.mjs";
 
 const nativeDir = dirname(fileURLToPath(import.meta.url));
 const rootDir = join(nativeDir, "..");
@@ -37,7 +37,7 @@ function llamaLibraries(platform) {
   if (!BUILDABLE.includes(platform)) throw new BuildError(`building the addon is supported on ${BUILDABLE.join(" and ")} (glibc) only; this is ${platform}`);
   const name = `@node-llama-cpp/${platform}`;
   const root = packageRoot(require, name);
-  if (!root) throw new BuildError(`${name} is not installed (an optional dependency of pocket-extract: install without --omit=optional)`);
+  if (!root) throw new BuildError(`${name} is not installed (the llama.cpp libraries the addon links; see the README's install section)`);
   const dir = join(root, "bins", platform);
   const libs = existsSync(dir) ? readdirSync(dir) : [];
   const find = (re) => {
@@ -98,7 +98,7 @@ async function build() {
   const cflags = [
     "-std=c++17", "-O2", "-fPIC", "-fvisibility=hidden", "-Wall", "-Wextra",
     "-DNAPI_VERSION=8", "-DNAPI_CPP_EXCEPTIONS", "-DNODE_ADDON_API_DISABLE_DEPRECATED",
-    `-I${nodeIncludeDir()}`, `-I${require("node-addon-api").include_dir}`,
+    `-I${nodeIncludeDir()}`, `-I${addonApiIncludeDir(require)}`,
     `-I${join(includeDir, "include")}`, `-I${join(includeDir, "ggml", "include")}`,
   ];
   const objects = await compileAll(cxx, cflags, SOURCES.map((src) => join(nativeDir, "src", src)), objectDir);

@@ -23,6 +23,11 @@ export function nodeIncludeDir() {
   return found;
 }
 
+/** node-addon-api's headers; its include_dir is relative to the working directory, so made absolute. */
+export function addonApiIncludeDir(require) {
+  return resolve(require("node-addon-api").include_dir);
+}
+
 /** "linux-x64", "linux-arm64", "darwin-arm64", ...; "-musl" added on a Linux without glibc. */
 export function platformKey() {
   const musl = process.platform === "linux" && !process.report.getReport().header.glibcVersionRuntime;

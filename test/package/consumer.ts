@@ -7,12 +7,13 @@
  * extract with the tiny GGUF fixture through createExtractor({ model }), `tsc --noEmit` on typed
  * consumers (a wrong field must be a type error), and the installed `pocket-extract --help`. The
  * installed addon's RUNPATH must hold only $ORIGIN-relative folders, and ldd must resolve its
- * llama.cpp libraries inside the consumer project. Prints every step; exits 1 on the first failure.
+ * llama.cpp libraries inside the consumer project. Last, a platform without a prebuild: a typed
+ * error without a compiler, a source build with one. Prints every step; exits 1 on the first failure.
  */
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureGgufFixture } from "../../fixtures/gguf/index.js";
 
@@ -137,21 +138,40 @@ function checkAddonLinkage(dir: string): void {
   const llama = ldd.split("\n").filter((l) => /lib(llama|ggml)/.test(l));
   console.log(llama.map((l) => l.trim()).join("\n"));
   check(!ldd.includes("not found"), `ldd cannot resolve every library:\n${ldd}`);
-  check(llama.length > 0 && llama.every((l) => l.includes(join(dir, "node_modules", "@node-llama-cpp", "linux-x64"))), "libllama/libggml do not resolve inside the consumer's node_modules");
+  const libs = join(dir, "node_modules", "@node-llama-cpp", "linux-x64");
+  const resolved = llama.map((l) => resolve(/=> (\S+)/.exec(l)?.[1] ?? "/"));
+  check(llama.length > 0 && resolved.every((p) => p.startsWith(libs)), `libllama/libggml do not resolve inside ${libs}: ${resolved.join(", ")}`);
+}
+
+/**
+ * The tiny fixture has random weights, so its values are noise and `ok` is often false (a required
+ * field left null); what must hold is the grammar's guarantee: complete JSON of the schema's shape
+ * (null only as the escape for a missing value), and the same greedy output from ESM and CJS.
+ */
+function checkShape(script: string, raw: string): void {
+  const value = JSON.parse(raw) as Record<string, unknown>;
+  const extra = Object.keys(value).filter((k) => !["name", "age", "city"].includes(k));
+  check(extra.length === 0, `${script}: fields outside the schema: ${extra.join(", ")}`);
+  check(value.name === null || (typeof value.name === "string" && [...value.name].length <= 16), `${script}: name is not a string of at most 16 characters`);
+  check(value.age === null || (Number.isInteger(value.age) && (value.age as number) >= 0 && (value.age as number) <= 150), `${script}: age is not an integer in 0..150`);
 }
 
 function runExtractScripts(dir: string, consumer: Consumer, env: NodeJS.ProcessEnv): void {
   for (const zodEntry of consumer.zodEntries) {
+    const raws: string[] = [];
     for (const script of ["extract.mjs", "extract.cjs"]) {
       step(`${consumer.name}: ZOD_ENTRY=${zodEntry} node ${script} model.gguf`);
       const out = run("node", [script, "model.gguf"], { cwd: dir, env: { ...env, ZOD_ENTRY: zodEntry } });
       if (out.stderr.trim()) console.log(out.stderr.trim());
       const line = out.stdout.trim().split("\n").pop() ?? "";
       console.log(line);
-      const result = JSON.parse(line) as { ok: boolean; data: { name?: unknown; age?: unknown } | null; vocabulary: number };
-      check(result.ok && result.data !== null, `${script}: the extraction is not ok`);
-      check(typeof result.data.name === "string" && Number.isInteger(result.data.age), `${script}: data does not have the schema's shape`);
+      const result = JSON.parse(line) as { ok: boolean; data: unknown; raw: string; vocabulary: number };
+      checkShape(script, result.raw);
+      check(result.vocabulary === 65536, `${script}: vocabulary width ${result.vocabulary}, expected the fixture's 65,536`);
+      check(result.ok === (result.data !== null), `${script}: ok and data disagree`);
+      raws.push(result.raw);
     }
+    check(raws[0] === raws[1], `ESM and CJS decoded differently (greedy):\n${raws.join("\n")}`);
   }
 }
 
@@ -163,6 +183,25 @@ function typecheckAndBin(dir: string, consumer: Consumer, env: NodeJS.ProcessEnv
   const help = run(join(dir, "node_modules", ".bin", "pocket-extract"), ["--help"], { cwd: dir, env }).stdout;
   console.log(help.split("\n").slice(0, 6).join("\n"));
   check(/usage/i.test(help) && help.includes("pocket-extract"), "--help printed no usage");
+}
+
+/**
+ * A platform without a prebuild, played by deleting the installed one: without a compiler the load
+ * is ENGINE_UNAVAILABLE naming the platform and g++; with g++ back on PATH the addon is built from
+ * the sources and headers in the tarball on first use, and the extraction runs.
+ */
+function checkSourceBuild(dir: string, env: NodeJS.ProcessEnv): void {
+  step("no prebuild (deleted from the install), compiler-free PATH: node extract.mjs model.gguf");
+  rmSync(join(dir, "node_modules", "pocket-extract", "prebuilds"), { recursive: true });
+  const failed = spawnSync("node", ["extract.mjs", "model.gguf"], { cwd: dir, env, encoding: "utf8" });
+  const message = failed.stderr.split("\n").find((l) => l.startsWith("PocketExtractError:")) ?? failed.stderr;
+  console.log(message.trim());
+  check(failed.status !== 0 && failed.stderr.includes("ENGINE_UNAVAILABLE"), `expected ENGINE_UNAVAILABLE, got exit ${failed.status}:\n${failed.stderr}`);
+  check(message.includes("linux-x64") && message.includes("g++"), "the error does not name the platform and what to install");
+  step("no prebuild, g++ on PATH: the addon is built from the tarball's sources on first use");
+  const built = run("node", ["extract.mjs", "model.gguf"], { cwd: dir, env: { ...env, PATH: `${env.PATH}:${process.env.PATH}` } });
+  console.log(`${built.stderr.trim()}\n${built.stdout.trim()}`);
+  checkShape("extract.mjs after a source build", (JSON.parse(built.stdout.trim().split("\n").pop() ?? "") as { raw: string }).raw);
 }
 
 async function main(): Promise<void> {
@@ -185,6 +224,7 @@ async function main(): Promise<void> {
       runExtractScripts(dir, consumer, env);
       typecheckAndBin(dir, consumer, env);
     }
+    checkSourceBuild(join(work, consumers[consumers.length - 1].name), env);
     console.log(`\nconsumer test passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { PocketExtractError } from "../../errors.js";
-import { BUILDABLE_PLATFORMS, buildAddonFromSource, findCompiler, llamaLibraryDir, platformKey, prebuiltAddonPath } from "./prebuild.js";
+import { BUILDABLE_PLATFORMS, buildAddonFromSource, findCompiler, howToInstallLibraries, llamaLibraryDir, platformKey, prebuiltAddonPath } from "./prebuild.js";
 
 /** A loaded model + its single context (sequence 0), as the addon exposes it. */
 export interface NativeLlamaModel {
@@ -61,7 +61,7 @@ export function loadLlamaAddon(): { addon: NativeLlamaAddon; backendsDir: string
   }
   const backendsDir = llamaLibraryDir(platform);
   if (backendsDir === undefined) {
-    return unavailable(`its llama.cpp libraries, the package @node-llama-cpp/${platform} (an optional dependency of pocket-extract), are not installed. Reinstall pocket-extract without --omit=optional / --no-optional.`);
+    return unavailable(`its llama.cpp libraries, the package @node-llama-cpp/${platform}, are not installed. ${howToInstallLibraries(platform)}`);
   }
   const addonPath = prebuiltAddonPath(platform);
   if (!existsSync(addonPath)) {

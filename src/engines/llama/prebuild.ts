@@ -14,6 +14,8 @@ import { ownPackageRoot } from "../native-shared/package-root.js";
 
 /** Platforms with @node-llama-cpp CPU libraries that native/build.mjs can link (glibc Linux). */
 export const BUILDABLE_PLATFORMS: readonly string[] = ["linux-x64", "linux-arm64"];
+/** The one platform whose libraries are an optional dependency (and which has a prebuild). */
+const PREBUILT_PLATFORM = "linux-x64";
 
 /** "linux-x64", "linux-arm64", "darwin-arm64", ...; "-musl" added on a Linux without glibc. */
 export function platformKey(): string {
@@ -43,6 +45,18 @@ export function llamaLibraryDir(platform: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * How to get @node-llama-cpp/<platform>: linux-x64's is an optional dependency; another platform's
+ * is not (npm would install @node-llama-cpp/linux-arm64 on x64 too: it declares both CPUs), so its
+ * users add the release the addon's headers come from, the one pinned for linux-x64.
+ */
+export function howToInstallLibraries(platform: string): string {
+  if (platform === PREBUILT_PLATFORM) return "Reinstall pocket-extract without --omit=optional / --no-optional.";
+  const manifest = JSON.parse(readFileSync(join(ownPackageRoot(), "package.json"), "utf8")) as { optionalDependencies?: Record<string, string> };
+  const version = manifest.optionalDependencies?.[`@node-llama-cpp/${PREBUILT_PLATFORM}`] ?? "";
+  return `Install them next to pocket-extract: \`npm install @node-llama-cpp/${platform}@${version}\`.`;
 }
 
 /** The compiler native/build.mjs would run ($CXX, else g++) when it is found on PATH. */

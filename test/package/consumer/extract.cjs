@@ -6,7 +6,7 @@ const { z } = require(zodEntry);
 const zodVersion = require("zod/package.json").version;
 
 async function main() {
-  const schema = z.object({ name: z.string().max(16), age: z.number().int().min(0).max(150), city: z.string().max(16).optional() });
+  const schema = z.object({ name: z.string().max(16), age: z.number().int().min(0).max(150).nullable(), city: z.string().max(16).optional() });
   const extractor = await createExtractor({ model: process.argv[2], maxTokens: 64 });
   try {
     const result = await extractor.extract(schema, "Alice is 31 years old and lives in Paris.");

@@ -7,7 +7,7 @@ const zodEntry = process.env.ZOD_ENTRY ?? "zod";
 const { z } = await import(zodEntry);
 const zodVersion = createRequire(import.meta.url)("zod/package.json").version;
 
-const schema = z.object({ name: z.string().max(16), age: z.number().int().min(0).max(150), city: z.string().max(16).optional() });
+const schema = z.object({ name: z.string().max(16), age: z.number().int().min(0).max(150).nullable(), city: z.string().max(16).optional() });
 const extractor = await createExtractor({ model: process.argv[2], maxTokens: 64 });
 try {
   const result = await extractor.extract(schema, "Alice is 31 years old and lives in Paris.");
