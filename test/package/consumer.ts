@@ -7,8 +7,9 @@
  * extract with the tiny GGUF fixture through createExtractor({ model }), `tsc --noEmit` on typed
  * consumers (a wrong field must be a type error), and the installed `pocket-extract --help`. The
  * installed addon's RUNPATH must hold only $ORIGIN-relative folders, and ldd must resolve its
- * llama.cpp libraries inside the consumer project. Last, a platform without a prebuild: a typed
- * error without a compiler, a source build with one. Prints every step; exits 1 on the first failure.
+ * llama.cpp libraries inside the consumer project. Last, in the zod 3 project: a platform without a
+ * prebuild (a typed error without a compiler, a source build with one) and a zod 3 schema without
+ * zod-to-json-schema (a typed error). Prints every step; exits 1 on the first failure.
  */
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
@@ -204,6 +205,16 @@ function checkSourceBuild(dir: string, env: NodeJS.ProcessEnv): void {
   checkShape("extract.mjs after a source build", (JSON.parse(built.stdout.trim().split("\n").pop() ?? "") as { raw: string }).raw);
 }
 
+/** zod 3 schemas without the optional peer zod-to-json-schema: a typed error saying what to install. */
+function checkMissingZodToJsonSchema(dir: string, env: NodeJS.ProcessEnv): void {
+  step("zod 3 schema, zod-to-json-schema removed from the install: node extract.mjs model.gguf");
+  rmSync(join(dir, "node_modules", "zod-to-json-schema"), { recursive: true });
+  const failed = spawnSync("node", ["extract.mjs", "model.gguf"], { cwd: dir, env, encoding: "utf8" });
+  const message = failed.stderr.split("\n").find((l) => l.startsWith("SchemaError:")) ?? failed.stderr;
+  console.log(message.trim());
+  check(failed.status !== 0 && failed.stderr.includes("SCHEMA_UNSUPPORTED") && message.includes("npm install zod-to-json-schema"), `expected SCHEMA_UNSUPPORTED naming zod-to-json-schema, got exit ${failed.status}:\n${failed.stderr}`);
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const work = mkdtempSync(join(tmpdir(), "pocket-extract-consumer-"));
@@ -224,7 +235,9 @@ async function main(): Promise<void> {
       runExtractScripts(dir, consumer, env);
       typecheckAndBin(dir, consumer, env);
     }
-    checkSourceBuild(join(work, consumers[consumers.length - 1].name), env);
+    const zod3 = join(work, consumers[consumers.length - 1].name);
+    checkSourceBuild(zod3, env);
+    checkMissingZodToJsonSchema(zod3, env);
     console.log(`\nconsumer test passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     rmSync(work, { recursive: true, force: true });
