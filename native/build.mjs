@@ -8,13 +8,13 @@
  * The addon's RUNPATH holds only $ORIGIN-relative folders (where npm, yarn and pnpm put that package
  * next to or under pocket-extract), never the absolute folder it was linked in: the same file works
  * wherever the package is installed. `npm pack` runs this (prepack), so the tarball ships the
- * prebuild and installing needs no compiler; `npm install` in this repository runs it as well
- * (prepare, --optional). llama.cpp's headers are taken from native/llama-include/ (shipped in the
- * tarball, for source builds on a platform without a prebuild) or, in this repository, extracted
- * into it from node-llama-cpp's git bundle of the same llama.cpp release.
+ * prebuild and installing needs no compiler (the package has no install scripts). Where no addon is
+ * there yet (a fresh clone, a platform without a prebuild), the first GGUF load runs this script
+ * when a compiler is on PATH; the tests' global setup does the same, once. llama.cpp's headers are
+ * taken from native/llama-include/ (shipped in the tarball, for those source builds) or, in this
+ * repository, extracted into it from node-llama-cpp's git bundle of the same llama.cpp release.
  *
- *   node native/build.mjs             build, exit 1 on failure
- *   node native/build.mjs --optional  build, but on failure print why and exit 0
+ *   node native/build.mjs    build; on failure print why and exit 1
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -25,10 +25,10 @@ import { addonApiIncludeDir, BuildError, compileAll, nodeIncludeDir, packageRoot
 
 const nativeDir = dirname(fileURLToPath(import.meta.url));
 const rootDir = join(nativeDir, "..");
-const objectDir = join(nativeDir, "build", "llama");
+// Per process: two processes building at once (first GGUF loads in parallel) never share a file.
+const objectDir = join(nativeDir, "build", `llama-${process.pid}`);
 const includeDir = join(nativeDir, "llama-include");
 const require = createRequire(join(rootDir, "package.json"));
-const optional = process.argv.includes("--optional");
 const SOURCES = ["masked_sampler.cpp", "llama_model.cpp", "addon.cpp"];
 /** Platforms @node-llama-cpp publishes CPU libraries for that this script can link (ELF, g++). */
 const BUILDABLE = ["linux-x64", "linux-arm64"];
@@ -55,7 +55,7 @@ function ensureHeaders() {
   if (!root) throw new BuildError(`${includeDir} is missing and node-llama-cpp (whose git bundle provides the llama.cpp headers) is not installed`);
   const bundle = join(root, "llama", "gitRelease.bundle");
   if (!existsSync(bundle)) throw new BuildError(`missing ${bundle}`);
-  const gitDir = join(nativeDir, "build", "llama-git");
+  const gitDir = join(nativeDir, "build", `llama-git-${process.pid}`);
   rmSync(gitDir, { recursive: true, force: true });
   mkdirSync(gitDir, { recursive: true });
   const git = (...args) => execFileSync("git", ["--git-dir", gitDir, ...args], { encoding: "buffer", maxBuffer: 64 << 20 });
@@ -105,25 +105,20 @@ async function build() {
   const addon = join(outDir, "pocket_llama.node");
   // Link to a temporary name: a failed link must not replace a working addon with a broken file.
   // -L and -rpath-link name the build machine's folder for the linker only; nothing absolute is stored.
-  const linking = `${addon}.tmp`;
+  const linking = `${addon}.${process.pid}.tmp`;
   await run(cxx, [
     "-shared", "-o", linking, ...objects, `-L${lib.dir}`, `-Wl,-rpath-link,${lib.dir}`, ...lib.libs.map((l) => `-l:${l}`),
     "-Wl,--enable-new-dtags", `-Wl,-rpath,${runpath(platform)}`,
   ]);
   renameSync(linking, addon);
+  rmSync(objectDir, { recursive: true, force: true });
   console.log(`pocket-extract: built ${addon} in ${((Date.now() - started) / 1000).toFixed(1)} s (links ${lib.libs.join(", ")} from ${lib.name})`);
 }
 
-// npm runs `prepare` right after `prepack` on pack and publish: the addon prepack just built stands.
-const builtByPrepack = optional && ["pack", "publish"].includes(process.env.npm_command ?? "");
 try {
-  if (!builtByPrepack) await build();
+  await build();
 } catch (e) {
   const reason = e instanceof BuildError ? e.message : (e?.stack ?? String(e));
   console.error(`pocket-extract: the native llama.cpp addon was not built: ${reason}`);
-  if (optional) {
-    console.error("pocket-extract: GGUF models will be unavailable until `npm run native:build` succeeds.");
-    process.exit(0);
-  }
   process.exit(1);
 }
