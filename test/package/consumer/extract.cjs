@@ -1,30 +1,12 @@
-// CommonJS consumer of the installed package: the same extraction as extract.mjs through require().
+// CommonJS consumer of the installed package (require resolution: dist/index.cjs), with the Zod
+// entry named by ZOD_ENTRY ("zod" unless set); the model path is argv[2].
 const { createExtractor } = require("pocket-extract");
+const extractOnce = require("./extract-once.cjs");
 
 const zodEntry = process.env.ZOD_ENTRY ?? "zod";
 const { z } = require(zodEntry);
 const zodVersion = require("zod/package.json").version;
-
-async function main() {
-  const schema = z.object({ name: z.string().max(16), age: z.number().int().min(0).max(150).nullable(), city: z.string().max(16).optional() });
-  const extractor = await createExtractor({ model: process.argv[2], maxTokens: 64 });
-  try {
-    const result = await extractor.extract(schema, "Alice is 31 years old and lives in Paris.");
-    console.log(JSON.stringify({
-      consumer: "cjs",
-      zod: `${zodVersion} (${zodEntry})`,
-      vocabulary: extractor.engine.vocabulary.width,
-      ok: result.ok,
-      data: result.data,
-      raw: result.raw,
-      fields: result.fields.map((f) => `${f.pointer} ${f.status}`),
-    }));
-  } finally {
-    await extractor.dispose();
-  }
-}
-
-main().catch((err) => {
+extractOnce("cjs", createExtractor, z, `${zodVersion} (${zodEntry})`, process.argv[2]).catch((err) => {
   console.error(err);
   process.exitCode = 1;
 });
