@@ -26,6 +26,7 @@ const ADDON = "node_modules/pocket-extract/prebuilds/linux-x64/pocket_llama.node
 const ALLOWED = [
   /^package\.json$/,
   /^README\.md$/,
+  /^LICENSE$/,
   /^dist\/[\w-]+\.(js|cjs|d\.ts|d\.cts)(\.map)?$/,
   /^grammars\/[\w-]+\.gbnf$/,
   /^prebuilds\/linux-x64\/pocket_llama\.node$/,
