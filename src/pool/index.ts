@@ -8,6 +8,8 @@
  */
 import type { Extractor } from "../extract/index.js";
 
+export { isDocumentFault } from "./failure.js";
+
 /** The wait queue is full: the caller should retry after `retryAfterSeconds`. */
 export class PoolFullError extends Error {
   override readonly name = "PoolFullError";

@@ -1,12 +1,12 @@
 /**
  * Errors as the service answers them: the same `{ error: { code, message } }` body as the CLI's
- * error records (src/cli/record.ts), with an HTTP status chosen from the code. A problem with the
+ * error records (src/cli/record.ts), with an HTTP status chosen from the code (src/pool/failure.ts decides whose fault it is). A problem with the
  * request (schema, text, options) is a 4xx; an engine failure or a bug is a 5xx. Codes of the
  * service's own (overload, timeout, malformed request) complete the SDK's codes.
  */
 import { PocketExtractError } from "../errors.js";
 import type { RecordErrorCode } from "../cli/record.js";
-import { PoolFullError } from "../pool/index.js";
+import { PoolFullError, isDocumentFault } from "../pool/index.js";
 
 export type ServeErrorCode = RecordErrorCode | "REQUEST_INVALID" | "REQUEST_TOO_LARGE" | "OVERLOADED" | "TIMEOUT" | "NOT_FOUND" | "SHUTTING_DOWN";
 
@@ -35,19 +35,12 @@ const STATUS: Partial<Record<ServeErrorCode, number>> = {
   MASK_BUDGET: 422,
   ENGINE_DISPOSED: 503,
 };
-/** Families of codes that describe the request (new codes of these families stay 4xx). */
-const REQUEST_FAMILY = /^(SCHEMA|TEXT|PATTERN|OPTION|INPUT|REQUEST|GRAMMAR|LIMIT)_/;
-
-/** The HTTP status for an SDK error code: 4xx when the request is at fault, else 5xx. */
-export function statusOfCode(code: string): number {
-  return STATUS[code as ServeErrorCode] ?? (REQUEST_FAMILY.test(code) ? 400 : 500);
-}
 
 /** Any thrown value as a status, a body, and for 429 the seconds to wait. */
 export function describeError(err: unknown): { status: number; body: ErrorBody; retryAfterSeconds?: number } {
   if (err instanceof ServeError) return { status: err.status, body: bodyOf(err.code, err.message), retryAfterSeconds: err.retryAfterSeconds };
   if (err instanceof PoolFullError) return { status: 429, body: bodyOf("OVERLOADED", err.message), retryAfterSeconds: err.retryAfterSeconds };
-  if (err instanceof PocketExtractError) return { status: statusOfCode(err.code), body: bodyOf(err.code, err.message) };
+  if (err instanceof PocketExtractError) return { status: STATUS[err.code] ?? (isDocumentFault(err) ? 400 : 500), body: bodyOf(err.code, err.message) };
   const message = err instanceof Error ? err.message : String(err);
   return { status: 500, body: bodyOf("INTERNAL", `internal error: ${message}`) };
 }
