@@ -45,6 +45,8 @@ export function createServer(options: ServerOptions): PocketServer {
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
   const shutdown = new AbortController();
   const metrics = new ServeMetrics(pool);
+  /** Extraction requests being answered (close() waits for them, then drops every connection). */
+  let inFlight = 0;
   const app = Fastify({ bodyLimit: options.bodyLimitBytes ?? 8 * 1024 * 1024, logger: false, return503OnClosing: true, forceCloseConnections: "idle" });
 
   /** Runs one extraction on a pooled extractor under the request's signal; records its metrics. */
@@ -55,15 +57,19 @@ export function createServer(options: ServerOptions): PocketServer {
   const respond = async (route: string, reply: FastifyReply, handle: (signal: AbortSignal) => Promise<unknown>): Promise<void> => {
     const started = performance.now();
     const guard = requestSignal(reply.raw, timeoutMs, shutdown.signal);
+    inFlight++;
     try {
       const body = await handle(guard.signal);
       if (body !== undefined) await reply.code(200).send(body);
     } catch (err) {
       const reason = guard.signal.aborted ? guard.signal.reason : err;
-      if (reason instanceof ClientGoneError) reply.raw.destroy();
-      else if (reply.sent || reply.raw.headersSent) reply.raw.end();
+      if (reason instanceof ClientGoneError) {
+        reply.hijack(); // nothing to answer: the client is gone
+        reply.raw.destroy();
+      } else if (reply.sent || reply.raw.headersSent) reply.raw.end();
       else await sendError(reply, reason);
     } finally {
+      inFlight--;
       guard.release();
       const status = reply.raw.writableFinished ? reply.raw.statusCode : CLIENT_CLOSED;
       metrics.request(route, status, (performance.now() - started) / 1000);
@@ -196,10 +202,14 @@ export function createServer(options: ServerOptions): PocketServer {
     async close(deadlineMs = 10_000) {
       const closing = app.close();
       const deadline = setTimeout(() => shutdown.abort(), deadlineMs);
+      // Keep-alive connections (and half-closed ones of clients that left) would hold the server
+      // open for their timeouts: close idle ones as they appear, and all once no extraction runs.
+      const sweep = setInterval(() => (inFlight === 0 ? app.server.closeAllConnections() : app.server.closeIdleConnections()), 50);
       try {
         await closing;
       } finally {
         clearTimeout(deadline);
+        clearInterval(sweep);
       }
     },
   };
