@@ -79,13 +79,14 @@ export function startQueueWorker(options: QueueWorkerOptions): QueueWorker {
   });
   const onError = options.onError ?? ((err: Error) => void process.stderr.write(`pocket-extract worker: ${err.message}\n`));
   worker.on("error", onError);
-  // A job BullMQ gave up on by itself (stalled too often) still gets its one result.
+  // A job BullMQ gave up on by itself (stalled too often) still gets its one result. The event
+  // also fires for attempts that will be retried: only a job in the failed state is final.
   worker.on("failed", (job, err) => {
     if (!job) return;
-    void results
-      .has(job.data.id)
-      .then((has) => (has ? undefined : record(job, { id: job.data.id, index: 0, error: err })))
-      .catch(onError);
+    const recordIfFinal = async (): Promise<void> => {
+      if ((await job.isFailed()) && !(await results.has(job.data.id))) await record(job, { id: job.data.id, index: 0, error: err });
+    };
+    recordIfFinal().catch(onError);
   });
   return {
     ready: worker.waitUntilReady().then(() => undefined),
