@@ -7,6 +7,7 @@
  * request. `close(deadlineMs)` stops accepting, lets in-flight requests finish until the deadline,
  * then aborts the rest.
  */
+import { setMaxListeners } from "node:events";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { VERSION } from "../version.js";
 import type { ExtractOptions, ExtractResult, Extractor } from "../extract/index.js";
@@ -44,6 +45,7 @@ export function createServer(options: ServerOptions): PocketServer {
   const { pool } = options;
   const timeoutMs = options.requestTimeoutMs ?? 60_000;
   const shutdown = new AbortController();
+  setMaxListeners(0, shutdown.signal); // one listener per request in flight, by design
   const metrics = new ServeMetrics(pool);
   /** Extraction requests being answered (close() waits for them, then drops every connection). */
   let inFlight = 0;
