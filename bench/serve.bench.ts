@@ -28,6 +28,7 @@ import { createExtractor, type Extractor } from "../src/index.js";
 import { ExtractorPool } from "../src/pool/index.js";
 import { enqueueLines } from "../src/queue/index.js";
 import { createServer } from "../src/serve/index.js";
+import { ORDER_SCHEMA, orderText } from "./support/orders.js";
 import { PROJECT_ROOT, resultPath, stamp } from "./support/paths.js";
 import { median, summarize } from "./support/stats.js";
 import { fmt, formatTable } from "./support/table.js";
@@ -46,19 +47,8 @@ const QUEUE_DOCS = Number(values["queue-docs"]);
 const MAX_TOKENS = Number(values["max-tokens"]);
 const REDIS_URL = "redis://127.0.0.1:6379";
 
-const SCHEMA = {
-  type: "object",
-  properties: {
-    customer: { type: "string", maxLength: 40 },
-    product: { type: "string", maxLength: 40 },
-    quantity: { type: ["integer", "null"], minimum: 1 },
-    city: { type: ["string", "null"], maxLength: 30 },
-  },
-  required: ["customer", "product", "quantity", "city"],
-};
-const PRODUCTS = ["laptop", "USB cable", "desk lamp", "笔记本电脑", "office chair", "monitor"];
-const CITIES = ["Lyon", "Oslo", "上海", "Austin", "Porto"];
-const text = (i: number): string => `Order ${i}: customer Name${i} bought ${1 + (i % 5)} ${PRODUCTS[i % PRODUCTS.length]}, delivery to ${CITIES[i % CITIES.length]}.`;
+const SCHEMA = ORDER_SCHEMA;
+const text = orderText;
 
 interface Run {
   readonly docsPerSecond: number;
