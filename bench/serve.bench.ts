@@ -7,14 +7,14 @@
  *    e.extract(...))`), runs interleaved. Per configuration: docs/s, latency p50/p99, and the
  *    service overhead per request as a share of the in-process time. At concurrency 1 each
  *    document runs in-process then over HTTP back to back and the overhead is the median of the
- *    per-document differences (load drift on a shared machine cancels); at 4 and 16 it is the
- *    difference of the median runs' p50. The client (a keep-alive `fetch`) runs in the same
+ *    per-document differences (load drift on a shared machine cancels); at 4 and 16, the median
+ *    over reps of the p50 difference between an in-process run and the HTTP run right after it. The client (a keep-alive `fetch`) runs in the same
  *    process as the server, so its cost is counted as overhead too.
  * 2. Queue: `pocket-extract worker` processes (1, then 2) against the real Redis on loopback,
  *    docs/s from enqueue to the last result (after a warm-up batch), next to in-process
  *    `extractMany` on the same docs.
  *
- * Options: --docs 32 (per HTTP run), --reps 3 (median run reported), --queue-docs 120,
+ * Options: --docs 32 (per HTTP run), --reps 5 (median run reported), --queue-docs 120,
  * --max-tokens 32. Results go to bench/results/serve-<stamp>.json. The model's answers are noise;
  * the figures are about the serving layers, and greedy decoding makes both sides do the same work.
  */
@@ -36,7 +36,7 @@ import { fmt, formatTable } from "./support/table.js";
 const { values } = parseArgs({
   options: {
     docs: { type: "string", default: "32" },
-    reps: { type: "string", default: "3" },
+    reps: { type: "string", default: "5" },
     "queue-docs": { type: "string", default: "120" },
     "max-tokens": { type: "string", default: "32" },
   },
@@ -128,7 +128,10 @@ async function httpSection(model: string): Promise<Record<string, unknown>[]> {
       }
       const h = medianRun(http);
       const d = medianRun(direct);
-      rows.push({ pool: poolSize, concurrency, http: h, inProcess: d, overheadMs: h.p50 - d.p50, overheadShare: (h.p50 - d.p50) / d.p50 });
+      // Each rep's two runs are adjacent in time: the median of their differences is the estimate.
+      const overheadMs = median(http.map((run, r) => run.p50 - direct[r].p50));
+      const overheadShare = median(http.map((run, r) => (run.p50 - direct[r].p50) / direct[r].p50));
+      rows.push({ pool: poolSize, concurrency, http: h, inProcess: d, overheadMs, overheadShare });
       console.log(`  pool ${poolSize}, concurrency ${concurrency}: HTTP ${fmt(h.docsPerSecond)} docs/s p50 ${fmt(h.p50)} ms; in-process ${fmt(d.docsPerSecond)} docs/s p50 ${fmt(d.p50)} ms`);
     }
     await server.close();
@@ -158,15 +161,17 @@ async function queueSection(model: string): Promise<Record<string, unknown>[]> {
   const prefix = `pocket-bench-${process.pid}`;
   const rows: Record<string, unknown>[] = [];
   const extractor = await createExtractor({ model, threads: 1, maxTokens: MAX_TOKENS });
-  extractor.compile(SCHEMA);
   const docs = Array.from({ length: QUEUE_DOCS }, (_, i) => ({ id: `d${i}`, text: text(i) }));
   await drive(1, 4, (i) => extractor.extract(SCHEMA, text(i)).then(() => undefined));
-  let started = performance.now();
-  for await (const r of extractor.extractMany(SCHEMA, docs)) if (r.error) throw r.error;
-  const inProcess = QUEUE_DOCS / ((performance.now() - started) / 1000);
-  await extractor.dispose();
+  /** The same documents through one in-process extractor, measured right before each queue run. */
+  const inProcessDocsPerSecond = async (): Promise<number> => {
+    const t0 = performance.now();
+    for await (const r of extractor.extractMany(SCHEMA, docs)) if (r.error) throw r.error;
+    return QUEUE_DOCS / ((performance.now() - t0) / 1000);
+  };
   try {
     for (const workers of [1, 2]) {
+      const inProcess = await inProcessDocsPerSecond();
       const queue = `bench-${workers}`;
       const children = await Promise.all(Array.from({ length: workers }, () => startWorker(model, queue, prefix)));
       const enqueue = async (batch: readonly { id: string; text: string }[], expected: number): Promise<void> => {
@@ -177,7 +182,7 @@ async function queueSection(model: string): Promise<Record<string, unknown>[]> {
       // Warm-up: each fresh worker process compiles the schema and warms its JIT on these.
       const warmUp = Array.from({ length: 4 * workers }, (_, i) => ({ id: `warm${i}`, text: text(i) }));
       await enqueue(warmUp, warmUp.length);
-      started = performance.now();
+      const started = performance.now();
       await enqueue(docs, warmUp.length + QUEUE_DOCS);
       const docsPerSecond = QUEUE_DOCS / ((performance.now() - started) / 1000);
       await Promise.all(children.map((c) => new Promise((resolve) => (c.once("exit", resolve), c.kill("SIGTERM")))));
@@ -185,6 +190,7 @@ async function queueSection(model: string): Promise<Record<string, unknown>[]> {
       console.log(`  ${workers} worker(s): ${fmt(docsPerSecond)} docs/s (in-process extractMany: ${fmt(inProcess)} docs/s)`);
     }
   } finally {
+    await extractor.dispose();
     const keys = await redis.keys(`${prefix}:*`);
     if (keys.length > 0) await redis.del(...keys);
     redis.disconnect();
@@ -207,7 +213,7 @@ async function main(): Promise<void> {
     }),
   );
   const queueTable = formatTable(
-    ["workers", "queue docs/s", "in-process docs/s (1 engine)", "ratio"],
+    ["workers", "queue docs/s", "in-process docs/s (1 engine, run just before)", "ratio"],
     queue.map((row) => [String(row.workers), fmt(row.docsPerSecond as number), fmt(row.inProcessDocsPerSecond as number), `${((row.docsPerSecond as number) / (row.inProcessDocsPerSecond as number)).toFixed(2)}x`]),
   );
   console.log(`\nHTTP /v1/extract vs in-process extract (same pool, same documents)\n${table}\n\nQueue (${QUEUE_DOCS} documents, enqueue to last result)\n${queueTable}`);

@@ -12,7 +12,7 @@ import { fixtureVocabulary } from "../../support/fixture-vocab.js";
 export interface ObservedEngine extends Engine {
   /** Tokens sampled so far, over all sessions. */
   readonly sampled: number;
-  /** Sessions that ended because their signal aborted. */
+  /** Sessions closed with their signal aborted (the decode loop stops at the next token). */
   readonly aborted: number;
   /** Sessions opened so far. */
   readonly sessions: number;
@@ -56,20 +56,14 @@ export async function observedEngine(options: { delayMs?: number; failSessions?:
             wake.forEach((w) => w());
           }
           if (options.delayMs) await sleep(options.delayMs);
-          if (sessionOptions?.signal?.aborted) {
-            aborted++;
-            throw new PocketExtractError("ABORTED", "generation aborted");
-          }
-          try {
-            const id = await session.sample(mask);
-            sampled++;
-            return id;
-          } catch (err) {
-            if (err instanceof PocketExtractError && err.code === "ABORTED") aborted++;
-            throw err;
-          }
+          const id = await session.sample(mask);
+          sampled++;
+          return id;
         },
-        close: () => session.close(),
+        async close() {
+          if (sessionOptions?.signal?.aborted) aborted++;
+          await session.close();
+        },
       };
     },
     dispose: () => base.dispose(),
