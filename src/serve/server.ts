@@ -51,10 +51,6 @@ export function createServer(options: ServerOptions): PocketServer {
   let inFlight = 0;
   const app = Fastify({ bodyLimit: options.bodyLimitBytes ?? 8 * 1024 * 1024, logger: false, return503OnClosing: true, forceCloseConnections: "idle" });
 
-  /** Runs one extraction on a pooled extractor under the request's signal; records its metrics. */
-  const runOnPool = <T>(signal: AbortSignal, work: (extractor: Extractor, signal: AbortSignal) => Promise<T>): Promise<T> =>
-    pool.use((extractor) => work(extractor, signal), signal);
-
   /** Answers a request with its JSON result, or its typed error; never throws. */
   const respond = async (route: string, reply: FastifyReply, handle: (signal: AbortSignal) => Promise<unknown>): Promise<void> => {
     const started = performance.now();
@@ -89,7 +85,11 @@ export function createServer(options: ServerOptions): PocketServer {
     }
   };
 
-  /** Streams `extractor.stream` events; the first event is awaited before the 200 is committed. */
+  /**
+   * Streams `extractor.stream` events as SSE frames; the first event is awaited before the 200 is
+   * committed, so a request that fails at once still gets a plain HTTP error. `options` carries
+   * the request's signal.
+   */
   const streamOnPool = async (
     reply: FastifyReply,
     signal: AbortSignal,
@@ -98,8 +98,8 @@ export function createServer(options: ServerOptions): PocketServer {
     options: ExtractOptions,
     frames: { start(sse: SseWriter): void; partial(sse: SseWriter, raw: string, partial: unknown): void; result(sse: SseWriter, result: ExtractResult<unknown>): void },
   ): Promise<undefined> => {
-    await runOnPool(signal, async (extractor) => {
-      const events = extractor.stream(schema, text, { ...options, signal });
+    await pool.use(async (extractor) => {
+      const events = extractor.stream(schema, text, options);
       let sse: SseWriter | undefined;
       try {
         for await (const event of events) {
@@ -122,7 +122,7 @@ export function createServer(options: ServerOptions): PocketServer {
       } finally {
         sse?.end();
       }
-    });
+    }, signal);
     return undefined;
   };
 
@@ -131,7 +131,7 @@ export function createServer(options: ServerOptions): PocketServer {
       const req = parseExtractRequest(request.body);
       const options = withoutUndefined({ ...req.options, signal });
       if (!req.stream) {
-        const result = await runOnPool(signal, (extractor) => extractAndCount(extractor, req.schema, req.text, options));
+        const result = await pool.use((extractor) => extractAndCount(extractor, req.schema, req.text, options), signal);
         return { status: documentStatus({ result }), ...result };
       }
       return streamOnPool(reply, signal, req.schema, req.text, options, {
@@ -148,7 +148,7 @@ export function createServer(options: ServerOptions): PocketServer {
       const options = withoutUndefined({ ...req.options, signal });
       const who = completionIdentity(req.model);
       if (!req.stream) {
-        const result = await runOnPool(signal, (extractor) => extractAndCount(extractor, req.schema, req.text, options));
+        const result = await pool.use((extractor) => extractAndCount(extractor, req.schema, req.text, options), signal);
         return chatCompletion(who, result);
       }
       let sent = "";
