@@ -90,6 +90,24 @@ describe("POST /v1/extract on the tiny GGUF", () => {
   });
 });
 
+describe("a pool of two engines of one model", () => {
+  it("shares compiled grammars: the second engine's first request does not compile again", async () => {
+    const model = await ensureGgufFixture("tiny");
+    const t = await startServer([await createExtractor({ model, maxTokens: 24 }), await createExtractor({ model, maxTokens: 24 })]);
+    try {
+      const schema = { type: "object", properties: { shared: { type: "string", maxLength: 9 }, n: { type: "integer" } }, required: ["shared", "n"] };
+      // Two requests at once: one on each engine.
+      const [a, b] = await Promise.all([0, 1].map(() => postJson(`${t.url}/v1/extract`, { schema, text: TEXT })));
+      const compileMs = [a, b].map((r) => (r.body.stats as { compileMs: number }).compileMs).sort((x, y) => x - y);
+      expect(compileMs[0]).toBe(0);
+      expect(compileMs[1]).toBeGreaterThan(0);
+    } finally {
+      await t.close();
+      await t.pool.dispose();
+    }
+  });
+});
+
 describe("engine failure", () => {
   it("is a 5xx with its code, and the next request is served", async () => {
     const t = await startServer(await observedEngine({ failSessions: 1 }));
