@@ -9,7 +9,7 @@ export { buildAutomaton, clearSharedAutomata, type BuildOptions, type GrammarAut
 export * from "./decode/index.js";
 export * from "./engines/index.js";
 export { loadTokenizerJson, vocabularyFromBytes, TokenTrie, type Vocabulary } from "./tokens/index.js";
-export { PocketExtractError, SchemaError, FileError, type ErrorCode } from "./errors.js";
+export { PocketExtractError, SchemaError, FileError, OptionError, type ErrorCode } from "./errors.js";
 export type { FieldReport, FieldStatus, Issue, Span, JsonSchema } from "./verify/types.js";
 export {
   writeReport,

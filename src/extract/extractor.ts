@@ -13,7 +13,8 @@ import type { ZodLike } from "../verify/index.js";
 import type { JsonSchema } from "../verify/types.js";
 import { parsePartialJson } from "./partial-json.js";
 import { DEFAULT_MAX_STRING_LENGTH } from "../schema/index.js";
-import { checkText } from "./text-checks.js";
+import { checkExtractOptions, DEFAULT_MAX_TEXT_BYTES } from "./options.js";
+import { checkText, checkTextBytes } from "./text-checks.js";
 import { hasVerbatimFields } from "./verbatim.js";
 import { verifyOutput } from "./verify-output.js";
 import type {
@@ -61,10 +62,8 @@ export class Extractor {
     inputs: Iterable<BatchInput | string> | AsyncIterable<BatchInput | string>,
     options: BatchOptions = {},
   ): AsyncGenerator<BatchResult<InferOutput<S>>> {
+    checkExtractOptions(options);
     const concurrency = options.concurrency ?? 1;
-    if (!Number.isInteger(concurrency) || concurrency < 1) {
-      throw new PocketExtractError("OPTION_INVALID", `concurrency must be a positive integer, got ${concurrency}`);
-    }
     this.compile(schema, options); // fail fast on a bad schema, before any document
     const source = toAsyncIterator(inputs);
     type Done = { kind: "done"; key: number; out: BatchResult<InferOutput<S>> };
@@ -153,8 +152,10 @@ export class Extractor {
     onProgress?: (bytes: Uint8Array) => void,
   ): Promise<ExtractResult<InferOutput<S>>> {
     if (this.disposed) throw new PocketExtractError("ENGINE_DISPOSED", "this extractor was disposed");
-    checkText(text);
     const o = { ...this.defaults, ...options };
+    checkExtractOptions(o);
+    checkText(text, o.maxTextBytes);
+    if (o.instruction !== undefined) checkTextBytes(o.instruction, o.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES, "instruction");
     const compiled = this.compile(schema, o, text);
     const jsonSchema = compiled.jsonSchema as JsonSchema;
     const prompt = buildPrompt({ jsonSchema, text, language: o.language, examples: o.examples, instruction: o.instruction });

@@ -59,8 +59,11 @@ export interface ExtractOptions {
   readonly instruction?: string;
   /** Default bound for strings without maxLength (characters, default 200). */
   readonly defaultMaxStringLength?: number;
-  /** Retries when zod refinements fail (resampling with a new seed); default 0. */
+  /** Retries when zod refinements fail (resampling with a new seed); default 0, at most 100. */
   readonly retries?: number;
+  /** Largest document in UTF-8 bytes, checked before any tokenizing (TEXT_TOO_LONG); default
+   *  262,144 (256 KiB). Also bounds `instruction`. */
+  readonly maxTextBytes?: number;
 }
 
 export interface BatchInput {
