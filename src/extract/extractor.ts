@@ -9,6 +9,7 @@ import { DEFAULT_MAX_TOKENS, generate } from "../decode/generate.js";
 import type { Engine } from "../engines/engine.js";
 import { PocketExtractError } from "../errors.js";
 import { buildPrompt } from "../prompt/index.js";
+import { encodeSegments } from "../tokens/plain-text.js";
 import type { ZodLike } from "../verify/index.js";
 import type { JsonSchema } from "../verify/types.js";
 import { parsePartialJson } from "./partial-json.js";
@@ -159,7 +160,7 @@ export class Extractor {
     const compiled = this.compile(schema, o, text);
     const jsonSchema = compiled.jsonSchema as JsonSchema;
     const prompt = buildPrompt({ jsonSchema, text, language: o.language, examples: o.examples, instruction: o.instruction });
-    const promptIds = this.engine.vocabulary.encode(prompt.full);
+    const promptIds = encodeSegments(this.engine.vocabulary, prompt.segments);
     const maxTokens = o.maxTokens ?? DEFAULT_MAX_TOKENS;
     const limit = this.engine.contextLength;
     if (limit !== undefined && promptIds.length + maxTokens > limit) {
