@@ -13,12 +13,13 @@ export interface JsonSchemaObject {
 /** A path into a JSON value: object keys and array indices. */
 export type JsonPath = readonly (string | number)[];
 
-/** One validation problem. `pointer` is the RFC 6901 form of `path` ("" is the root). */
+/** One validation problem. `pointer` is the RFC 6901 form of `path` ("" is the root).
+ *  `source`: the validator that found it, or "json" for the raw text itself (a repeated key). */
 export interface Issue {
   readonly path: (string | number)[];
   readonly pointer: string;
   readonly message: string;
-  readonly source: "ajv" | "zod";
+  readonly source: "ajv" | "zod" | "json";
 }
 
 /**
