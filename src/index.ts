@@ -4,6 +4,7 @@
  */
 export * from "./extract/index.js";
 export { compileGrammar, type CompiledGrammar, type CompileGrammarOptions } from "./compile/index.js";
+export { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from "./schema/index.js";
 export * from "./mask/index.js";
 export { buildAutomaton, clearSharedAutomata, type BuildOptions, type GrammarAutomaton } from "./automaton/index.js";
 export * from "./decode/index.js";

@@ -13,7 +13,7 @@ import { encodeSegments } from "../tokens/plain-text.js";
 import type { ZodLike } from "../verify/index.js";
 import type { JsonSchema } from "../verify/types.js";
 import { parsePartialJson } from "./partial-json.js";
-import { DEFAULT_MAX_STRING_LENGTH } from "../schema/index.js";
+import { DEFAULT_MAX_STRING_LENGTH, DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from "../schema/index.js";
 import { checkExtractOptions, DEFAULT_MAX_TEXT_BYTES } from "./options.js";
 import { checkText, checkTextBytes } from "./text-checks.js";
 import { hasVerbatimFields } from "./verbatim.js";
@@ -47,6 +47,7 @@ export class Extractor {
       mode: "extraction",
       format: "compact",
       defaultMaxStringLength: o.defaultMaxStringLength ?? DEFAULT_MAX_STRING_LENGTH,
+      ...schemaLimits(o),
     } as const;
     const compiled = compileGrammar(schema, this.engine.vocabulary, compileOptions);
     if (source === undefined || !hasVerbatimFields(compiled.jsonSchema)) return compiled;
@@ -196,6 +197,13 @@ export class Extractor {
     }
     return result!;
   }
+}
+
+/** The schema limits the caller set (unset ones stay out of the compile-cache key). */
+function schemaLimits(o: ExtractOptions): SchemaLimits {
+  const limits: { -readonly [K in keyof SchemaLimits]: SchemaLimits[K] } = {};
+  for (const key of Object.keys(DEFAULT_SCHEMA_LIMITS) as (keyof SchemaLimits)[]) if (o[key] !== undefined) limits[key] = o[key];
+  return limits;
 }
 
 function isZodLike(value: unknown): boolean {

@@ -10,7 +10,8 @@ import { alt, jsonString, lit, never, ref, repeatCopies, type Expr } from "../gr
 import { cat, gapExpr } from "./format.js";
 import { RefResolver } from "./refs.js";
 import { ReportBuilder } from "./report.js";
-import { DEFAULT_MAX_STRING_LENGTH, DEFAULT_SCHEMA_LIMITS, type CompileOptions, type NullEscape, type ResolvedCompileOptions } from "./types.js";
+import { checkInteger } from "../util/check-option.js";
+import { DEFAULT_MAX_STRING_LENGTH, DEFAULT_SCHEMA_LIMITS, type CompileOptions, type NullEscape, type ResolvedCompileOptions, type SchemaLimits } from "./types.js";
 
 /** Bounds on the work one compilation may do (documented in the README of src/schema). */
 
@@ -74,6 +75,7 @@ export class CompileContext {
       maxSchemaProperties: options.maxSchemaProperties ?? DEFAULT_SCHEMA_LIMITS.maxSchemaProperties,
       maxSchemaExpansion: options.maxSchemaExpansion ?? DEFAULT_SCHEMA_LIMITS.maxSchemaExpansion,
     };
+    for (const key of Object.keys(DEFAULT_SCHEMA_LIMITS) as (keyof SchemaLimits)[]) checkInteger(key, options[key], 1, Number.MAX_SAFE_INTEGER);
     if (mode === "jsonschema" && options.nullEscape === true) {
       throw new SchemaError("SCHEMA_INVALID", "nullEscape applies to extraction mode only", { pointer: "" });
     }

@@ -40,7 +40,6 @@ export function compileSchema(input: unknown, options: CompileOptions = {}): Com
   }
   if (schema === false) throw new SchemaError("SCHEMA_UNSATISFIABLE", "the schema is false: nothing is valid", { keyword: "false", pointer: "" });
   const ctx = new CompileContext(schema, options);
-  checkExpansion(schema, ctx.resolver, ctx.options.maxSchemaExpansion);
   ctx.report.classifyAll(schema, ctx.legacyRefs);
   let body;
   try {
@@ -55,6 +54,9 @@ export function compileSchema(input: unknown, options: CompileOptions = {}): Com
     const why = ctx.lastUnsat ?? { message: "no instance satisfies the schema", keyword: undefined, pointer: "" };
     throw new SchemaError("SCHEMA_UNSATISFIABLE", why.message, { keyword: why.keyword, pointer: why.pointer });
   }
+  // After the compile (whose own budgets bound it), so that a wide schema hears about its
+  // property count first.
+  checkExpansion(schema, ctx.resolver, ctx.options.maxSchemaExpansion);
   const rules = new Map(ctx.rules);
   rules.set(START, body);
   const grammar: Grammar = { start: START, rules };

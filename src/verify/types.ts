@@ -59,7 +59,10 @@ export interface FieldReport {
   /** True when the schema admits neither null nor absence here: a null or absent value then
    *  means the extraction did not satisfy the schema (an empty string is `missing` but valid). */
   readonly required: boolean;
-  /** Every supporting span, best first. */
+  /** The supporting spans, best first (at most 32). */
   readonly spans: Span[];
   readonly best?: Span;
+  /** The fuzzy tier was not run for this value: the grounding's fuzzy work budget
+   *  (`maxFuzzyWork`) was spent on earlier values. Exact and normalized matches were searched. */
+  readonly fuzzySkipped?: true;
 }
