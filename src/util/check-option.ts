@@ -16,6 +16,6 @@ export function checkInteger(option: string, value: unknown, min: number, max: n
 export function checkNumber(option: string, value: unknown, min: number, max: number): void {
   if (value === undefined) return;
   if (typeof value !== "number" || !(value >= min && value <= max)) {
-    throw new OptionError(option, value, `a number from ${min} to ${max}`);
+    throw new OptionError(option, value, max === Number.MAX_VALUE ? `a finite number >= ${min}` : `a number from ${min} to ${max}`);
   }
 }
