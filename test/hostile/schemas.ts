@@ -5,20 +5,19 @@ type Schema = Record<string, unknown>;
 
 /** `$defs` chain: each level `anyOf: [{$ref: next}, {$ref: next, description}]` (doubles per level). */
 export function anyOfChain(depth: number): Schema {
-  const $defs: Schema = {};
-  for (let i = 0; i < depth; i++) {
-    const next = i + 1 < depth ? { $ref: `#/$defs/d${i + 1}` } : { type: "string", maxLength: 5 };
-    $defs[`d${i}`] = { anyOf: [next, { ...next, description: `level ${i}` }] };
-  }
-  return { type: "object", properties: { v: { $ref: "#/$defs/d0" } }, required: ["v"], $defs };
+  return refChain("anyOf", depth);
 }
 
-/** `$defs` chain of `allOf: [{$ref: next}, {$ref: next}]`. */
+/** `$defs` chain of `allOf: [{$ref: next}, {$ref: next, description}]`. */
 export function allOfChain(depth: number): Schema {
+  return refChain("allOf", depth);
+}
+
+function refChain(keyword: "anyOf" | "allOf", depth: number): Schema {
   const $defs: Schema = {};
   for (let i = 0; i < depth; i++) {
     const next = i + 1 < depth ? { $ref: `#/$defs/d${i + 1}` } : { type: "string", maxLength: 5 };
-    $defs[`d${i}`] = { allOf: [next, { ...next, description: `level ${i}` }] };
+    $defs[`d${i}`] = { [keyword]: [next, { ...next, description: `level ${i}` }] };
   }
   return { type: "object", properties: { v: { $ref: "#/$defs/d0" } }, required: ["v"], $defs };
 }
@@ -38,10 +37,11 @@ export function deepObject(depth: number): Schema {
   return s;
 }
 
-/** The deepest anyOf chain `accepts` takes (it throws for deeper ones), searched upward from 1. */
-export function deepestAcceptedChain(accepts: (schema: Schema) => void): number {
+/** The deepest anyOf chain `accepts` takes (it throws for deeper ones), searched upward from 1
+ *  to `cap` (returned when every depth up to it is accepted). */
+export function deepestAcceptedChain(accepts: (schema: Schema) => void, cap = 24): number {
   let depth = 1;
-  for (;;) {
+  while (depth < cap) {
     try {
       accepts(anyOfChain(depth + 1));
     } catch {
@@ -49,6 +49,7 @@ export function deepestAcceptedChain(accepts: (schema: Schema) => void): number 
     }
     depth++;
   }
+  return cap;
 }
 
 /** A wide object value for `wideObject(n)`'s first `present` fields, every other one null. */
