@@ -34,6 +34,7 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
                            InstanceMethod<&ModelHandle::tokenize>("tokenize"),
                            InstanceMethod<&ModelHandle::decode>("decode"),
                            InstanceMethod<&ModelHandle::sample>("sample"),
+                           InstanceMethod<&ModelHandle::logits>("logits"),
                            InstanceMethod<&ModelHandle::seed>("seed"),
                            InstanceMethod<&ModelHandle::truncate>("truncate"),
                            InstanceMethod<&ModelHandle::free>("free"),
@@ -106,6 +107,12 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
   Napi::Value sample(const Napi::CallbackInfo& info) {
     pocket::LlamaModel& model = idle(info.Env());
     return sampler_.sample(info, model.last_logits(), model.n_vocab());
+  }
+
+  // logits() -> Float32Array: a copy of the last evaluated token's logits row.
+  Napi::Value logits(const Napi::CallbackInfo& info) {
+    pocket::LlamaModel& model = idle(info.Env());
+    return pocket::copy_logits(info.Env(), model.last_logits(), model.n_vocab());
   }
 
   Napi::Value seed(const Napi::CallbackInfo& info) {

@@ -6,6 +6,7 @@
 
 #include <napi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -18,6 +19,15 @@ inline Napi::Error coded_error(Napi::Env env, const char* code, const std::strin
   Napi::Error err = Napi::Error::New(env, message);
   err.Set("code", Napi::String::New(env, code));
   return err;
+}
+
+// A copy of the backend's last logits row as a Float32Array (for engine-agreement checks and
+// tests, not the decode path, which samples from the row in place).
+inline Napi::Value copy_logits(Napi::Env env, const float* logits, int32_t width) {
+  if (logits == nullptr) throw coded_error(env, "NO_LOGITS", "logits read before any token was evaluated");
+  auto out = Napi::Float32Array::New(env, static_cast<size_t>(width));
+  std::copy(logits, logits + width, out.Data());
+  return out;
 }
 
 class JsSampler {

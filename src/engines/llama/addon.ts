@@ -22,6 +22,8 @@ export interface NativeLlamaModel {
   decode(tokens: Int32Array): Promise<void>;
   /** Masked sampling on the last decoded token's logits; -1 when the mask allows nothing. */
   sample(mask: Uint32Array, temperature: number, topK: number, topP: number): number;
+  /** A copy of the last decoded token's logits (engine-agreement checks; NO_LOGITS before any decode). */
+  logits(): Float32Array;
   seed(seed: number): void;
   /** Drops cached tokens at positions >= n. */
   truncate(n: number): void;
