@@ -154,6 +154,24 @@ describe("llama.cpp engine (native addon)", () => {
     });
   });
 
+  it("logits(): NO_LOGITS before any decode, then a copy of the last row whose argmax is the greedy pick", async () => {
+    const native = loadLlamaAddon();
+    const model = await native.addon.loadModel(modelPath, { backendsDir: native.backendsDir, contextLength: 64, threads: 1 });
+    try {
+      expect(() => model.logits()).toThrow(expect.objectContaining({ code: "NO_LOGITS" }));
+      await model.decode(Int32Array.from(prompt.slice(0, 8)));
+      const row = model.logits();
+      expect(row).toBeInstanceOf(Float32Array);
+      expect(row.length).toBe(WIDTH);
+      const argmax = row.reduce((best, v, i) => (v > row[best]! ? i : best), 0);
+      expect(model.sample(new Uint32Array(WORDS).fill(0xffffffff), 0, 0, 1)).toBe(argmax);
+      row[argmax] = -Infinity; // a copy: the model's own row is untouched
+      expect(model.logits()[argmax]).not.toBe(-Infinity);
+    } finally {
+      model.free();
+    }
+  });
+
   it("never samples a disallowed id: random, single-id and eos-excluding masks, greedy and sampled", async () => {
     const random = mulberry32(7);
     const samplings = [{}, { temperature: 1.2, topK: 50, topP: 0.9, seed: 3 }, { temperature: 0.7, seed: 9 }, { temperature: 2, topP: 0.5, seed: 1 }];
