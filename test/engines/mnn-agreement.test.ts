@@ -17,8 +17,7 @@ import { GgmlType } from "../../src/engines/llama/gguf-format.js";
 import { createLlamaEngine } from "../../src/engines/llama/index.js";
 import { loadMnnAddon, type NativeMnnModel } from "../../src/engines/mnn/addon.js";
 import { createMnnEngine } from "../../src/engines/mnn/index.js";
-import { chatTurns } from "../../src/prompt/chatml.js";
-import { SCHEMAS } from "../support/extraction-cases.js";
+import { chatPrompt, SCHEMAS } from "../support/extraction-cases.js";
 import { compareRows, formatAgreement, llamaLogitsPerPosition } from "../support/logit-agreement.js";
 
 const MODEL = process.env.POCKET_MNN_MODEL ? resolve(process.env.POCKET_MNN_MODEL) : undefined;
@@ -51,8 +50,7 @@ describe.skipIf(!MODEL)("MNN vs llama.cpp on the same weights", () => {
   afterAll(() => native?.free());
 
   it("logits of every prompt position: max |Δ| and cosine per position", async () => {
-    const { prefix, suffix } = chatTurns("Extract the order as JSON.");
-    const llama = await llamaLogitsPerPosition(gguf, prefix + SCHEMAS[0].text + suffix);
+    const llama = await llamaLogitsPerPosition(gguf, chatPrompt("Extract the order as JSON.", SCHEMAS[0].text));
     const rows = [];
     for (let i = 0; i < llama.ids.length; i++) {
       await native.evaluate(i, Int32Array.of(llama.ids[i]!));

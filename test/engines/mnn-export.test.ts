@@ -16,9 +16,8 @@ import { loadMnnAddon, type NativeMnnModel } from "../../src/engines/mnn/addon.j
 import { createMnnEngine, readMnnModelDir, type MnnEngine } from "../../src/engines/mnn/index.js";
 import { CachedContextEngine } from "../../src/engines/native-shared/cached-context-engine.js";
 import { PocketExtractError } from "../../src/errors.js";
-import { chatTurns } from "../../src/prompt/chatml.js";
 import type { Vocabulary } from "../../src/tokens/index.js";
-import { expectCompleteValidJson, SCHEMAS } from "../support/extraction-cases.js";
+import { chatPrompt, expectCompleteValidJson, SCHEMAS } from "../support/extraction-cases.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
 import { compareRows } from "../support/logit-agreement.js";
 import { expectSameVocabulary } from "../support/same-vocabulary.js";
@@ -59,8 +58,7 @@ describe.skipIf(!MODEL)("MNN engine on a real MNN LLM export", () => {
     console.log(`mnn export ${modelDir}: ${files.join(", ")}`);
     expect(engine.vocabulary.width).toBe(65536);
     expectSameVocabulary(engine.vocabulary, fixture);
-    const { prefix, suffix } = chatTurns("Extract the order as JSON.");
-    for (const text of [prefix + SCHEMAS[0].text + suffix, "Ship 2× 🎉 to 杭州 on 2024-05-01, ref #A-17."]) {
+    for (const text of [chatPrompt("Extract the order as JSON.", SCHEMAS[0].text), "Ship 2× 🎉 to 杭州 on 2024-05-01, ref #A-17."]) {
       expect([...engine.tokenize(text)], text).toEqual([...fixture.encode(text)]);
     }
   });

@@ -4,6 +4,7 @@
  */
 import { expect } from "vitest";
 import { z } from "zod";
+import { chatTurns, joinSegments } from "../../src/prompt/chatml.js";
 
 const Order = z.object({
   product: z.string().max(40),
@@ -37,4 +38,10 @@ export function expectCompleteValidJson(name: string, schema: z.ZodObject<z.ZodR
     const value = parsed[key];
     expect(value === null || (field as z.ZodType).safeParse(value).success, `${name}.${key}: ${raw}`).toBe(true);
   }
+}
+
+/** The one-turn ChatML prompt as the model sees it (control tokens spelled out), for tokenizer and logit checks. */
+export function chatPrompt(system: string, document: string): string {
+  const { prefix, suffix } = chatTurns(system);
+  return joinSegments(prefix) + document + joinSegments(suffix);
 }
