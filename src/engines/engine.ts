@@ -10,6 +10,8 @@ export interface SamplingOptions {
   readonly temperature?: number;
   readonly topK?: number;
   readonly topP?: number;
+  /** Keep only tokens at least `minP` times as likely as the most likely one (0 = off). */
+  readonly minP?: number;
   /** Seed for reproducible sampling when temperature > 0. */
   readonly seed?: number;
 }

@@ -21,7 +21,7 @@ export interface NativeLlamaModel {
   /** One batch at the current position, off the JS thread; logits of the last token only. */
   decode(tokens: Int32Array): Promise<void>;
   /** Masked sampling on the last decoded token's logits; -1 when the mask allows nothing. */
-  sample(mask: Uint32Array, temperature: number, topK: number, topP: number): number;
+  sample(mask: Uint32Array, temperature: number, topK: number, topP: number, minP?: number): number;
   seed(seed: number): void;
   /** Drops cached tokens at positions >= n. */
   truncate(n: number): void;

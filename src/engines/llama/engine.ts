@@ -75,7 +75,7 @@ function nativeContext(native: NativeLlamaModel): NativeContext {
       await native.decode(tokens);
     },
     cached: () => native.position(),
-    sample: (mask, temperature, topK, topP) => native.sample(mask, temperature, topK, topP),
+    sample: (mask, temperature, topK, topP, minP) => native.sample(mask, temperature, topK, topP, minP),
     seed: (seed) => native.seed(seed),
     free: () => native.free(),
   };

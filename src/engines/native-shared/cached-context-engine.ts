@@ -23,8 +23,11 @@ export interface NativeContext {
   evaluate(keep: number, tokens: Int32Array): Promise<unknown>;
   /** Tokens the native cache holds (also after a failed evaluation). */
   cached(): number;
-  /** Masked sampling on the last evaluated token's logits; -1 when the mask allows nothing. */
-  sample(mask: Uint32Array, temperature: number, topK: number, topP: number): number;
+  /**
+   * Masked sampling on the last evaluated token's logits; -1 when the mask allows nothing. Throws
+   * (code LOGITS) when an allowed id's logit is NaN or infinite.
+   */
+  sample(mask: Uint32Array, temperature: number, topK: number, topP: number, minP?: number): number;
   seed(seed: number): void;
   /** Idempotent; deferred by the addon until an in-flight evaluation returns. */
   free(): void;
@@ -115,7 +118,7 @@ export class CachedContextEngine implements Engine {
 
   sample(mask: Uint32Array, sampling: SamplingOptions): number {
     try {
-      return this.native.sample(mask, sampling.temperature ?? 0, sampling.topK ?? 0, sampling.topP ?? 1);
+      return this.native.sample(mask, sampling.temperature ?? 0, sampling.topK ?? 0, sampling.topP ?? 1, sampling.minP ?? 0);
     } catch (err) {
       throw typedNativeError(err, this.name, "sampling");
     }

@@ -4,7 +4,7 @@
  */
 import { PocketExtractError } from "../../errors.js";
 
-export type NativeErrorCode = "FREED" | "BUSY" | "MASK_SIZE" | "NO_LOGITS" | "RANGE" | "DECODE" | "LOAD" | "TOKENIZE";
+export type NativeErrorCode = "FREED" | "BUSY" | "MASK_SIZE" | "NO_LOGITS" | "LOGITS" | "RANGE" | "DECODE" | "LOAD" | "TOKENIZE";
 
 export function nativeErrorCode(err: unknown): NativeErrorCode | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -20,7 +20,21 @@ export function typedNativeError(err: unknown, engine: string, doing: string): P
       return new PocketExtractError("ENGINE_DISPOSED", `the ${engine} engine is disposed`, { cause: err });
     case "MASK_SIZE":
       return new PocketExtractError("MASK_SIZE", message, { cause: err });
+    case "LOGITS":
+      return invalidLogitsError(engine, message, err);
     default:
       return new PocketExtractError("ENGINE_FAILED", `${engine} ${doing} failed: ${message}`, { cause: err });
   }
+}
+
+/**
+ * NaN or infinite logits: the model's output is broken, so no token chosen from it means anything
+ * (sampling would quietly turn it into text like "!!!!"). Shared by the native and test engines.
+ */
+export function invalidLogitsError(engine: string, detail: string, cause?: unknown): PocketExtractError {
+  return new PocketExtractError(
+    "LOGITS_INVALID",
+    `${engine} produced invalid logits (${detail}). The model file is likely corrupted or mis-converted: re-download or re-convert it.`,
+    { cause },
+  );
 }
