@@ -235,23 +235,33 @@ double sum_doubles(const float* values, size_t n) {
 }
 
 // The k-th best of values[0, n) ranked by value (highest first, lowest index on ties), for
-// 0 < k < n: a min-heap of the best k seen, scanned 8 values at a time, so only values above the
-// heap's worst (rare once it is full: about k ln(n / k) of them in a random order) touch it.
-// `heap` has room for k pairs (value, index).
+// 0 < k < n: a heap of the best k seen whose root is the worst of them, scanned 8 values at a
+// time, so only values above the root (rare once it is full: about k ln(n / k) of them in a
+// random order) touch it. `heap` has room for k pairs (value, index).
 POCKET_SIMD_CLONES
 std::pair<float, uint32_t> kth_best(const float* values, size_t n, size_t k, std::pair<float, uint32_t>* heap) {
-  // Worse = lower value, or the same value at a higher index; the heap's top is its worst.
+  // Worse = lower value, or the same value at a higher index.
   const auto worse = [](const std::pair<float, uint32_t>& a, const std::pair<float, uint32_t>& b) {
-    return a.first != b.first ? a.first > b.first : a.second < b.second;
+    return a.first != b.first ? a.first < b.first : a.second > b.second;
   };
-  size_t size = 0;
-  for (; size < k; ++size) heap[size] = {values[size], static_cast<uint32_t>(size)};
-  std::make_heap(heap, heap + k, worse);
+  // Moves heap[at] down until both children are no worse than it.
+  const auto sift_down = [&](size_t at) {
+    const std::pair<float, uint32_t> item = heap[at];
+    for (size_t child = 2 * at + 1; child < k; child = 2 * at + 1) {
+      if (child + 1 < k && worse(heap[child + 1], heap[child])) ++child;
+      if (!worse(heap[child], item)) break;
+      heap[at] = heap[child];
+      at = child;
+    }
+    heap[at] = item;
+  };
+  for (size_t i = 0; i < k; ++i) heap[i] = {values[i], static_cast<uint32_t>(i)};
+  for (size_t i = k / 2; i-- > 0;) sift_down(i);
+  // Scanning in index order, an equal value is never better than what the heap holds.
   const auto offer = [&](size_t i) {
     if (values[i] > heap[0].first) {
-      std::pop_heap(heap, heap + k, worse);
-      heap[k - 1] = {values[i], static_cast<uint32_t>(i)};
-      std::push_heap(heap, heap + k, worse);
+      heap[0] = {values[i], static_cast<uint32_t>(i)};
+      sift_down(0);
     }
   };
   size_t i = k;
