@@ -42,9 +42,9 @@ class ScriptedSession extends TestSession {
     super(options);
   }
 
-  protected choose(mask: Uint32Array): number {
+  protected choose(mask: Uint32Array, generated: readonly number[]): number {
     const target = this.targetBytes();
-    const at = this.matchedLength(target);
+    const at = this.matchedLength(target, generated);
     let best = -1;
     let bestLen = 0;
     if (at >= 0 && at < target.length) {
@@ -68,9 +68,9 @@ class ScriptedSession extends TestSession {
   }
 
   /** How many target bytes the generated tokens spell, or -1 once they left the target. */
-  private matchedLength(target: Uint8Array): number {
+  private matchedLength(target: Uint8Array, generated: readonly number[]): number {
     let at = 0;
-    for (const id of this.generated) {
+    for (const id of generated) {
       const b = this.vocabulary.bytes(id);
       for (let i = 0; i < b.length; i++, at++) if (target[at] !== b[i]) return -1;
     }
