@@ -18,8 +18,9 @@
 import { PocketExtractError } from "../errors.js";
 import type { EngineSession } from "../engines/engine.js";
 import type { TokenGrammar } from "../mask/token-grammar.js";
+import { DraftModel } from "./draft-model.js";
 import { PromptLookup } from "./prompt-lookup.js";
-import { buildDraft, type DraftContext, type DraftEntry, DraftLength, type SpeculativeOptions } from "./speculative.js";
+import { buildDraft, type DraftContext, type DraftEntry, DraftLength, type Drafter, type SpeculativeOptions } from "./speculative.js";
 
 export interface GenerateOptions {
   /** Most output tokens (sampled + forced; the end-of-generation token is not counted). Default 512. */
@@ -86,6 +87,8 @@ export async function generate(
   }
   const started = performance.now();
   const masks = new MaskPool(grammar.maskWords);
+  /** Where drafters read the grammar's mask at a drafted position. */
+  const draftMask = new Uint32Array(grammar.maskWords);
   const tokens: number[] = [];
   const output = new ByteSink();
   const eosIds = grammar.index.eosIds;
@@ -215,45 +218,52 @@ export async function generate(
     return rows;
   };
 
-  // Prefill on its own, so engines can tell the prompt (and reuse its cache) from the output.
-  let t0 = performance.now();
-  await session.feed(promptIds);
-  passes++;
-  engineMs += performance.now() - t0;
+  try {
+    await decodeAll();
+  } finally {
+    await speculation?.draftModel?.close();
+  }
+  async function decodeAll(): Promise<void> {
+    // Prefill on its own, so engines can tell the prompt (and reuse its cache) from the output.
+    let t0 = performance.now();
+    await session.feed(promptIds);
+    passes++;
+    engineMs += performance.now() - t0;
 
-  for (;;) {
-    if (options.signal?.aborted) throw new PocketExtractError("ABORTED", "generation aborted", { cause: options.signal.reason });
-    if (matcher.isClosed()) break;
+    for (;;) {
+      if (options.signal?.aborted) throw new PocketExtractError("ABORTED", "generation aborted", { cause: options.signal.reason });
+      if (matcher.isClosed()) break;
 
-    const run = forcedRun(0);
-    if (run.length > 0) {
-      forced += run.length;
-      toFeed.push(...run);
-      take(run);
-      continue;
+      const run = forcedRun(0);
+      if (run.length > 0) {
+        forced += run.length;
+        toFeed.push(...run);
+        take(run);
+        continue;
+      }
+
+      const limit = speculation && toFeed.length > 0 ? speculation.length.next() : 0;
+      speculation?.lookup?.catchUp(tokens);
+      const entries = limit > 0 ? await buildDraft(draftContext, speculation!.drafters, limit, draftMask) : [];
+      if (entries.length > 0) {
+        if (!(await verify(entries))) break;
+        continue;
+      }
+
+      t0 = performance.now();
+      const fed = toFeed.length > 0 ? session.feed(toFeed) : undefined;
+      if (fed) passes++;
+      toFeed = [];
+      // The mask is computed while the engine runs the forward pass.
+      const mask = masks.get(0);
+      matcher.fillMask(mask);
+      const maskTime = performance.now() - t0;
+      maskMs += maskTime;
+      await fed;
+      const id = await session.sample(mask);
+      engineMs += performance.now() - t0 - maskTime;
+      if (!takeChosen(id)) break;
     }
-
-    const limit = speculation && toFeed.length > 0 ? speculation.length.next() : 0;
-    if (limit > 0) speculation!.lookup.catchUp(tokens);
-    const entries = limit > 0 ? buildDraft(draftContext, speculation!.lookup, limit) : [];
-    if (entries.length > 0) {
-      if (!(await verify(entries))) break;
-      continue;
-    }
-
-    t0 = performance.now();
-    const fed = toFeed.length > 0 ? session.feed(toFeed) : undefined;
-    if (fed) passes++;
-    toFeed = [];
-    // The mask is computed while the engine runs the forward pass.
-    const mask = masks.get(0);
-    matcher.fillMask(mask);
-    const maskTime = performance.now() - t0;
-    maskMs += maskTime;
-    await fed;
-    const id = await session.sample(mask);
-    engineMs += performance.now() - t0 - maskTime;
-    if (!takeChosen(id)) break;
   }
 
   const bytes = output.view().slice();
@@ -278,18 +288,23 @@ export async function generate(
   };
 }
 
-/** Prompt lookup and draft length, when speculation is on and the session can verify drafts. */
-function speculationFor(
-  session: EngineSession,
-  option: GenerateOptions["speculative"],
-  promptIds: readonly number[],
-): { lookup: PromptLookup; length: DraftLength } | undefined {
+interface Speculation {
+  readonly drafters: readonly Drafter[];
+  readonly lookup: PromptLookup | undefined;
+  readonly draftModel: DraftModel | undefined;
+  readonly length: DraftLength;
+}
+
+/** The drafters and draft length, when speculation is on and the session can verify drafts. */
+function speculationFor(session: EngineSession, option: GenerateOptions["speculative"], promptIds: readonly number[]): Speculation | undefined {
   if (option === false || !session.feedRows || !session.sampleRow || !session.rollback) return undefined;
   const settings = typeof option === "object" ? option : {};
-  if (settings.promptLookup === false) return undefined;
   const maxDraft = settings.maxDraft ?? DEFAULT_MAX_DRAFT;
   if (!(Number.isInteger(maxDraft) && maxDraft >= 1)) throw new PocketExtractError("OPTION_INVALID", `speculative.maxDraft must be a positive integer, got ${maxDraft}`);
-  return { lookup: new PromptLookup(promptIds), length: new DraftLength(maxDraft) };
+  const lookup = settings.promptLookup === false ? undefined : new PromptLookup(promptIds);
+  const draftModel = settings.draftModel ? new DraftModel(settings.draftModel, promptIds) : undefined;
+  const drafters = [lookup, draftModel].filter((d): d is PromptLookup | DraftModel => d !== undefined);
+  return drafters.length > 0 ? { drafters, lookup, draftModel, length: new DraftLength(maxDraft) } : undefined;
 }
 
 const DEFAULT_MAX_DRAFT = 8;

@@ -5,14 +5,29 @@
  * grammar is cut where it leaves. The decode loop (generate.ts) verifies it in one forward pass.
  * Also here: the draft length, which adapts to how much of the drafts the model confirms.
  */
+import type { Engine } from "../engines/engine.js";
 import type { Matcher } from "../mask/matcher.js";
-import type { PromptLookup } from "./prompt-lookup.js";
 
 export interface SpeculativeOptions {
   /** Draft from the prompt (the document) and the output so far. Default true. */
   readonly promptLookup?: boolean;
+  /**
+   * A smaller model with the same vocabulary that drafts greedily where prompt lookup has no
+   * guess (one forward pass of it per guessed token). Its sessions are opened and closed by the
+   * decode loop; give each concurrent generation its own engine.
+   */
+  readonly draftModel?: Engine;
   /** Most guessed (not forced) tokens per verification. Default 8. */
   readonly maxDraft?: number;
+}
+
+/** Guesses what follows a context; asked again after each forced run. */
+export interface Drafter {
+  /**
+   * Up to `limit` guesses of the tokens after `context` (confirmed output, then tokens drafted
+   * this round); [] when it has none. `mask` gives the grammar's mask after `context`.
+   */
+  propose(context: readonly number[], limit: number, mask: () => Uint32Array): number[] | Promise<number[]>;
 }
 
 /** One drafted token: guessed (verified by sampling its row) or forced by the grammar. */
@@ -40,11 +55,12 @@ export interface DraftContext {
 }
 
 /**
- * Builds a draft of at most `limit` guessed tokens from the current state. The matcher is back in
- * its current state on return. Each guess must be allowed by the grammar (and not end the
- * document); after it, the forced runs the plain loop would take are appended.
+ * Builds a draft of at most `limit` guessed tokens from the current state, asking the drafters in
+ * order until one has a guess. The matcher is back in its current state on return. Each guess
+ * must be allowed by the grammar (and not end the document); after it, the forced runs the plain
+ * loop would take are appended.
  */
-export function buildDraft(ctx: DraftContext, lookup: PromptLookup, limit: number): DraftEntry[] {
+export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[], limit: number, scratch: Uint32Array): Promise<DraftEntry[]> {
   const { matcher } = ctx;
   const mark = matcher.length;
   const entries: DraftEntry[] = [];
@@ -54,8 +70,15 @@ export function buildDraft(ctx: DraftContext, lookup: PromptLookup, limit: numbe
   let next = 0;
   while (guessed < limit) {
     if (next >= proposal.length) {
-      proposal = lookup.propose(context, limit - guessed);
+      proposal = [];
       next = 0;
+      for (const drafter of drafters) {
+        proposal = await drafter.propose(context, limit - guessed, () => {
+          matcher.fillMask(scratch);
+          return scratch;
+        });
+        if (proposal.length > 0) break;
+      }
       if (proposal.length === 0) break;
     }
     const id = proposal[next++];
