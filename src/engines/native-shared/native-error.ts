@@ -21,20 +21,14 @@ export function typedNativeError(err: unknown, engine: string, doing: string): P
     case "MASK_SIZE":
       return new PocketExtractError("MASK_SIZE", message, { cause: err });
     case "LOGITS":
-      return invalidLogitsError(engine, message, err);
+      // NaN or infinite logits: no token chosen from them means anything (sampling them as
+      // -infinity used to give output like "!!!!").
+      return new PocketExtractError(
+        "LOGITS_INVALID",
+        `${engine} produced invalid logits (${message}). The model file is likely corrupted or mis-converted: re-download or re-convert it.`,
+        { cause: err },
+      );
     default:
       return new PocketExtractError("ENGINE_FAILED", `${engine} ${doing} failed: ${message}`, { cause: err });
   }
-}
-
-/**
- * NaN or infinite logits: the model's output is broken, so no token chosen from it means anything
- * (sampling would quietly turn it into text like "!!!!"). Shared by the native and test engines.
- */
-export function invalidLogitsError(engine: string, detail: string, cause?: unknown): PocketExtractError {
-  return new PocketExtractError(
-    "LOGITS_INVALID",
-    `${engine} produced invalid logits (${detail}). The model file is likely corrupted or mis-converted: re-download or re-convert it.`,
-    { cause },
-  );
 }
