@@ -49,7 +49,7 @@ export function replayCases(): ReplayCase[] {
 export async function replay(c: ReplayCase, vocabulary: Vocabulary, options: GenerateOptions, engine?: Engine): Promise<GenerateResult> {
   const grammar = compileGrammar(c.schema, vocabulary, { cache: false }).tokens;
   const prompt = buildPrompt({ jsonSchema: c.schema, text: c.text, language: c.language });
-  const subject = engine ?? new ScriptedEngine({ vocabulary, script: c.output });
+  const subject = engine ?? new ScriptedEngine({ vocabulary, script: c.output, canonical: true });
   const session = await subject.createSession();
   try {
     return await generate(session, grammar, vocabulary.encode(prompt.full), options);

@@ -17,6 +17,7 @@
  */
 import { PocketExtractError } from "../errors.js";
 import type { EngineSession } from "../engines/engine.js";
+import type { Matcher } from "../mask/matcher.js";
 import type { TokenGrammar } from "../mask/token-grammar.js";
 import { DraftModel } from "./draft-model.js";
 import { PromptLookup } from "./prompt-lookup.js";
@@ -153,7 +154,7 @@ export async function generate(
     return true;
   };
 
-  const speculation = speculationFor(session, options.speculative, promptIds);
+  const speculation = speculationFor(session, options.speculative, promptIds, matcher);
   const draftContext: DraftContext = {
     matcher,
     eosIds,
@@ -296,18 +297,38 @@ interface Speculation {
 }
 
 /** The drafters and draft length, when speculation is on and the session can verify drafts. */
-function speculationFor(session: EngineSession, option: GenerateOptions["speculative"], promptIds: readonly number[]): Speculation | undefined {
+function speculationFor(
+  session: EngineSession,
+  option: GenerateOptions["speculative"],
+  promptIds: readonly number[],
+  matcher: Matcher,
+): Speculation | undefined {
   if (option === false || !session.feedRows || !session.sampleRow || !session.rollback) return undefined;
   const settings = typeof option === "object" ? option : {};
   const maxDraft = settings.maxDraft ?? DEFAULT_MAX_DRAFT;
   if (!(Number.isInteger(maxDraft) && maxDraft >= 1)) throw new PocketExtractError("OPTION_INVALID", `speculative.maxDraft must be a positive integer, got ${maxDraft}`);
   const lookup = settings.promptLookup === false ? undefined : new PromptLookup(promptIds);
   const draftModel = settings.draftModel ? new DraftModel(settings.draftModel, promptIds) : undefined;
-  const drafters = [lookup, draftModel].filter((d): d is PromptLookup | DraftModel => d !== undefined);
+  const heldBack = settings.heldBack === false ? undefined : heldBackDrafter(matcher);
+  const drafters = [heldBack, lookup, draftModel].filter((d): d is Drafter => d !== undefined);
   return drafters.length > 0 ? { drafters, lookup, draftModel, length: new DraftLength(maxDraft) } : undefined;
 }
 
 const DEFAULT_MAX_DRAFT = 8;
+
+/**
+ * Drafts the token the grammar's forced run held back at a token boundary (`"` then `:` are
+ * forced after a key, but `":"` may merge with the value's first characters): the model writes
+ * it nearly always, so it is worth a verified guess.
+ */
+function heldBackDrafter(matcher: Matcher): Drafter {
+  return {
+    propose: () => {
+      const id = matcher.forced().heldBack;
+      return id === undefined ? [] : [id];
+    },
+  };
+}
 
 /** Mask buffers reused across steps (one per draft row), so decoding allocates none per token. */
 class MaskPool {

@@ -11,6 +11,8 @@ import type { Matcher } from "../mask/matcher.js";
 export interface SpeculativeOptions {
   /** Draft from the prompt (the document) and the output so far. Default true. */
   readonly promptLookup?: boolean;
+  /** Draft the token a forced run held back at a token boundary (e.g. `":"` after a key). Default true. */
+  readonly heldBack?: boolean;
   /**
    * A smaller model with the same vocabulary that drafts greedily where prompt lookup has no
    * guess (one forward pass of it per guessed token). Its sessions are opened and closed by the
@@ -139,6 +141,6 @@ export class DraftLength {
       return;
     }
     this.failures++;
-    this.pause = 2 ** Math.min(this.failures, 6) - 1;
+    this.pause = 2 ** Math.min(this.failures - 1, 6) - 1;
   }
 }

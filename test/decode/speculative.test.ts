@@ -142,14 +142,14 @@ describe("speculative decoding gives the plain loop's output", () => {
       await engines.drafter?.dispose();
     });
 
-    it("tiny drafting for itself (draft model): 40 greedy cases, same output, nearly every draft confirmed, multi-token KV rollback", async () => {
+    it("tiny drafting for itself (draft model): 40 greedy cases, same output, every draft confirmed", async () => {
       let drafted = 0;
       let accepted = 0;
       await fc.assert(
         fc.asyncProperty(caseArb, async (c0) => {
           const c = { ...c0, sampling: {} };
           const plain = await decode(engines.tiny!, vocabulary, c, false);
-          const spec = await decode(engines.tiny!, vocabulary, c, { promptLookup: false, draftModel: engines.drafter!, maxDraft: c.maxDraft });
+          const spec = await decode(engines.tiny!, vocabulary, c, { promptLookup: false, heldBack: false, draftModel: engines.drafter!, maxDraft: c.maxDraft });
           expect(spec.outcome).toEqual(plain.outcome);
           drafted += spec.stats?.tokensDrafted ?? 0;
           accepted += spec.stats?.tokensAccepted ?? 0;
@@ -157,7 +157,8 @@ describe("speculative decoding gives the plain loop's output", () => {
         { numRuns: 40 },
       );
       expect(drafted).toBeGreaterThan(40);
-      expect(accepted / drafted).toBeGreaterThan(0.9);
+      // Greedy drafts of the same weights: every guess is the target's own choice.
+      expect(accepted / drafted).toBeGreaterThan(0.99);
     }, 600_000);
 
     it("tiny drafting for the pocket-shaped GGUF (draft model, prompt lookup on too): 4 greedy cases, same output", async () => {
@@ -222,7 +223,7 @@ describe("draft length", () => {
         length.record(n, 0);
       }
     }
-    expect(drafts).toBeLessThanOrEqual(2000 / 64 + 6);
+    expect(drafts).toBeLessThanOrEqual(2000 / 64 + 7);
   });
 
   it("grows to the maximum while drafts are confirmed, and falls to just past the confirmed part", () => {
