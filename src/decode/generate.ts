@@ -170,8 +170,9 @@ export async function generate(
     toFeed = [];
     passes++;
     // The rows' masks are computed while the engine runs the forward pass.
+    const maskStart = performance.now();
     const rowMasks = masksAlong(entries);
-    const maskTime = performance.now() - t0;
+    const maskTime = performance.now() - maskStart;
     maskMs += maskTime;
     await fed;
     engineMs += performance.now() - t0 - maskTime;
@@ -257,8 +258,9 @@ export async function generate(
       toFeed = [];
       // The mask is computed while the engine runs the forward pass.
       const mask = masks.get(0);
+      const maskStart = performance.now();
       matcher.fillMask(mask);
-      const maskTime = performance.now() - t0;
+      const maskTime = performance.now() - maskStart;
       maskMs += maskTime;
       await fed;
       const id = await session.sample(mask);
