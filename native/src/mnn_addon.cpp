@@ -107,7 +107,7 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
 
   Napi::Value evaluate(const Napi::CallbackInfo& info);
 
-  // sample(mask: Uint32Array, temperature, topK, topP) -> id, or -1 when the mask allows nothing.
+  // sample(mask: Uint32Array, temperature, topK, topP, minP?) -> id, or -1 when the mask allows nothing.
   Napi::Value sample(const Napi::CallbackInfo& info) {
     pocket::MnnModel& model = idle(info.Env());
     return sampler_.sample(info, model.last_logits(), model.width());
