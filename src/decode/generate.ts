@@ -33,7 +33,7 @@ export interface GenerateOptions {
   readonly onProgress?: (output: Uint8Array) => void;
   /**
    * Speculative decoding where the engine session supports it (`feedRows`); the output is the same
-   * either way. Default true; false decodes one token per forward pass.
+   * either way. Default false (one token per forward pass) until its gain on CPU is positive.
    */
   readonly speculative?: boolean | SpeculativeOptions;
 }
@@ -298,14 +298,17 @@ interface Speculation {
   readonly length: DraftLength;
 }
 
-/** The drafters and draft length, when speculation is on and the session can verify drafts. */
+/**
+ * The drafters and draft length, when speculation is asked for and the session can verify drafts.
+ * Off unless asked: on CPU llama.cpp the measured gain is not yet positive (bench:speculative).
+ */
 function speculationFor(
   session: EngineSession,
   option: GenerateOptions["speculative"],
   promptIds: readonly number[],
   matcher: Matcher,
 ): Speculation | undefined {
-  if (option === false || !session.feedRows || !session.sampleRow || !session.rollback) return undefined;
+  if (option === undefined || option === false || !session.feedRows || !session.sampleRow || !session.rollback) return undefined;
   const settings = typeof option === "object" ? option : {};
   const maxDraft = settings.maxDraft ?? DEFAULT_MAX_DRAFT;
   if (!(Number.isInteger(maxDraft) && maxDraft >= 1)) throw new PocketExtractError("OPTION_INVALID", `speculative.maxDraft must be a positive integer, got ${maxDraft}`);

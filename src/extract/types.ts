@@ -71,7 +71,7 @@ export interface ExtractOptions extends SchemaLimits {
   /**
    * Speculative decoding on engines that verify several tokens per forward pass (llama.cpp):
    * prompt lookup over the document, forced runs, optionally a draft model. Same output either
-   * way; default true.
+   * way; default false (its measured gain on CPU llama.cpp is not yet positive).
    */
   readonly speculative?: boolean | SpeculativeOptions;
 }

@@ -199,7 +199,7 @@ describe("speculative decoding on real extraction outputs (grounding set gold va
     expect(cases.length).toBeGreaterThan(40);
     for (const c of cases) {
       const plain = await replay(c, vocabulary, { speculative: false, maxTokens: 300 });
-      const spec = await replay(c, vocabulary, { maxTokens: 300 });
+      const spec = await replay(c, vocabulary, { speculative: true, maxTokens: 300 });
       expect(spec.text, c.id).toBe(plain.text);
       expect(JSON.parse(spec.text), c.id).toEqual(JSON.parse(c.output));
       passes += spec.stats.forwardPasses - 1; // the prompt's pass excluded
