@@ -4,6 +4,7 @@
  * `UsageError` (exit code 2) before any model or file is touched.
  */
 import { parseArgs } from "node:util";
+import { DEFAULT_MAX_LINE_BYTES } from "./jsonl.js";
 
 /** A command line the CLI cannot run; reported with the help hint and exit code 2. */
 export class UsageError extends Error {
@@ -28,6 +29,8 @@ export interface RunArgs {
   readonly report: string | undefined;
   readonly summaryJson: string | undefined;
   readonly quiet: boolean;
+  /** Longest input line read; a longer one gets a LINE_TOO_LONG record, unread. */
+  readonly maxLineBytes: number;
 }
 
 export interface InspectArgs {
@@ -48,11 +51,13 @@ Usage:
 
 run: extract one JSON result per input line; results are appended to --output as they complete.
   --schema <file[#Export]>  Zod schema module (.ts/.mts/.js/.mjs/.cjs; the named export, else the
-                            default export, else the only schema exported) or a JSON Schema .json file
+                            default export, else the only schema exported) or a JSON Schema .json file.
+                            A module is EXECUTED: only give code you trust
   --model <path>            a .gguf file (llama.cpp) or an MNN model directory
   --input <file|->          JSONL input; "-" reads stdin. Each line: {"id": ..., "text": "..."} or a
                             JSON string. Blank lines are skipped.
-  --output <file>           JSONL output, one line per input line (refuses to overwrite; see --resume)
+  --output <file>           JSONL output, one line per input line (refuses to overwrite; see --resume);
+                            locked for the run by <file>.lock
   --text-field <name>       input field holding the text (default: text)
   --id-field <name>         input field holding the id (default: id; absent -> the line number)
   --concurrency <n>         documents in flight (default: 1)
@@ -60,9 +65,12 @@ run: extract one JSON result per input line; results are appended to --output as
   --threads <n>             engine CPU threads (default: the engine's choice)
   --context-length <n>      model context in tokens (default: the engine's)
   --resume                  continue an interrupted run: keep --output, skip the lines it has
+                            (each checked against the digest of its input line)
   --report <file.html>      write a self-contained HTML grounding report at the end
   --summary-json <file>     write the summary as JSON at the end
   --quiet                   no progress bar and no summary on stderr
+  --max-line-bytes <n>      longest input line read (default: 8388608 = 8 MiB); a longer line is
+                            skipped unread and gets a LINE_TOO_LONG error line
 
 inspect: print the compile report (enforced / validated-after / annotation keywords), the grammar
 (GBNF) and the prompt the model sees for a sample text.
@@ -99,13 +107,14 @@ const OPTIONS = {
   report: { type: "string" },
   "summary-json": { type: "string" },
   quiet: { type: "boolean" },
+  "max-line-bytes": { type: "string" },
   text: { type: "string" },
   "text-file": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
 
-const RUN_ONLY = ["model", "input", "output", "text-field", "id-field", "concurrency", "max-tokens", "threads", "context-length", "resume", "report", "summary-json", "quiet"] as const;
+const RUN_ONLY = ["model", "input", "output", "text-field", "id-field", "concurrency", "max-tokens", "threads", "context-length", "resume", "report", "summary-json", "quiet", "max-line-bytes"] as const;
 const INSPECT_ONLY = ["text", "text-file"] as const;
 
 /**
@@ -157,6 +166,7 @@ export function parseCliArgs(argv: readonly string[], modelOptional = false): Cl
     report: nonEmpty(values.report, "report"),
     summaryJson: nonEmpty(values["summary-json"], "summary-json"),
     quiet: values.quiet ?? false,
+    maxLineBytes: positiveInteger(values["max-line-bytes"], "max-line-bytes") ?? DEFAULT_MAX_LINE_BYTES,
   };
 }
 

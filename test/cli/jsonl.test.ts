@@ -3,7 +3,7 @@
  * CRLF, a last line without a newline (reported as not terminated, with its byte offset), and the
  * content-line count that drives the progress total.
  */
-import { writeFileSync } from "node:fs";
+import { createReadStream, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { countContentLines, readLines, type Line } from "../../src/cli/jsonl.js";
@@ -39,8 +39,8 @@ describe("countContentLines", () => {
   it("counts lines with content, including a last one without a newline", async () => {
     const path = join(scratchDir(), "in.jsonl");
     writeFileSync(path, "a\n\n  \t\r\nb\nc");
-    expect(await countContentLines(path)).toBe(3);
+    expect(await countContentLines(createReadStream(path))).toBe(3);
     writeFileSync(path, "");
-    expect(await countContentLines(path)).toBe(0);
+    expect(await countContentLines(createReadStream(path))).toBe(0);
   });
 });
