@@ -31,6 +31,7 @@ const ERRNO: Readonly<Record<string, { readonly code: ErrorCode; readonly what: 
   EACCES: { code: "FILE_ACCESS", what: "permission denied", todo: "check the file's and its folder's permissions" },
   EPERM: { code: "FILE_ACCESS", what: "operation not permitted", todo: "check the file's and its folder's permissions" },
   EROFS: { code: "FILE_ACCESS", what: "read-only file system", todo: "write somewhere else" },
+  ENXIO: { code: "FILE_NOT_REGULAR", what: "not a regular file (a socket or a device)", todo: "give a regular file" },
   ENOSPC: { code: "DISK_FULL", what: "no space left on the device", todo: "free some space" },
   EDQUOT: { code: "DISK_FULL", what: "disk quota exceeded", todo: "free some space" },
 };

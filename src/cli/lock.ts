@@ -30,8 +30,9 @@ export function lockOutput(output: string): OutputLock {
   const path = lockPathOf(output);
   const me: LockOwner = { pid: process.pid, host: hostname() };
   const mine = `${path}.${me.pid}`;
+  // A folder that is missing or not writable is reported against the output the user named.
   const fail = (err: unknown): never => {
-    throw fileErrorOf(err, "--output lock", path) ?? err;
+    throw fileErrorOf(err, "--output", output) ?? err;
   };
   try {
     writeFileSync(mine, `${JSON.stringify(me)}\n`);

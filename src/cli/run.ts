@@ -39,7 +39,10 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   ]);
   const input = args.input === "-" ? undefined : await openRegularFile(args.input, "--input");
   try {
-    if (!args.resume && existsSync(args.output)) throw new FileError("FILE_EXISTS", args.output, "--output: already exists: pass --resume to continue it, or remove it");
+    if (existsSync(args.output)) {
+      if (!args.resume) throw new FileError("FILE_EXISTS", args.output, "--output: already exists: pass --resume to continue it, or remove it");
+      await (await openRegularFile(args.output, "--output")).close(); // before the lock: no lock file beside a device
+    }
     const lock = lockOutput(args.output);
     try {
       return await runLocked(args, io, schema, input, started);

@@ -53,7 +53,7 @@ export async function loadSchema(spec: string): Promise<LoadedSchema> {
 function pickExport(module: Record<string, unknown>, file: string, exportName: string | undefined): unknown {
   const names = Object.keys(module).filter((k) => k !== "__esModule");
   if (exportName !== undefined) {
-    if (!Object.hasOwn(module, exportName)) throw new FileError("SCHEMA_EXPORT", file, `--schema: no export "${exportName}" (exports: ${names.join(", ") || "none"})`);
+    if (!names.includes(exportName)) throw new FileError("SCHEMA_EXPORT", file, `--schema: no export "${exportName}" (exports: ${names.join(", ") || "none"})`);
     return module[exportName];
   }
   if (module.default !== undefined) return module.default;
