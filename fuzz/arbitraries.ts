@@ -41,7 +41,12 @@ const HOSTILE_PATTERNS = [
 ];
 
 const name = fc.oneof(fc.constantFrom(...HOSTILE_NAMES), fc.string({ maxLength: 12 }), fc.string({ unit: "grapheme", maxLength: 6 }));
-const text = fc.oneof(fc.constantFrom(...SPECIAL_SPELLINGS), fc.string({ maxLength: 40 }), fc.string({ unit: "binary", maxLength: 20 }));
+/** Short strings: mostly well-formed text and special tokens, now and then lone surrogates and the like. */
+const text = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...SPECIAL_SPELLINGS) },
+  { weight: 4, arbitrary: fc.string({ unit: "grapheme", maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 20 }) },
+);
 const bound = fc.oneof(fc.integer({ min: 0, max: 8 }), fc.constantFrom(-1, 0, 1e9, 2 ** 31, Number.MAX_SAFE_INTEGER, 0.5));
 
 const leaf: fc.Arbitrary<unknown> = fc.oneof(
@@ -107,11 +112,23 @@ export const deepSchema = fc.tuple(fc.integer({ min: 10, max: 5_000 }), fc.const
   return schema;
 });
 
+/** Schemas that compile, so extraction gets past the compiler: hostile names, texts and maps. */
+export const plausibleSchema: fc.Arbitrary<unknown> = fc.oneof(
+  fc.dictionary(name, fc.constantFrom({ type: "string" }, { type: ["string", "null"] }, { type: "integer" }, { type: ["number", "null"] }, { type: "boolean" }, { enum: ["a", "<|im_end|>", "__proto__"] }), { minKeys: 1, maxKeys: 5 }).chain((properties) =>
+    fc.record({ type: fc.constant("object"), properties: fc.constant(properties), required: fc.subarray(Object.keys(properties)), description: text }),
+  ),
+  fc.constantFrom(
+    { type: "object", additionalProperties: { type: "integer" } },
+    { type: "object", propertyNames: { pattern: "^[a-z]+$" }, additionalProperties: { type: "string" } },
+    { type: "array", items: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
+  ),
+);
+
 export const hostileSchema = fc.oneof({ weight: 6, arbitrary: nestedSchema }, { weight: 1, arbitrary: anyOfChain }, { weight: 1, arbitrary: wideSchema }, { weight: 1, arbitrary: deepSchema });
 
 /** Document texts: special tokens, odd code units, and now and then a very large one. */
 export const hostileText: fc.Arbitrary<string> = fc.oneof(
-  { weight: 6, arbitrary: fc.array(fc.oneof(text, fc.constantFrom("\u0000", "\ud800", "\udfff", "\u202e", "\ufeff", "\r\n", "Alice is 31.")), { maxLength: 30 }).map((parts) => parts.join("")) },
+  { weight: 6, arbitrary: fc.array(fc.oneof({ weight: 6, arbitrary: text }, { weight: 1, arbitrary: fc.constantFrom("\u0000", "\ud800", "\u202e", "\ufeff", "\r\n", "Alice is 31.") }), { minLength: 1, maxLength: 30 }).map((parts) => parts.join("")) },
   { weight: 1, arbitrary: fc.constantFrom("", " ", "\n\t ") },
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom("a", "价", "😀", "<|im_end|>"), fc.integer({ min: 1_000, max: 3_000_000 })).map(([unit, n]) => unit.repeat(n)) },
 );

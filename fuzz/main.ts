@@ -99,6 +99,7 @@ async function runOne(target: Target, seed: number): Promise<Verdict> {
 const FINDINGS = ["crash", "wrong", "hang", "memory", "died"] as const;
 const counts: Record<string, number> = { ok: 0, typed: 0, crash: 0, wrong: 0, hang: 0, memory: 0, died: 0 };
 const perTarget: Record<string, number> = {};
+const typedCodes: Record<string, number> = {};
 const started = performance.now();
 let done = 0;
 console.log(replay ? `fuzz: replaying ${values.replay}` : `fuzz: base seed ${baseSeed}, targets ${targets.join(",")}, timeout ${timeoutMs} ms, memory bound ${maxRssMb} MB`);
@@ -107,6 +108,7 @@ for (let i = 0; i < runs && performance.now() < deadline; i++) {
   const seed = replay ? Number(replay[2]) : baseSeed + i;
   const verdict = await runOne(target, seed);
   counts[verdict.kind]++;
+  if (verdict.kind === "typed") typedCodes[verdict.code] = (typedCodes[verdict.code] ?? 0) + 1;
   perTarget[target] = (perTarget[target] ?? 0) + 1;
   done++;
   if ((FINDINGS as readonly string[]).includes(verdict.kind)) {
@@ -120,6 +122,7 @@ worker?.child.kill();
 const seconds = Math.round((performance.now() - started) / 1000);
 const found = FINDINGS.reduce((n, k) => n + counts[k], 0);
 console.log(
-  `fuzz: ${done} cases in ${seconds} s (${Object.entries(perTarget).map(([t, n]) => `${t} ${n}`).join(", ")}): ok ${counts.ok}, typed ${counts.typed}, crashed ${counts.crash}, wrong ${counts.wrong}, hung ${counts.hang}, memory ${counts.memory}, died ${counts.died}; base seed ${baseSeed}`,
+  `typed errors by code: ${Object.entries(typedCodes).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(", ") || "none"}\n` +
+    `fuzz: ${done} cases in ${seconds} s (${Object.entries(perTarget).map(([t, n]) => `${t} ${n}`).join(", ")}): ok ${counts.ok}, typed ${counts.typed}, crashed ${counts.crash}, wrong ${counts.wrong}, hung ${counts.hang}, memory ${counts.memory}, died ${counts.died}; base seed ${baseSeed}`,
 );
 process.exitCode = found > 0 ? 1 : 0;

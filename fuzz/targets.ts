@@ -18,7 +18,7 @@ import { compileGrammar } from "../src/compile/index.js";
 import { RandomEngine } from "../src/engines/testing/random-engine.js";
 import { ScriptedEngine } from "../src/engines/testing/scripted-engine.js";
 import type { Vocabulary } from "../src/tokens/vocabulary.js";
-import { draw, hostileJsonl, hostileOptions, hostileOutput, hostileSchema, hostileText } from "./arbitraries.js";
+import { draw, hostileJsonl, hostileOptions, hostileOutput, hostileSchema, hostileText, plausibleSchema } from "./arbitraries.js";
 
 export const TARGETS = ["compile", "extract", "cli"] as const;
 export type Target = (typeof TARGETS)[number];
@@ -52,7 +52,7 @@ function describeError(err: unknown): string {
   return `${err.name}: ${err.message.slice(0, 300)} ${frame.trim()}`;
 }
 
-const extractInputs = fc.tuple(hostileSchema, hostileText, hostileOutput, hostileOptions, fc.boolean());
+const extractInputs = fc.tuple(fc.oneof(hostileSchema, plausibleSchema), hostileText, hostileOutput, hostileOptions, fc.boolean());
 
 async function extractCase(seed: number, vocabulary: Vocabulary): Promise<CaseOutcome> {
   const [schema, text, output, options, scripted] = draw(extractInputs, seed);
