@@ -9,6 +9,7 @@ import { hostname } from "node:os";
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { FileError } from "../errors.js";
 import { fileErrorOf } from "./files.js";
+import { realPath } from "./paths.js";
 
 interface LockOwner {
   readonly pid: number;
@@ -21,8 +22,9 @@ export interface OutputLock {
   release(): void;
 }
 
+/** Beside the output's real file, so two spellings of one output (a symbolic link) share one lock. */
 export function lockPathOf(output: string): string {
-  return `${output}.lock`;
+  return `${realPath(output)}.lock`;
 }
 
 /** Takes the lock of `output`, or throws OUTPUT_LOCKED naming the run that holds it. */

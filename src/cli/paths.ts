@@ -34,7 +34,7 @@ export function assertDistinctFiles(paths: readonly NamedPath[]): void {
 
 /** The keys a path is known by: its real path, and its device:inode when it exists. */
 function identities(path: string): string[] {
-  const real = realPath(resolve(path));
+  const real = realPath(path);
   try {
     const { dev, ino } = statSync(real);
     return [`path:${real}`, `inode:${dev}:${ino}`];
@@ -47,9 +47,9 @@ function identities(path: string): string[] {
  * `path` with symbolic links resolved, also when the file does not exist yet (or is a dangling
  * link, whose target a write would create).
  */
-function realPath(path: string, hops = 0): string {
+export function realPath(path: string, hops = 0): string {
   try {
-    return realpathSync(path);
+    return realpathSync(resolve(path));
   } catch {
     const parent = dirname(path);
     if (parent === path) return path;

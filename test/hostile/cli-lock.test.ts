@@ -6,9 +6,9 @@
  * live one is not; the lock is gone after a run.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { OutputRecord } from "../../src/cli/record.js";
 import { readJsonl, scratchDir, writeJsonl } from "../cli/support/harness.js";
@@ -73,6 +73,17 @@ describe("output lock", () => {
     expect(typedLine(outcome)!.message).toContain(`pid ${process.pid}`);
     expect(existsSync(output)).toBe(false);
     expect(existsSync(lock)).toBe(true);
+  });
+
+  it("one lock for every spelling of the output: a run through a symbolic link is refused too", async () => {
+    const { input, output, lock } = setup();
+    writeFileSync(output, "");
+    const alias = join(dirname(output), "alias.jsonl");
+    symlinkSync(output, alias);
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname() }));
+    const outcome = await runCliProcess(args(input, alias), BOUNDS);
+    expectLocked(outcome, alias);
+    expect(readFileSync(output, "utf8")).toBe("");
   });
 
   it("refuses a lock file it did not write rather than guessing", async () => {
