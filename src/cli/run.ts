@@ -40,8 +40,8 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   const input = args.input === "-" ? undefined : await openRegularFile(args.input, "--input");
   try {
     if (existsSync(args.output)) {
-      if (!args.resume) throw new FileError("FILE_EXISTS", args.output, "--output: already exists: pass --resume to continue it, or remove it");
       await (await openRegularFile(args.output, "--output")).close(); // before the lock: no lock file beside a device
+      if (!args.resume) throw new FileError("FILE_EXISTS", args.output, "--output: already exists: pass --resume to continue it, or remove it");
     }
     const lock = lockOutput(args.output);
     try {
