@@ -157,7 +157,8 @@ export const hostileJsonl: fc.Arbitrary<Uint8Array> = fc
       fc.json({ maxDepth: 3 }).map((j) => Buffer.from(j)),
       fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b)),
       fc.constantFrom("", "  ", "\r", '"just a string"', '{"text":5}', '{"id":{},"text":"x"}', '{"text":"a","text":"b"}', '{"__proto__":{"text":"p"}}').map((s) => Buffer.from(s)),
-      fc.integer({ min: 100, max: 300_000 }).map((n) => Buffer.from(`{"id":"long","text":"${"x".repeat(n)}"}`)),
+      // Long lines, mostly past the small line limits the CLI cases draw: extract's own target covers huge texts.
+      fc.integer({ min: 100, max: 200_000 }).map((n) => Buffer.from(`{"id":"long","text":"${"x".repeat(n)}"}`)),
     ),
     { maxLength: 12 },
   )

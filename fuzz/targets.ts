@@ -69,7 +69,7 @@ async function extractCase(seed: number, vocabulary: Vocabulary): Promise<CaseOu
 }
 
 const PERSON = { type: "object", properties: { name: { type: ["string", "null"] }, age: { type: ["integer", "null"] } }, required: ["name", "age"] };
-const cliInputs = fc.tuple(hostileJsonl, hostileOutput, fc.constantFrom(8, 64, 1024, 8 * 1024 * 1024), fc.integer({ min: 1, max: 3 }), fc.constantFrom("fresh", "resume-again", "resume-garbage"));
+const cliInputs = fc.tuple(hostileJsonl, hostileOutput, fc.constantFrom(8, 64, 1024, 16 * 1024, 8 * 1024 * 1024), fc.integer({ min: 1, max: 3 }), fc.constantFrom("fresh", "resume-again", "resume-garbage"));
 
 async function cliCase(seed: number, vocabulary: Vocabulary): Promise<CaseOutcome> {
   const [bytes, answer, maxLineBytes, concurrency, mode] = draw(cliInputs, seed);
