@@ -1,14 +1,16 @@
 /**
  * File errors of the CLI (issue 15, item 13): a missing file (ENOENT), an existing output
  * (EEXIST), a full disk (ENOSPC, written to /dev/full), a directory where a file is expected
- * (EISDIR) and a permission refusal (EACCES, as an unprivileged user) each end the run with exit
+ * (EISDIR), a permission refusal (EACCES, as an unprivileged user) and the disk filling up under
+ * the output mid-run (ENOSPC on a tiny private tmpfs) each end the run with exit
  * code 2 and exactly one line on stderr: `pocket-extract: CODE: <path>: <option>: what; what to
  * do`. No stack trace, no "internal error".
  */
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { scratchDir } from "../cli/support/harness.js";
+import { scratchDir, writeJsonl } from "../cli/support/harness.js";
 import { PERSON_SCHEMA, runCliProcess, typedLine, type CliOutcome } from "./support/cli-process.js";
 
 const BOUNDS = { maxRssMb: 600, maxMs: 60_000 };
@@ -84,5 +86,32 @@ describe("CLI file errors: one typed line, exit 2", () => {
     chmodSync(input, 0o644);
     const outcome = await runCliProcess(run(input, output), BOUNDS, { uid: NOBODY, gid: NOBODY, env: { HOME: "/tmp" } });
     expectTypedLine(outcome, { argv: [], code: "FILE_ACCESS", path: output, todo: "permissions" });
+  });
+});
+
+/** `unshare -m` gives the child a private mount namespace: a tiny tmpfs only it sees, gone with it. */
+const canMount = process.getuid?.() === 0 && spawnSync("unshare", ["-m", "true"]).status === 0;
+
+describe("CLI out of disk space while writing the output", () => {
+  it.runIf(canMount)("ENOSPC mid-run on --output: DISK_FULL, one typed line saying to free space and --resume; complete lines intact", async () => {
+    const dir = scratchDir();
+    const disk = join(dir, "disk");
+    mkdirSync(disk);
+    const input = writeJsonl(
+      join(dir, "in.jsonl"),
+      Array.from({ length: 200 }, (_, i) => ({ id: `doc-${i}`, text: `Person ${i} is called Name${i} and is ${20 + (i % 50)} years old.` })),
+    );
+    const output = join(disk, "out.jsonl");
+    const kept = join(dir, "kept.jsonl");
+    const argv = ["run", "--schema", PERSON_SCHEMA, "--input", input, "--output", output, "--quiet"];
+    // 48 KiB of disk: a few dozen records fit, then the disk is full. The output is copied out before the namespace ends.
+    const outcome = await runCliProcess(argv, BOUNDS, {
+      wrap: (command) => ["unshare", "-m", "sh", "-c", `mount -t tmpfs -o size=48k tmpfs ${disk} && { "$@"; code=$?; cp ${output} ${kept}; exit $code; }`, "sh", ...command],
+    });
+    expectTypedLine(outcome, { argv, code: "DISK_FULL", path: output, todo: "free some space, then rerun with --resume to finish" });
+    const text = readFileSync(kept, "utf8");
+    const complete = text.slice(0, text.lastIndexOf("\n") + 1).split("\n").slice(0, -1);
+    expect(complete.length).toBeGreaterThan(0);
+    complete.forEach((line) => JSON.parse(line));
   });
 });

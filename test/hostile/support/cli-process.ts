@@ -55,7 +55,14 @@ function peakRssMb(pid: number): number | undefined {
 export function startCli(
   args: readonly string[],
   bounds: CliBounds,
-  options: { stdin?: "pipe" | "ignore"; env?: Record<string, string>; uid?: number; gid?: number } = {},
+  options: {
+    stdin?: "pipe" | "ignore";
+    env?: Record<string, string>;
+    uid?: number;
+    gid?: number;
+    /** Runs the node command through another (which must `exec` it, so the pid watched is the CLI's). */
+    wrap?: (command: readonly string[]) => readonly string[];
+  } = {},
 ): CliRun {
   const spawnOptions: SpawnOptions = {
     cwd: ROOT,
@@ -63,7 +70,9 @@ export function startCli(
     stdio: [options.stdin ?? "ignore", "pipe", "pipe"],
     ...(options.uid !== undefined ? { uid: options.uid, gid: options.gid } : {}),
   };
-  const child = spawn(process.execPath, ["--import", "tsx", RANDOM_CLI, ...args], spawnOptions);
+  const command = [process.execPath, "--import", "tsx", RANDOM_CLI, ...args];
+  const [file, ...rest] = options.wrap ? options.wrap(command) : command;
+  const child = spawn(file, rest, spawnOptions);
   const started = performance.now();
   let stdout = "";
   let stderr = "";
