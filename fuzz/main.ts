@@ -89,7 +89,8 @@ async function runOne(target: Target, seed: number): Promise<Verdict> {
     child.once("exit", onExit);
     child.send({ target, seed });
   });
-  if (verdict.kind === "hang" || verdict.kind === "memory" || verdict.kind === "died") {
+  // A fresh worker after a finding, and when memory kept from earlier cases nears the bound.
+  if (verdict.kind === "hang" || verdict.kind === "memory" || verdict.kind === "died" || rssMb(child.pid!) > maxRssMb / 2) {
     child.kill("SIGKILL");
     worker = undefined;
   }

@@ -4,6 +4,7 @@
  * that hangs, blows up memory or kills the process is a finding, not the end of the run.
  */
 import { ensureFixtureTokenizer } from "../fixtures/vocab/index.js";
+import { clearSharedAutomata } from "../src/automaton/index.js";
 import { loadTokenizerJson } from "../src/tokens/index.js";
 import { runCase, type Target } from "./targets.js";
 
@@ -14,6 +15,9 @@ export interface CaseRequest {
 
 const vocabulary = await loadTokenizerJson(await ensureFixtureTokenizer(), { width: 65536 });
 process.on("message", (request: CaseRequest) => {
-  void runCase(request.target, request.seed, vocabulary).then((outcome) => process.send!(outcome));
+  void runCase(request.target, request.seed, vocabulary).then((outcome) => {
+    clearSharedAutomata(); // no case leans on the automata an earlier one built
+    process.send!(outcome);
+  });
 });
 process.send!("ready");
