@@ -29,7 +29,7 @@ const { values } = parseArgs({
     replay: { type: "string" },
   },
 });
-const timeoutMs = Number(values["timeout-ms"] ?? 15_000);
+const timeoutMs = Number(values["timeout-ms"] ?? 30_000);
 const maxRssMb = Number(values["max-rss-mb"] ?? 1536);
 const baseSeed = Number(values.seed ?? Math.floor(Math.random() * 2 ** 31));
 const targets = (values.targets?.split(",") ?? [...TARGETS]) as Target[];
