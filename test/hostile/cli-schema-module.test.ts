@@ -5,7 +5,7 @@
  * And jiti's transpile cache is off: a poisoned "cached" module planted where the shared cache
  * used to live ({tmpdir}/jiti, with the exact name and trailer jiti would look for) does not run.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -54,9 +54,10 @@ describe("jiti transpile cache", () => {
     const marker = join(dir, "poison-ran");
     const shared = join(tmpdir(), "jiti");
     mkdirSync(shared, { recursive: true });
-    writeFileSync(join(shared, entry), `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\nmodule.exports = { Person: ${JSON.stringify({ type: "string" })} };${trailer}`);
+    const planted = join(shared, entry);
+    writeFileSync(planted, `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\nmodule.exports = { Person: ${JSON.stringify({ type: "string" })} };${trailer}`);
 
-    const outcome = await runCliProcess(["inspect", "--schema", `${file}#Person`], BOUNDS);
+    const outcome = await runCliProcess(["inspect", "--schema", `${file}#Person`], BOUNDS).finally(() => rmSync(planted, { force: true }));
     expect(outcome.code, outcome.stderr).toBe(0);
     expect(existsSync(marker)).toBe(false);
     expect(outcome.stdout).toContain('"required"'); // the real module's schema, not the planted one
