@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Builds the llama.cpp addon once when this checkout has none (see the file).
+    globalSetup: ["test/support/native-addon-setup.ts"],
   },
 });

@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BuildError, nodeIncludeDir, run } from "./toolchain.mjs";
+import { addonApiIncludeDir, BuildError, compileAll, nodeIncludeDir, run } from "./toolchain.mjs";
 
 const nativeDir = dirname(fileURLToPath(import.meta.url));
 const buildDir = join(nativeDir, "build");
@@ -23,7 +23,6 @@ const require = createRequire(join(nativeDir, "..", "package.json"));
 const optional = process.argv.includes("--optional");
 // masked_sampler.cpp is the llama.cpp addon's shared sampler, compiled again into this addon.
 const SOURCES = ["masked_sampler.cpp", "mnn_model.cpp", "mnn_addon.cpp"];
-const JOBS = 2;
 const REQUIRED = ["include/MNN/expr/Expr.hpp", "include/llm/llm.hpp", "lib/libMNN.so", "lib/libMNN_Express.so", "lib/libllm.so"];
 
 /** The MNN install prefix, checked for every file the addon needs. */
@@ -44,15 +43,11 @@ async function build() {
   const cflags = [
     "-std=c++17", "-O2", "-fPIC", "-fvisibility=hidden", "-Wall", "-Wextra",
     "-DNAPI_VERSION=8", "-DNAPI_CPP_EXCEPTIONS", "-DNODE_ADDON_API_DISABLE_DEPRECATED",
-    `-I${nodeIncludeDir()}`, `-I${require("node-addon-api").include_dir}`,
+    `-I${nodeIncludeDir()}`, `-I${addonApiIncludeDir(require)}`,
     // MNN's headers are not warning-clean: -isystem keeps -Wall about our code.
     `-isystem${mnn.include}`,
   ];
-  const objects = SOURCES.map((src) => join(objectDir, src.replace(/\.cpp$/, ".o")));
-  const queue = SOURCES.map((src, i) => () => run(cxx, [...cflags, "-c", join(nativeDir, "src", src), "-o", objects[i]]));
-  await Promise.all(Array.from({ length: JOBS }, async () => {
-    for (let job = queue.shift(); job; job = queue.shift()) await job();
-  }));
+  const objects = await compileAll(cxx, cflags, SOURCES.map((src) => join(nativeDir, "src", src)), objectDir);
   const addon = join(buildDir, "Release", "pocket_mnn.node");
   // Link to a temporary name: a failed link must not replace a working addon with a broken file.
   const linking = `${addon}.tmp`;

@@ -17,6 +17,7 @@ export type ErrorCode =
   | "SCHEMA_UNSATISFIABLE"
   | "SCHEMA_REF"
   | "SCHEMA_TOO_LARGE"
+  | "SCHEMA_TOO_COMPLEX"
   | "PATTERN_UNSUPPORTED"
   | "PATTERN_INVALID"
   | "GRAMMAR_SYNTAX"
@@ -42,6 +43,8 @@ export type ErrorCode =
   | "TEXT_INVALID"
   | "TEXT_TOO_LONG"
   | "OPTION_INVALID"
+  // verification of the model's output
+  | "OUTPUT_TOO_COMPLEX"
   // command line: files, resume, locking
   | "FILE_NOT_FOUND"
   | "FILE_EXISTS"
@@ -92,4 +95,25 @@ export class FileError extends PocketExtractError {
     super(code, `${file}: ${message}`, options);
     this.file = file;
   }
+}
+
+/** An option outside its allowed range: `option` is its name, `value` what was given, `allowed`
+ *  the range in words (e.g. "an integer from 1 to 65536"). */
+export class OptionError extends PocketExtractError {
+  readonly option: string;
+  readonly value: unknown;
+  readonly allowed: string;
+
+  constructor(option: string, value: unknown, allowed: string) {
+    super("OPTION_INVALID", `${option} must be ${allowed}, got ${describeValue(value)}`);
+    this.option = option;
+    this.value = value;
+    this.allowed = allowed;
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) + " (a string)";
+  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) return String(value);
+  return `a ${Array.isArray(value) ? "array" : typeof value}`;
 }

@@ -4,12 +4,13 @@
  */
 export * from "./extract/index.js";
 export { compileGrammar, type CompiledGrammar, type CompileGrammarOptions } from "./compile/index.js";
+export { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from "./schema/index.js";
 export * from "./mask/index.js";
 export { buildAutomaton, clearSharedAutomata, type BuildOptions, type GrammarAutomaton } from "./automaton/index.js";
 export * from "./decode/index.js";
 export * from "./engines/index.js";
 export { loadTokenizerJson, vocabularyFromBytes, TokenTrie, type Vocabulary } from "./tokens/index.js";
-export { PocketExtractError, SchemaError, FileError, type ErrorCode } from "./errors.js";
+export { PocketExtractError, SchemaError, FileError, OptionError, type ErrorCode } from "./errors.js";
 export type { FieldReport, FieldStatus, Issue, Span, JsonSchema } from "./verify/types.js";
 export {
   writeReport,

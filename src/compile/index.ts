@@ -7,6 +7,7 @@
  * identity without re-converting it, so schemas are treated as immutable once compiled.
  */
 import { buildAutomaton } from "../automaton/index.js";
+import { SchemaError } from "../errors.js";
 import type { Grammar } from "../grammar/ir.js";
 import { parseGbnf } from "../grammar/index.js";
 import { LruCache } from "../util/lru.js";
@@ -71,9 +72,12 @@ function compileUncached(input: unknown, vocabulary: Vocabulary, options: Compil
   const key = useCache ? cacheKey(compiled ? compiled.jsonSchema : grammar, vocabulary, options) : undefined;
   const hit = key === undefined ? undefined : cache.get(key);
   if (hit) return { ...hit, compileMs: 0 };
-  const dfa = buildAutomaton(grammar, { maxRecursionDepth: options.maxRecursionDepth, maxStates: options.maxStates, eagerStates: options.eagerStates });
+  const tokens = withinStack(() => {
+    const dfa = buildAutomaton(grammar, { maxRecursionDepth: options.maxRecursionDepth, maxStates: options.maxStates, eagerStates: options.eagerStates });
+    return new TokenGrammar(dfa, vocabulary, options);
+  });
   const result: CompiledGrammar = {
-    tokens: new TokenGrammar(dfa, vocabulary, options),
+    tokens,
     grammar,
     jsonSchema: compiled?.jsonSchema,
     report: compiled?.report,
@@ -81,6 +85,22 @@ function compileUncached(input: unknown, vocabulary: Vocabulary, options: Compil
   };
   if (key !== undefined) cache.set(key, result);
   return result;
+}
+
+/**
+ * Runs an automaton build, turning a stack overflow into a typed error. The schema limits
+ * (maxSchemaProperties, maxSchemaDepth) keep schemas well inside the stack; this is the
+ * backstop for a limit raised past what the automaton passes can walk.
+ */
+function withinStack<T>(build: () => T): T {
+  try {
+    return build();
+  } catch (err) {
+    if (err instanceof RangeError && /call stack/i.test(err.message)) {
+      throw new SchemaError("SCHEMA_TOO_LARGE", "the grammar nests too deeply to build (lower maxSchemaProperties or maxSchemaDepth, or split the schema)", { pointer: "" }, { cause: err });
+    }
+    throw err;
+  }
 }
 
 function asGrammar(input: unknown): Grammar | undefined {

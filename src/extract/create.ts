@@ -6,7 +6,9 @@
 import { loadEngine, type LoadEngineOptions } from "../engines/load.js";
 import type { Engine } from "../engines/engine.js";
 import { PocketExtractError } from "../errors.js";
+import { checkEngineOptions } from "../engines/engine-options.js";
 import { Extractor } from "./extractor.js";
+import { checkExtractOptions } from "./options.js";
 import type { ExtractOptions, ExtractResult, InferOutput } from "./types.js";
 
 export type ExtractorOptions = ExtractOptions &
@@ -15,10 +17,12 @@ export type ExtractorOptions = ExtractOptions &
 
 export async function createExtractor(options: ExtractorOptions): Promise<Extractor> {
   const { model, engine, contextLength, threads, ...defaults } = options;
+  checkExtractOptions(defaults);
   if (engine) return new Extractor(engine, defaults);
   if (typeof model !== "string" || model.length === 0) {
     throw new PocketExtractError("OPTION_INVALID", "createExtractor needs `model` (a .gguf file or an MNN model directory) or `engine`");
   }
+  checkEngineOptions({ contextLength, threads });
   return new Extractor(await loadEngine(model, { contextLength, threads }), defaults);
 }
 

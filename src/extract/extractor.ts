@@ -9,11 +9,13 @@ import { DEFAULT_MAX_TOKENS, generate } from "../decode/generate.js";
 import type { Engine } from "../engines/engine.js";
 import { PocketExtractError } from "../errors.js";
 import { buildPrompt } from "../prompt/index.js";
+import { encodeSegments } from "../tokens/plain-text.js";
 import type { ZodLike } from "../verify/index.js";
 import type { JsonSchema } from "../verify/types.js";
 import { parsePartialJson } from "./partial-json.js";
-import { DEFAULT_MAX_STRING_LENGTH } from "../schema/index.js";
-import { checkText } from "./text-checks.js";
+import { DEFAULT_MAX_STRING_LENGTH, DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from "../schema/index.js";
+import { checkExtractOptions, DEFAULT_MAX_TEXT_BYTES } from "./options.js";
+import { checkText, checkTextBytes } from "./text-checks.js";
 import { hasVerbatimFields } from "./verbatim.js";
 import { verifyOutput } from "./verify-output.js";
 import type {
@@ -45,6 +47,7 @@ export class Extractor {
       mode: "extraction",
       format: "compact",
       defaultMaxStringLength: o.defaultMaxStringLength ?? DEFAULT_MAX_STRING_LENGTH,
+      ...schemaLimits(o),
     } as const;
     const compiled = compileGrammar(schema, this.engine.vocabulary, compileOptions);
     if (source === undefined || !hasVerbatimFields(compiled.jsonSchema)) return compiled;
@@ -61,10 +64,8 @@ export class Extractor {
     inputs: Iterable<BatchInput | string> | AsyncIterable<BatchInput | string>,
     options: BatchOptions = {},
   ): AsyncGenerator<BatchResult<InferOutput<S>>> {
+    checkExtractOptions(options);
     const concurrency = options.concurrency ?? 1;
-    if (!Number.isInteger(concurrency) || concurrency < 1) {
-      throw new PocketExtractError("OPTION_INVALID", `concurrency must be a positive integer, got ${concurrency}`);
-    }
     this.compile(schema, options); // fail fast on a bad schema, before any document
     const source = toAsyncIterator(inputs);
     type Done = { kind: "done"; key: number; out: BatchResult<InferOutput<S>> };
@@ -153,12 +154,14 @@ export class Extractor {
     onProgress?: (bytes: Uint8Array) => void,
   ): Promise<ExtractResult<InferOutput<S>>> {
     if (this.disposed) throw new PocketExtractError("ENGINE_DISPOSED", "this extractor was disposed");
-    checkText(text);
     const o = { ...this.defaults, ...options };
+    checkExtractOptions(o);
+    checkText(text, o.maxTextBytes);
+    if (o.instruction !== undefined) checkTextBytes(o.instruction, o.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES, "instruction");
     const compiled = this.compile(schema, o, text);
     const jsonSchema = compiled.jsonSchema as JsonSchema;
     const prompt = buildPrompt({ jsonSchema, text, language: o.language, examples: o.examples, instruction: o.instruction });
-    const promptIds = this.engine.vocabulary.encode(prompt.full);
+    const promptIds = encodeSegments(this.engine.vocabulary, prompt.segments);
     const maxTokens = o.maxTokens ?? DEFAULT_MAX_TOKENS;
     const limit = this.engine.contextLength;
     if (limit !== undefined && promptIds.length + maxTokens > limit) {
@@ -194,6 +197,13 @@ export class Extractor {
     }
     return result!;
   }
+}
+
+/** The schema limits the caller set (unset ones stay out of the compile-cache key). */
+function schemaLimits(o: ExtractOptions): SchemaLimits {
+  const limits: { -readonly [K in keyof SchemaLimits]: SchemaLimits[K] } = {};
+  for (const key of Object.keys(DEFAULT_SCHEMA_LIMITS) as (keyof SchemaLimits)[]) if (o[key] !== undefined) limits[key] = o[key];
+  return limits;
 }
 
 function isZodLike(value: unknown): boolean {

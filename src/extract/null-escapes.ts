@@ -29,7 +29,8 @@ export function resolveNullEscapes(parsed: unknown, validate: Validator): Escape
   const missingRequired: string[] = [];
   for (const p of escapes) {
     if (afterwards.has(p.pointer)) {
-      p.parent[p.key] = null;
+      // An own data property even for "__proto__" (plain assignment would set the prototype).
+      Object.defineProperty(p.parent, p.key, { value: null, writable: true, enumerable: true, configurable: true });
       missingRequired.push(p.pointer);
     }
   }

@@ -5,6 +5,7 @@
  */
 import type { GenerateStats } from "../decode/generate.js";
 import type { SamplingOptions } from "../engines/engine.js";
+import type { SchemaLimits } from "../schema/types.js";
 import type { FieldReport, Issue } from "../verify/types.js";
 
 /** Output type of a Zod schema (v4 or v3); `unknown` for plain JSON Schema. */
@@ -46,7 +47,9 @@ export interface ExtractResult<T> {
   readonly stats: ExtractStats;
 }
 
-export interface ExtractOptions {
+/** Extraction options; the schema limits (maxSchemaBytes, maxSchemaDepth, maxSchemaProperties,
+ *  maxSchemaExpansion) apply to the schema's compile, see SchemaLimits. */
+export interface ExtractOptions extends SchemaLimits {
   /** Output token budget (default 512); the output is always complete JSON within it. */
   readonly maxTokens?: number;
   readonly sampling?: SamplingOptions;
@@ -59,8 +62,11 @@ export interface ExtractOptions {
   readonly instruction?: string;
   /** Default bound for strings without maxLength (characters, default 200). */
   readonly defaultMaxStringLength?: number;
-  /** Retries when zod refinements fail (resampling with a new seed); default 0. */
+  /** Retries when zod refinements fail (resampling with a new seed); default 0, at most 100. */
   readonly retries?: number;
+  /** Largest document in UTF-8 bytes, checked before any tokenizing (TEXT_TOO_LONG); default
+   *  262,144 (256 KiB). Also bounds `instruction`. */
+  readonly maxTextBytes?: number;
 }
 
 export interface BatchInput {

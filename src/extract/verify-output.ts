@@ -1,10 +1,11 @@
 /**
  * From the model's raw JSON to the verified part of an ExtractResult: resolve the null escapes,
- * validate (ajv, then zod) and ground every field, mark the fields budget-aware completion cut
+ * validate (ajv, then zod), report repeated keys (duplicate-keys.ts) and ground every field, mark the fields budget-aware completion cut
  * short. One function so the extractor and pocket-extract/testing build results the same way.
  */
 import { verify, type ZodLike } from "../verify/index.js";
 import type { Issue, JsonSchema } from "../verify/types.js";
+import { duplicateKeyIssues } from "../verify/duplicate-keys.js";
 import { validate } from "../verify/validate.js";
 import { resolveNullEscapes } from "./null-escapes.js";
 import { markTruncated } from "./truncation.js";
@@ -27,7 +28,8 @@ export type VerifiedOutput<T> = Pick<ExtractResult<T>, "ok" | "data" | "partial"
 
 export function verifyOutput<T>(o: OutputToVerify<T>): VerifiedOutput<T> {
   const escapes = resolveNullEscapes(JSON.parse(o.raw), (v) => validate(v, o.jsonSchema).issues);
-  const checked = verify(escapes.value, o.text, { jsonSchema: o.jsonSchema, zodSchema: o.zod, extraIssues: o.extraIssues });
+  const extraIssues = [...duplicateKeyIssues(o.raw), ...(o.extraIssues ?? [])];
+  const checked = verify(escapes.value, o.text, { jsonSchema: o.jsonSchema, zodSchema: o.zod, extraIssues });
   const missing = new Set(escapes.missingRequired);
   const issues = checked.issues.map((i) => (missing.has(i.pointer) ? { ...i, message: MISSING_REQUIRED } : i));
   const ok = checked.ok && o.cutAt === undefined;

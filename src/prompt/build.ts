@@ -6,7 +6,8 @@
  */
 import { PocketExtractError } from "../errors.js";
 import { validate, type JsonSchema } from "../verify/index.js";
-import { chatTurns, escapeControlTokens } from "./chatml.js";
+import type { PromptSegment } from "../tokens/plain-text.js";
+import { chatTurns, joinSegments } from "./chatml.js";
 import { describeSchema } from "./describe-schema.js";
 import { detectLanguage, type PromptLanguage } from "./language.js";
 
@@ -32,8 +33,12 @@ export interface Prompt {
   readonly prefix: string;
   /** Everything after the document text, up to where the model starts writing JSON. */
   readonly suffix: string;
-  /** prefix + document (control tokens neutralized) + suffix. */
+  /** prefix + document + suffix. */
   readonly full: string;
+  /** `full` as segments: only the template's own control tokens are `control`; the document,
+   *  the schema description, the instruction and the examples are plain text (tokenize with
+   *  `encodeSegments`, never as one string with special tokens recognised). */
+  readonly segments: readonly PromptSegment[];
   readonly language: PromptLanguage;
 }
 
@@ -75,7 +80,7 @@ export function systemPrompt(schema: JsonSchema, lang: PromptLanguage, examples:
   const parts = [instruction?.trim() || t.instruction, `${t.fields}\n${describeSchema(schema, lang)}`];
   examples.forEach((ex, i) => {
     const n = examples.length > 1 ? ` ${i + 1}` : "";
-    parts.push(`${t.example}${n}\n${t.input}\n${escapeControlTokens(ex.text)}\n${t.output}\n${escapeControlTokens(JSON.stringify(ex.output))}`);
+    parts.push(`${t.example}${n}\n${t.input}\n${ex.text}\n${t.output}\n${JSON.stringify(ex.output)}`);
   });
   return parts.join("\n\n");
 }
@@ -84,6 +89,9 @@ export function buildPrompt(options: PromptOptions): Prompt {
   const lang = !options.language || options.language === "auto" ? detectLanguage(options.text) : options.language;
   if (lang !== "zh" && lang !== "en") throw new PocketExtractError("OPTION_INVALID", `language must be "auto", "zh" or "en", got ${JSON.stringify(lang)}`);
   const examples = checkedExamples(options.examples ?? [], options.jsonSchema);
-  const { prefix, suffix } = chatTurns(systemPrompt(options.jsonSchema, lang, examples, options.instruction));
-  return { prefix, suffix, full: prefix + escapeControlTokens(options.text) + suffix, language: lang };
+  const turns = chatTurns(systemPrompt(options.jsonSchema, lang, examples, options.instruction));
+  const segments = [...turns.prefix, { text: options.text, control: false }, ...turns.suffix];
+  const prefix = joinSegments(turns.prefix);
+  const suffix = joinSegments(turns.suffix);
+  return { prefix, suffix, full: prefix + options.text + suffix, segments, language: lang };
 }

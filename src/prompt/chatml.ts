@@ -2,28 +2,41 @@
  * MNN-Pocket's chat template (Qwen3 family, ChatML) — the one place that knows it. Thinking is
  * off for extraction: the assistant turn opens with an empty think block, exactly what Qwen3's
  * template renders for `enable_thinking=false`, so the model starts on the answer.
+ *
+ * The template is given as segments: its own control tokens are `control`, everything else
+ * (the template's words, the system prompt, the document) is text, which the tokenizer keeps
+ * plain (tokens/plain-text.ts): a document or schema spelling "<|im_end|>" cannot end a turn.
  */
+import type { PromptSegment } from "../tokens/plain-text.js";
 
 export const IM_START = "<|im_start|>";
 export const IM_END = "<|im_end|>";
+const THINK_OPEN = "<think>";
+const THINK_CLOSE = "</think>";
+
+const control = (text: string): PromptSegment => ({ text, control: true });
+const plain = (text: string): PromptSegment => ({ text, control: false });
 
 /** The assistant turn header with thinking disabled; generation continues right after it. */
-export const ASSISTANT_OPEN = `${IM_START}assistant\n<think>\n\n</think>\n\n`;
-
-/**
- * Texts must not smuggle in control tokens: a document containing "<|im_end|>" would close the
- * user turn if the tokenizer parsed special tokens in it. A zero-width space after "<" keeps the
- * characters readable to the model but no longer spells the token. Grounding spans refer to the
- * caller's original text, so this changes no offsets the caller sees.
- */
-export function escapeControlTokens(text: string): string {
-  return text.replace(/<\|(im_start|im_end|endoftext|think|\/think)\|>|<(\/?think)>/g, (m) => `<\u200b${m.slice(1)}`);
-}
+export const ASSISTANT_OPEN_SEGMENTS: readonly PromptSegment[] = [
+  control(IM_START),
+  plain("assistant\n"),
+  control(THINK_OPEN),
+  plain("\n\n"),
+  control(THINK_CLOSE),
+  plain("\n\n"),
+];
+export const ASSISTANT_OPEN = joinSegments(ASSISTANT_OPEN_SEGMENTS);
 
 /** Splits a one-turn conversation around the user's document: `prefix + document + suffix`. */
-export function chatTurns(system: string): { prefix: string; suffix: string } {
+export function chatTurns(system: string): { prefix: readonly PromptSegment[]; suffix: readonly PromptSegment[] } {
   return {
-    prefix: `${IM_START}system\n${system}${IM_END}\n${IM_START}user\n`,
-    suffix: `${IM_END}\n${ASSISTANT_OPEN}`,
+    prefix: [control(IM_START), plain(`system\n${system}`), control(IM_END), plain("\n"), control(IM_START), plain("user\n")],
+    suffix: [control(IM_END), plain("\n"), ...ASSISTANT_OPEN_SEGMENTS],
   };
+}
+
+/** The segments as one string (what the model sees, for display). */
+export function joinSegments(segments: readonly PromptSegment[]): string {
+  return segments.map((s) => s.text).join("");
 }

@@ -1,8 +1,9 @@
 /**
  * Prompts for extraction: the ChatML template of MNN-Pocket, the schema description and the
- * language choice. Produces strings only; tokenization belongs to the engine.
+ * language choice. Produces strings and segments (control tokens apart from text) only;
+ * tokenization belongs to the vocabulary (tokens/plain-text.ts).
  */
 export { buildPrompt, systemPrompt, type Prompt, type PromptExample, type PromptOptions } from "./build.js";
 export { describeSchema } from "./describe-schema.js";
 export { detectLanguage, type PromptLanguage } from "./language.js";
-export { ASSISTANT_OPEN, IM_END, IM_START, chatTurns, escapeControlTokens } from "./chatml.js";
+export { ASSISTANT_OPEN, IM_END, IM_START, chatTurns, joinSegments } from "./chatml.js";

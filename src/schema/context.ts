@@ -10,7 +10,8 @@ import { alt, jsonString, lit, never, ref, repeatCopies, type Expr } from "../gr
 import { cat, gapExpr } from "./format.js";
 import { RefResolver } from "./refs.js";
 import { ReportBuilder } from "./report.js";
-import { DEFAULT_MAX_STRING_LENGTH, type CompileOptions, type NullEscape, type ResolvedCompileOptions } from "./types.js";
+import { checkInteger } from "../util/check-option.js";
+import { DEFAULT_MAX_STRING_LENGTH, DEFAULT_SCHEMA_LIMITS, type CompileOptions, type NullEscape, type ResolvedCompileOptions, type SchemaLimits } from "./types.js";
 
 /** Bounds on the work one compilation may do (documented in the README of src/schema). */
 
@@ -21,13 +22,10 @@ const FINITE_NUMBERS = new Map([
   ["exponent", "finite-exponent"],
 ]);
 
+/** Fixed bounds; the ones users may change are SchemaLimits (types.ts, DEFAULT_SCHEMA_LIMITS). */
 export const LIMITS = {
-  /** Serialized schema size. */
-  maxSchemaBytes: 4_000_000,
   /** Subschema compilations (counts repeats from merging and inlining). */
   maxCompiledNodes: 200_000,
-  /** Nesting depth of subschemas while compiling. */
-  maxDepth: 256,
   /** Alternatives produced by distributing anyOf/oneOf over siblings. */
   maxBranches: 256,
   /** Nested $ref inlining when a $ref must be merged with siblings or allOf. */
@@ -57,6 +55,7 @@ export class CompileContext {
   /** Per name base: the suffix to try next (see ruleName). */
   private readonly nextSuffix = new Map<string, number>();
   private compiled = 0;
+  private properties = 0;
   depth = 0;
   inlineDepth = 0;
   private readonly gap: Expr | null;
@@ -71,7 +70,12 @@ export class CompileContext {
       nullEscape: options.nullEscape ?? mode === "extraction",
       maxRecursionDepth: options.maxRecursionDepth ?? 8,
       maxAnyValueDepth: options.maxAnyValueDepth ?? 8,
+      maxSchemaBytes: options.maxSchemaBytes ?? DEFAULT_SCHEMA_LIMITS.maxSchemaBytes,
+      maxSchemaDepth: options.maxSchemaDepth ?? DEFAULT_SCHEMA_LIMITS.maxSchemaDepth,
+      maxSchemaProperties: options.maxSchemaProperties ?? DEFAULT_SCHEMA_LIMITS.maxSchemaProperties,
+      maxSchemaExpansion: options.maxSchemaExpansion ?? DEFAULT_SCHEMA_LIMITS.maxSchemaExpansion,
     };
+    for (const key of Object.keys(DEFAULT_SCHEMA_LIMITS) as (keyof SchemaLimits)[]) checkInteger(key, options[key], 1, Number.MAX_SAFE_INTEGER);
     if (mode === "jsonschema" && options.nullEscape === true) {
       throw new SchemaError("SCHEMA_INVALID", "nullEscape applies to extraction mode only", { pointer: "" });
     }
@@ -188,8 +192,20 @@ export class CompileContext {
     if (++this.compiled > LIMITS.maxCompiledNodes) {
       throw new SchemaError("SCHEMA_TOO_LARGE", `schema expands to more than ${LIMITS.maxCompiledNodes} subschema compilations`, { pointer });
     }
-    if (this.depth > LIMITS.maxDepth) {
-      throw new SchemaError("SCHEMA_TOO_LARGE", `subschemas nested deeper than ${LIMITS.maxDepth}`, { pointer });
+    if (this.depth > this.options.maxSchemaDepth) {
+      throw new SchemaError("SCHEMA_TOO_LARGE", `subschemas nested deeper than ${this.options.maxSchemaDepth} (maxSchemaDepth)`, { pointer });
+    }
+  }
+
+  /** Counts an object's declared properties against maxSchemaProperties. */
+  countProperties(n: number, pointer: string): void {
+    this.properties += n;
+    if (this.properties > this.options.maxSchemaProperties) {
+      throw new SchemaError(
+        "SCHEMA_TOO_LARGE",
+        `the schema declares more than ${this.options.maxSchemaProperties} properties (maxSchemaProperties); split it into several extractions or raise the limit`,
+        { keyword: "properties", pointer },
+      );
     }
   }
 

@@ -1,11 +1,15 @@
 /**
  * Input detection: turns what the user handed us into a JSON Schema. Zod v4 schemas go through
- * Zod's own `z.toJSONSchema`; Zod v3 schemas (the `zod/v3` entry of zod 4, or a zod 3.x install)
- * through `zod-to-json-schema`; plain JSON Schema objects and booleans pass through.
+ * Zod's own `toJSONSchema`, imported from `zod/v4/core`: the one entry that has it in both peer
+ * ranges (zod 3.25 ships Zod 4 under `zod/v4`, and its root export has no `toJSONSchema`). Zod v3
+ * schemas (the `zod/v3` entry of zod 4, or a zod 3.x install) go through `zod-to-json-schema`, an
+ * optional peer dependency loaded only when such a schema arrives; plain JSON Schema objects and
+ * booleans pass through.
  */
 
-import { toJSONSchema, type ZodType } from "zod";
-import { zodToJsonSchema } from "zod-to-json-schema";
+import { createRequire } from "node:module";
+import { toJSONSchema, type $ZodType } from "zod/v4/core";
+import type { zodToJsonSchema as ZodToJsonSchema } from "zod-to-json-schema";
 import { SchemaError } from "../errors.js";
 import type { JsonSchema } from "./types.js";
 
@@ -29,13 +33,29 @@ export function toJsonSchema(input: unknown): JsonSchema {
   const source = detectSource(input);
   try {
     if (source === "zod4") {
-      return toJSONSchema(input as ZodType, { target: "draft-2020-12", unrepresentable: "throw", cycles: "ref", reused: "inline" }) as JsonSchema;
+      return toJSONSchema(input as $ZodType, { target: "draft-2020-12", unrepresentable: "throw", cycles: "ref", reused: "inline" }) as JsonSchema;
     }
     if (source === "zod3") {
-      return zodToJsonSchema(input as Parameters<typeof zodToJsonSchema>[0], { $refStrategy: "root" }) as JsonSchema;
+      const zodToJsonSchema = loadZodToJsonSchema();
+      return zodToJsonSchema(input as Parameters<typeof ZodToJsonSchema>[0], { $refStrategy: "root" }) as JsonSchema;
     }
   } catch (err) {
+    if (err instanceof SchemaError) throw err;
     throw new SchemaError("SCHEMA_UNSUPPORTED", `the Zod schema cannot be expressed as JSON Schema: ${(err as Error).message}`, { pointer: "" }, { cause: err });
   }
   return input as JsonSchema;
+}
+
+/** zod-to-json-schema, required on first use: only Zod v3 schemas need it. */
+function loadZodToJsonSchema(): typeof ZodToJsonSchema {
+  try {
+    return (createRequire(import.meta.url)("zod-to-json-schema") as { zodToJsonSchema: typeof ZodToJsonSchema }).zodToJsonSchema;
+  } catch (err) {
+    throw new SchemaError(
+      "SCHEMA_UNSUPPORTED",
+      "a Zod v3 schema needs the package zod-to-json-schema (an optional peer dependency of pocket-extract): `npm install zod-to-json-schema`, or use Zod 4 schemas (`zod` 4, or `zod/v4` of zod 3.25)",
+      { pointer: "" },
+      { cause: err },
+    );
+  }
 }

@@ -3,23 +3,25 @@
  * of how every keyword is handled out. See types.ts for the options and their defaults.
  *
  * Bounds (each failure is a SchemaError with code, keyword and pointer, raised within bounded
- * time): serialized schema <= 4 MB (SCHEMA_TOO_LARGE), <= 200,000 subschema compilations,
- * nesting <= 256, anyOf/oneOf distribution <= 256 branches, $ref inlining (for merges) <= 16
- * deep, regex size after expanding counted repetition <= 100,000 (see context.ts LIMITS).
+ * time): the SchemaLimits options (serialized size, nesting, declared properties, size with
+ * $refs expanded; types.ts), and fixed ones: <= 200,000 subschema compilations, anyOf/oneOf
+ * distribution <= 256 branches, $ref inlining (for merges) <= 16 deep, regex size after
+ * expanding counted repetition <= 100,000 (see context.ts LIMITS).
  */
 
 import { SchemaError } from "../errors.js";
 import type { Grammar } from "../grammar/ir.js";
 import { compileNode } from "./compile.js";
-import { CompileContext, LIMITS } from "./context.js";
+import { CompileContext } from "./context.js";
+import { checkExpansion } from "./expansion.js";
 import { toJsonSchema } from "./detect.js";
 import { productiveRules } from "./productive.js";
-import type { CompileOptions, CompiledSchema, JsonSchemaObject } from "./types.js";
+import { DEFAULT_SCHEMA_LIMITS, type CompileOptions, type CompiledSchema, type JsonSchemaObject } from "./types.js";
 
 export { toJsonSchema, detectSource, type SchemaSource } from "./detect.js";
 export { LIMITS } from "./context.js";
 export type * from "./types.js";
-export { DEFAULT_MAX_STRING_LENGTH } from "./types.js";
+export { DEFAULT_MAX_STRING_LENGTH, DEFAULT_SCHEMA_LIMITS } from "./types.js";
 
 const START = "root";
 
@@ -32,8 +34,9 @@ export function compileSchema(input: unknown, options: CompileOptions = {}): Com
     if (err instanceof RangeError) throw new SchemaError("SCHEMA_TOO_LARGE", "the schema nests too deeply to serialize", { pointer: "" }, { cause: err });
     throw new SchemaError("SCHEMA_INVALID", `the schema is not JSON (${(err as Error).message})`, { pointer: "" }, { cause: err });
   }
-  if (size > LIMITS.maxSchemaBytes) {
-    throw new SchemaError("SCHEMA_TOO_LARGE", `the schema is ${size} bytes serialized (limit ${LIMITS.maxSchemaBytes})`, { pointer: "" });
+  const maxBytes = options.maxSchemaBytes ?? DEFAULT_SCHEMA_LIMITS.maxSchemaBytes;
+  if (size > maxBytes) {
+    throw new SchemaError("SCHEMA_TOO_LARGE", `the schema is ${size} bytes serialized (maxSchemaBytes is ${maxBytes})`, { pointer: "" });
   }
   if (schema === false) throw new SchemaError("SCHEMA_UNSATISFIABLE", "the schema is false: nothing is valid", { keyword: "false", pointer: "" });
   const ctx = new CompileContext(schema, options);
@@ -51,6 +54,9 @@ export function compileSchema(input: unknown, options: CompileOptions = {}): Com
     const why = ctx.lastUnsat ?? { message: "no instance satisfies the schema", keyword: undefined, pointer: "" };
     throw new SchemaError("SCHEMA_UNSATISFIABLE", why.message, { keyword: why.keyword, pointer: why.pointer });
   }
+  // After the compile (whose own budgets bound it), so that a wide schema hears about its
+  // property count first.
+  checkExpansion(schema, ctx.resolver, ctx.options.maxSchemaExpansion);
   const rules = new Map(ctx.rules);
   rules.set(START, body);
   const grammar: Grammar = { start: START, rules };

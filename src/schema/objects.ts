@@ -18,6 +18,8 @@ import { checkPattern, testPattern } from "./patterns.js";
 import { nonNegativeInt } from "./strings.js";
 import type { JsonSchemaObject } from "./types.js";
 
+const PROTO = "__proto__";
+
 export type CompileFn = (schema: unknown, pointer: string, instancePath: string) => Expr | null;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -94,7 +96,17 @@ export function compileObject(ctx: CompileContext, node: JsonSchemaObject, point
   // Declared entries: schema order, then required names that are not declared (in required order).
   const names = [...Object.keys(properties), ...(required as string[]).filter((r) => !Object.prototype.hasOwnProperty.call(properties, r))];
   const entries: { expr: Expr; required: boolean }[] = [];
-  for (const name of [...new Set(names)]) {
+  const uniqueNames = [...new Set(names)];
+  if (uniqueNames.includes(PROTO)) {
+    // Ajv drops "__proto__" from properties and required, and JavaScript objects read it as
+    // their prototype: the field could be neither validated nor returned faithfully.
+    throw new SchemaError("SCHEMA_UNSUPPORTED", `a property named "${PROTO}" cannot be validated or returned as data (it is JavaScript's prototype accessor); rename the field`, {
+      keyword: Object.prototype.hasOwnProperty.call(properties, PROTO) ? "properties" : "required",
+      pointer,
+    });
+  }
+  ctx.countProperties(uniqueNames.length, pointer);
+  for (const name of uniqueNames) {
     const isRequired = requiredSet.has(name);
     const declared = Object.prototype.hasOwnProperty.call(properties, name);
     const matching = patterns.filter((p) => testPattern(p, name));
@@ -121,7 +133,9 @@ export function compileObject(ctx: CompileContext, node: JsonSchemaObject, point
   }
 
   // Additional entries: one alternative per pattern, then additionalProperties for the rest.
-  const declaredNames = [...new Set(names)];
+  // Open keys never spell "__proto__" in extraction mode (JSON.parse keeps it, but most code
+  // that copies the result, zod's record parsing included, would set a prototype instead).
+  const declaredNames = ctx.extraction ? [...uniqueNames, PROTO] : uniqueNames;
   const extraParts: (Expr | null)[] = patterns.map((p) => {
     const value = compile(patternProps[p], childPointer(pointer, "patternProperties", p), childPointer(instancePath, "*"));
     if (value === null) return null;

@@ -19,7 +19,30 @@ export type JsonSchema = boolean | JsonSchemaObject;
  */
 export const DEFAULT_MAX_STRING_LENGTH = 200;
 
-export interface CompileOptions {
+/**
+ * Limits on the schemas a compile accepts (README, "Limits"); each is a typed SchemaError when
+ * exceeded, raised before any unbounded work.
+ */
+export interface SchemaLimits {
+  /** Serialized JSON Schema size in bytes (SCHEMA_TOO_LARGE). Default 4,000,000. */
+  readonly maxSchemaBytes?: number;
+  /** Nesting depth of subschemas (SCHEMA_TOO_LARGE). Default 256. */
+  readonly maxSchemaDepth?: number;
+  /** Declared properties, all objects together (SCHEMA_TOO_LARGE). Default 1,000. */
+  readonly maxSchemaProperties?: number;
+  /** Subschemas once every `$ref` is expanded: bounds validation, null escapes and grounding
+   *  after decoding (SCHEMA_TOO_COMPLEX). Default 10,000. */
+  readonly maxSchemaExpansion?: number;
+}
+
+export const DEFAULT_SCHEMA_LIMITS: Required<SchemaLimits> = {
+  maxSchemaBytes: 4_000_000,
+  maxSchemaDepth: 256,
+  maxSchemaProperties: 1_000,
+  maxSchemaExpansion: 10_000,
+};
+
+export interface CompileOptions extends SchemaLimits {
   /**
    * "compact" (default): no whitespace anywhere. "flexible": any JSON whitespace between tokens
    * (for conformance runs; see format.ts for why it is unbounded).

@@ -8,3 +8,4 @@ export { loadTokenizerJson, DEFAULT_EOS_TOKENS, DEFAULT_PAD_TOKEN, type Tokenize
 export { vocabularyFromBytes, type VocabularyFromBytesOptions } from "./from-bytes.js";
 export { byteLevelToBytes, bytesToByteLevel } from "./byte-level.js";
 export { TokenTrie } from "./trie.js";
+export { encodePlainText, encodeSegments, specialSpellings, type PromptSegment } from "./plain-text.js";

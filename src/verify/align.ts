@@ -29,7 +29,23 @@ export interface AlignOptions {
   readonly fuzzy: boolean;
   readonly fuzzyThreshold: number;
   readonly minFuzzyLength: number;
+  /** Work left for the fuzzy tier, shared by the values of one grounding (see FuzzyBudget). */
+  readonly fuzzyBudget?: FuzzyBudget;
 }
+
+/**
+ * The fuzzy tier costs (value units x text units) per value: many values over a long document
+ * would stall the event loop for seconds. `cells` is what is left; a value whose fuzzy search
+ * would cost more is not searched and `skipped` counts it.
+ */
+export interface FuzzyBudget {
+  cells: number;
+  skipped: number;
+}
+
+/** Spans reported per value at most (the best ones), and candidates collected per tier. */
+export const MAX_SPANS = 32;
+const MAX_CANDIDATES = 8 * MAX_SPANS;
 
 const NORMALIZED_SCORE = 0.9;
 
@@ -39,7 +55,8 @@ function exactSpans(value: string, p: PreparedText, out: Candidate[]): void {
   const { text } = p;
   const needsStart = isWordChar(value[0]);
   const needsEnd = isWordChar(value[value.length - 1]);
-  for (let s = text.indexOf(value); s >= 0; s = text.indexOf(value, s + 1)) {
+  const limit = out.length + MAX_CANDIDATES;
+  for (let s = text.indexOf(value); s >= 0 && out.length < limit; s = text.indexOf(value, s + 1)) {
     const e = s + value.length;
     if ((needsStart && isWordChar(text[s - 1])) || (needsEnd && isWordChar(text[e]))) continue;
     out.push({ start: s, end: e, match: "exact", score: 1 });
@@ -50,7 +67,8 @@ function normalizedSpans(nv: string, p: PreparedText, out: Candidate[]): void {
   const { text: N, starts, ends } = p.normalized;
   const needsStart = isWordChar(nv[0]);
   const needsEnd = isWordChar(nv[nv.length - 1]);
-  for (let i = N.indexOf(nv); i >= 0; i = N.indexOf(nv, i + 1)) {
+  const limit = out.length + MAX_CANDIDATES;
+  for (let i = N.indexOf(nv); i >= 0 && out.length < limit; i = N.indexOf(nv, i + 1)) {
     const j = i + nv.length;
     // Neighbours count only when they touch in the original text (no separator between them):
     // "john smith" may match "smith", "johnsmith" may not; digits of one numeral run (十二) touch.
@@ -63,7 +81,9 @@ function normalizedSpans(nv: string, p: PreparedText, out: Candidate[]): void {
 /** Numbers in the text equal to `n`; exact when the original text there reads `literal`. */
 function numberSpans(n: number, currency: boolean, literal: string, p: PreparedText, out: Candidate[]): void {
   const tol = 1e-9 * Math.max(1, Math.abs(n));
+  const limit = out.length + MAX_CANDIDATES;
   for (const e of p.numbers) {
+    if (out.length >= limit) break;
     if (Math.abs(e.value - n) > tol) continue;
     const start = currency ? e.outerStart : e.start;
     const end = currency ? e.outerEnd : e.end;
@@ -85,16 +105,32 @@ function dateSpans(value: string, p: PreparedText, order: DateOrder, out: Candid
   }
 }
 
-/** Best first (score, then position); a candidate overlapping a better one is the same support
- *  seen by a weaker tier and is dropped. */
+/** Best first (score, then position), at most MAX_SPANS; a candidate overlapping a better one is
+ *  the same support seen by a weaker tier and is dropped. */
 function rank(cands: Candidate[], text: string): Span[] {
   cands.sort((a, b) => b.score - a.score || a.start - b.start || b.end - a.end);
   const kept: Span[] = [];
   for (const c of cands) {
+    if (kept.length === MAX_SPANS) break;
     if (c.end <= c.start || kept.some((k) => c.start < k.end && k.start < c.end)) continue;
     kept.push({ ...c, text: text.slice(c.start, c.end) });
   }
   return kept;
+}
+
+/**
+ * Whether a fuzzy hit can exist at all: a hit's score is 2 * matched / (value chars + window
+ * chars) with the window at least the matched units, so it needs matched >= t * chars / (2 - t),
+ * and only value units the text contains can match.
+ */
+function fuzzyPossible(units: readonly string[], inText: ReadonlyMap<string, number>, threshold: number): boolean {
+  let chars = 0;
+  let present = 0;
+  for (const u of units) {
+    chars += u.length;
+    if (inText.has(u)) present += u.length;
+  }
+  return present >= (threshold * chars) / (2 - threshold);
 }
 
 /** All spans supporting `value` in the prepared text, best first; [] when it has no support. */
@@ -120,7 +156,15 @@ export function alignValue(value: string | number, p: PreparedText, o: AlignOpti
   if (num) numberSpans(num.value, num.currency, v, p, cands);
   if (cands.length === 0 && o.fuzzy && nv.length >= Math.max(3, o.minFuzzyLength)) {
     const { starts, ends } = p.normalized;
-    for (const h of fuzzyFind(toUnits(nvMap), p.units, o.fuzzyThreshold)) {
+    const units = toUnits(nvMap);
+    if (!fuzzyPossible(units.texts, p.units.idOf, o.fuzzyThreshold)) return rank(cands, p.text);
+    const cells = units.texts.length * p.units.texts.length;
+    if (o.fuzzyBudget && cells > o.fuzzyBudget.cells) {
+      o.fuzzyBudget.skipped++;
+      return rank(cands, p.text);
+    }
+    if (o.fuzzyBudget) o.fuzzyBudget.cells -= cells;
+    for (const h of fuzzyFind(units, p.units, o.fuzzyThreshold)) {
       cands.push({ start: starts[h.start], end: ends[h.end - 1], match: "fuzzy", score: h.score });
     }
   }

@@ -10,7 +10,8 @@
  *  - strings and numbers -> found when aligned (align.ts), else fabricated.
  */
 import { PocketExtractError } from "../errors.js";
-import { alignValue, type AlignOptions } from "./align.js";
+import { checkInteger } from "../util/check-option.js";
+import { alignValue, type AlignOptions, type FuzzyBudget } from "./align.js";
 import type { DateOrder } from "./dates.js";
 import { collectLeaves, type Leaf } from "./leaves.js";
 import { prepareText, type PreparedText } from "./prepared.js";
@@ -31,8 +32,13 @@ export interface GroundOptions {
   readonly minFuzzyLength?: number;
   /** Set false to disable the fuzzy tier entirely. */
   readonly fuzzy?: boolean;
+  /** Work of the fuzzy tier for all values together, in (value units x text units) cells;
+   *  default 1,000,000 (tens of milliseconds). Values past it are not fuzzy-searched and their
+   *  reports say `fuzzySkipped`. */
+  readonly maxFuzzyWork?: number;
 }
 
+export const DEFAULT_MAX_FUZZY_WORK = 1_000_000;
 const DEFAULTS = { dateOrder: "dmy", fuzzy: true, fuzzyThreshold: 0.8, minFuzzyLength: 4 } as const;
 
 function isEmpty(v: unknown): boolean {
@@ -51,13 +57,19 @@ function report(leaf: Leaf, status: FieldStatus, spans: Span[]): FieldReport {
   return spans.length > 0 ? { ...base, best: spans[0] } : base;
 }
 
-function groundLeaf(leaf: Leaf, p: PreparedText, align: AlignOptions, invalid: ReadonlySet<string>): FieldReport {
+function groundLeaf(leaf: Leaf, p: PreparedText, align: AlignOptions & { fuzzyBudget: FuzzyBudget }, invalid: ReadonlySet<string>): FieldReport {
   const v = leaf.value;
   if (isEmpty(v)) return report(leaf, "missing", []);
   const alignable = typeof v === "string" || typeof v === "number";
   if (typeof v === "boolean") return report(leaf, invalid.has(leaf.pointer) ? "invalid" : "inferred", []);
   const choice = isChoice(leaf);
+  const skippedBefore = align.fuzzyBudget.skipped;
   const spans = alignable ? alignValue(v, p, choice ? { ...align, fuzzy: false } : align) : [];
+  if (align.fuzzyBudget.skipped > skippedBefore) return { ...groundedReport(leaf, spans, choice, invalid), fuzzySkipped: true };
+  return groundedReport(leaf, spans, choice, invalid);
+}
+
+function groundedReport(leaf: Leaf, spans: Span[], choice: boolean, invalid: ReadonlySet<string>): FieldReport {
   if (invalid.has(leaf.pointer)) return report(leaf, "invalid", spans);
   if (leaf.derived) return report(leaf, "inferred", spans);
   if (spans.length > 0) return report(leaf, "found", spans);
@@ -73,7 +85,9 @@ function groundLeaf(leaf: Leaf, p: PreparedText, align: AlignOptions, invalid: R
  */
 export function groundFields(value: unknown, text: string | PreparedText, options: GroundOptions = {}): FieldReport[] {
   const p = typeof text === "string" ? prepareText(text) : text;
-  const align: AlignOptions = {
+  checkInteger("maxFuzzyWork", options.maxFuzzyWork, 0, Number.MAX_SAFE_INTEGER);
+  const align = {
+    fuzzyBudget: { cells: options.maxFuzzyWork ?? DEFAULT_MAX_FUZZY_WORK, skipped: 0 },
     dateOrder: options.dateOrder ?? DEFAULTS.dateOrder,
     fuzzy: options.fuzzy ?? DEFAULTS.fuzzy,
     fuzzyThreshold: options.fuzzyThreshold ?? DEFAULTS.fuzzyThreshold,

@@ -41,57 +41,79 @@ function admitsType(s: Obj, t: string): boolean {
   return types.includes(t) || (t === "integer" && types.includes("number"));
 }
 
-/** Narrows a schema to the branch that describes `v`. */
+/** Narrows a schema to the branch that describes `v` (the first branch admitting its type, its
+ *  own unions narrowed in turn). */
 function branchFor(root: JsonSchema | undefined, s: Obj | undefined, v: unknown): Obj | undefined {
-  if (!s) return undefined;
-  const branches = unionBranches(s);
-  if (!branches) return s;
   const t = jsonType(v);
-  for (const b of branches) {
-    const r = resolve(root, b);
-    if (r && admitsType(r, t) && !(t !== "null" && r.type === "null")) {
-      const { anyOf: _a, oneOf: _o, ...outer } = s;
-      return branchFor(root, { ...outer, ...r }, v);
-    }
+  let here = s;
+  for (let branches = here && unionBranches(here); here && branches; branches = unionBranches(here)) {
+    const outer: Obj = here;
+    const match = branches.map((b) => resolve(root, b)).find((r) => r && admitsType(r, t) && !(t !== "null" && r.type === "null"));
+    if (!match) return here;
+    const { anyOf: _a, oneOf: _o, ...rest } = outer;
+    here = { ...rest, ...match };
   }
-  return s;
+  return here;
 }
 
-export function admitsNull(root: JsonSchema | undefined, s: Obj | undefined): boolean {
+/** Whether `s` admits null. `memo` holds the answer per raw branch schema: branches shared
+ *  through `$ref` are decided once, so a chain of unions sharing their targets stays linear
+ *  (a reference cycle counts as not admitting null). */
+function admitsNull(root: JsonSchema | undefined, s: Obj | undefined, memo: WeakMap<object, boolean>): boolean {
   if (!s) return true;
   // A schema that constrains neither type nor values ({} or a bare description) admits null.
   if (s.type === undefined && s.enum === undefined && !("const" in s) && !unionBranches(s)) return true;
   if (isNullType(s)) return true;
-  return (unionBranches(s) ?? []).some((b) => admitsNull(root, resolve(root, b)));
+  return (unionBranches(s) ?? []).some((b) => {
+    if (!isObj(b)) return admitsNull(root, resolve(root, b), memo);
+    let known = memo.get(b);
+    if (known === undefined) {
+      memo.set(b, false);
+      known = admitsNull(root, resolve(root, b), memo);
+      memo.set(b, known);
+    }
+    return known;
+  });
 }
 
+/** `s` and every `allOf` member below it, each raw member once (shared members are not
+ *  repeated, so `allOf` chains sharing their targets stay linear). */
 function members(root: JsonSchema | undefined, s: Obj): Obj[] {
-  const all: Obj[] = [s];
-  if (Array.isArray(s.allOf)) for (const m of s.allOf) {
-    const r = resolve(root, m);
-    if (r) all.push(...members(root, r));
+  const all: Obj[] = [];
+  const seen = new Set<unknown>();
+  const pending: Obj[] = [s];
+  while (pending.length > 0) {
+    const m = pending.pop()!;
+    all.push(m);
+    if (!Array.isArray(m.allOf)) continue;
+    for (let i = m.allOf.length - 1; i >= 0; i--) {
+      const raw: unknown = m.allOf[i];
+      if (seen.has(raw)) continue;
+      seen.add(raw);
+      const r = resolve(root, raw);
+      if (r) pending.push(r);
+    }
   }
   return all;
 }
 
-function propertySchema(root: JsonSchema | undefined, s: Obj | undefined, key: string): Obj | undefined {
-  if (!s) return undefined;
-  for (const m of members(root, s)) {
-    if (isObj(m.properties) && key in m.properties) return resolve(root, m.properties[key]);
+function propertySchema(root: JsonSchema | undefined, ms: readonly Obj[], key: string): Obj | undefined {
+  for (const m of ms) {
+    if (isObj(m.properties) && Object.prototype.hasOwnProperty.call(m.properties, key)) return resolve(root, m.properties[key]);
   }
-  for (const m of members(root, s)) if (isObj(m.additionalProperties)) return resolve(root, m.additionalProperties);
+  for (const m of ms) if (isObj(m.additionalProperties)) return resolve(root, m.additionalProperties);
   return undefined;
 }
 
-function requiredKeys(root: JsonSchema | undefined, s: Obj | undefined): Set<string> {
+function requiredKeys(ms: readonly Obj[]): Set<string> {
   const keys = new Set<string>();
-  if (s) for (const m of members(root, s)) if (Array.isArray(m.required)) for (const k of m.required) if (typeof k === "string") keys.add(k);
+  for (const m of ms) if (Array.isArray(m.required)) for (const k of m.required) if (typeof k === "string") keys.add(k);
   return keys;
 }
 
-function declaredKeys(root: JsonSchema | undefined, s: Obj | undefined): string[] {
-  const keys: string[] = [];
-  if (s) for (const m of members(root, s)) if (isObj(m.properties)) for (const k of Object.keys(m.properties)) if (!keys.includes(k)) keys.push(k);
+function declaredKeys(ms: readonly Obj[]): Set<string> {
+  const keys = new Set<string>();
+  for (const m of ms) if (isObj(m.properties)) for (const k of Object.keys(m.properties)) keys.add(k);
   return keys;
 }
 
@@ -111,11 +133,12 @@ export function isDerived(s: Obj | undefined): boolean {
 /** Lists the leaves of `value` in document order (value's keys first, then absent declared keys). */
 export function collectLeaves(value: unknown, schema?: JsonSchema): Leaf[] {
   const out: Leaf[] = [];
+  const nullMemo = new WeakMap<object, boolean>();
   const visit = (v: unknown, s: Obj | undefined, path: (string | number)[], required: boolean, derived: boolean): void => {
     const here = branchFor(schema, s, v);
     const d = derived || isDerived(here);
     const leaf = (): void => {
-      out.push({ path, pointer: toPointer(path), value: v, schema: here, required: required && !admitsNull(schema, s), derived: d });
+      out.push({ path, pointer: toPointer(path), value: v, schema: here, required: required && !admitsNull(schema, s, nullMemo), derived: d });
     };
     if (Array.isArray(v)) {
       if (v.length === 0) return leaf();
@@ -123,11 +146,12 @@ export function collectLeaves(value: unknown, schema?: JsonSchema): Leaf[] {
       return;
     }
     if (isObj(v)) {
-      const req = requiredKeys(schema, here);
-      const keys = Object.keys(v);
-      for (const k of declaredKeys(schema, here)) if (!keys.includes(k)) keys.push(k);
-      if (keys.length === 0) return leaf();
-      for (const k of keys) visit(v[k], propertySchema(schema, here, k), [...path, k], req.has(k), d);
+      const ms = here ? members(schema, here) : [];
+      const req = requiredKeys(ms);
+      const keys = new Set(Object.keys(v));
+      for (const k of declaredKeys(ms)) keys.add(k);
+      if (keys.size === 0) return leaf();
+      for (const k of keys) visit(Object.prototype.hasOwnProperty.call(v, k) ? v[k] : undefined, propertySchema(schema, ms, k), [...path, k], req.has(k), d);
       return;
     }
     leaf();

@@ -13,12 +13,13 @@ export interface JsonSchemaObject {
 /** A path into a JSON value: object keys and array indices. */
 export type JsonPath = readonly (string | number)[];
 
-/** One validation problem. `pointer` is the RFC 6901 form of `path` ("" is the root). */
+/** One validation problem. `pointer` is the RFC 6901 form of `path` ("" is the root).
+ *  `source`: the validator that found it, or "json" for the raw text itself (a repeated key). */
 export interface Issue {
   readonly path: (string | number)[];
   readonly pointer: string;
   readonly message: string;
-  readonly source: "ajv" | "zod";
+  readonly source: "ajv" | "zod" | "json";
 }
 
 /**
@@ -58,7 +59,10 @@ export interface FieldReport {
   /** True when the schema admits neither null nor absence here: a null or absent value then
    *  means the extraction did not satisfy the schema (an empty string is `missing` but valid). */
   readonly required: boolean;
-  /** Every supporting span, best first. */
+  /** The supporting spans, best first (at most 32). */
   readonly spans: Span[];
   readonly best?: Span;
+  /** The fuzzy tier was not run for this value: the grounding's fuzzy work budget
+   *  (`maxFuzzyWork`) was spent on earlier values. Exact and normalized matches were searched. */
+  readonly fuzzySkipped?: true;
 }

@@ -115,12 +115,36 @@ function ajvIssue(e: ErrorObject, value: unknown): Issue {
   return { path, pointer: toPointer(path), message: e.message ?? e.keyword, source: "ajv" };
 }
 
+/**
+ * A copy of `value` whose objects have no prototype. Ajv reads properties as `data[key]`: on a
+ * plain object an absent "__proto__" (or "constructor", "toString") reads Object.prototype's
+ * member, so an absent property would look present. Iterative, so the output's depth costs no stack.
+ */
+function withoutPrototypes(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  const copy = (v: object): object => (Array.isArray(v) ? new Array<unknown>(v.length) : Object.create(null));
+  const root = copy(value);
+  const pending: [Record<string, unknown>, Record<string, unknown>][] = [[value as Record<string, unknown>, root as Record<string, unknown>]];
+  while (pending.length > 0) {
+    const [from, to] = pending.pop()!;
+    for (const key of Object.keys(from)) {
+      const v = from[key];
+      if (v !== null && typeof v === "object") {
+        const c = copy(v) as Record<string, unknown>;
+        pending.push([v as Record<string, unknown>, c]);
+        Object.defineProperty(to, key, { value: c, writable: true, enumerable: true, configurable: true });
+      } else Object.defineProperty(to, key, { value: v, writable: true, enumerable: true, configurable: true });
+    }
+  }
+  return root;
+}
+
 /** Validates with ajv, then zod. Zod issues at a pointer ajv already reported are dropped as
  *  duplicates (the same type error seen twice). */
 export function validate<T = unknown>(value: unknown, jsonSchema: JsonSchema, zodSchema?: ZodLike<T>): ValidationResult<T> {
   const fn = compileValidator(jsonSchema);
   const issues: Issue[] = [];
-  if (!fn(value)) for (const e of fn.errors ?? []) issues.push(ajvIssue(e, value));
+  if (!fn(withoutPrototypes(value))) for (const e of fn.errors ?? []) issues.push(ajvIssue(e, value));
   let data: T | null = issues.length === 0 ? (value as T) : null;
   if (zodSchema) {
     const r = zodSchema.safeParse(value);

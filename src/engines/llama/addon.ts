@@ -1,12 +1,13 @@
 /**
- * Finds and loads the native llama.cpp addon built by `npm run native:build` (native/build.mjs
- * writes native/build/pocket_llama.json naming the .node file and the ggml backend folder), and
- * types its surface. Loaded lazily: the SDK works without it until a GGUF model is used.
+ * Loads the native llama.cpp addon for this platform and types its surface: the prebuild shipped in
+ * the package (linux-x64), or one built from source on first use where a compiler is present
+ * (prebuild.ts says where things are). Loaded lazily: the SDK works without it until a GGUF model
+ * is used, and every way it can be missing is ENGINE_UNAVAILABLE saying what to install.
  */
-import { readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { PocketExtractError } from "../../errors.js";
-import { findNativeManifest } from "../native-shared/manifest.js";
+import { BUILDABLE_PLATFORMS, buildAddonFromSource, findCompiler, howToInstallLibraries, llamaLibraryDir, platformKey, prebuiltAddonPath } from "./prebuild.js";
 
 /** A loaded model + its single context (sequence 0), as the addon exposes it. */
 export interface NativeLlamaModel {
@@ -43,29 +44,43 @@ export interface NativeLlamaAddon {
   loadModel(path: string, options: { backendsDir: string; contextLength?: number; threads?: number }): Promise<NativeLlamaModel>;
 }
 
-/** Error codes the addon sets on the errors it throws. */
-const MANIFEST = "pocket_llama.json";
-
 let loaded: { addon: NativeLlamaAddon; backendsDir: string } | undefined;
 
-/** The addon and its backend folder; ENGINE_UNAVAILABLE with the build command when not built. */
+/** The addon and the folder of ggml backends it loads; ENGINE_UNAVAILABLE naming what is missing. */
 export function loadLlamaAddon(): { addon: NativeLlamaAddon; backendsDir: string } {
   if (loaded) return loaded;
+  const platform = platformKey();
   const unavailable = (why: string, cause?: unknown): never => {
-    throw new PocketExtractError(
-      "ENGINE_UNAVAILABLE",
-      `the llama.cpp engine needs the native addon, which ${why}. Build it with \`npm run native:build\` (Linux x64, g++ and node-llama-cpp installed).`,
-      { cause },
-    );
+    throw new PocketExtractError("ENGINE_UNAVAILABLE", `the llama.cpp engine (GGUF models) is unavailable on ${platform}: ${why}`, { cause });
   };
-  const manifestPath = findNativeManifest(MANIFEST, import.meta.url);
-  if (manifestPath === undefined) return unavailable(`is not built (no native/build/${MANIFEST} found)`);
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { addon: string; backendsDir: string };
+  if (!BUILDABLE_PLATFORMS.includes(platform)) {
+    return unavailable(
+      `pocket-extract runs llama.cpp on ${BUILDABLE_PLATFORMS.join(" and ")} with glibc (a prebuilt addon for linux-x64, a source build with g++ elsewhere). ` +
+        "Use one of those, or the MNN engine (an MNN model directory; see the README).",
+    );
+  }
+  const backendsDir = llamaLibraryDir(platform);
+  if (backendsDir === undefined) {
+    return unavailable(`its llama.cpp libraries, the package @node-llama-cpp/${platform}, are not installed. ${howToInstallLibraries(platform)}`);
+  }
+  const addonPath = prebuiltAddonPath(platform);
+  if (!existsSync(addonPath)) {
+    const compiler = findCompiler();
+    if (compiler === undefined) {
+      return unavailable(
+        `this package has no prebuilt addon for ${platform} and no C++ compiler is on PATH to build it. ` +
+          "Install g++ (C++17; e.g. `apt install g++`) or set CXX, and the addon is built on the next GGUF load.",
+      );
+    }
+    buildAddonFromSource(platform, compiler);
+  }
   try {
-    const addon = createRequire(import.meta.url)(manifest.addon) as NativeLlamaAddon;
-    loaded = { addon, backendsDir: manifest.backendsDir };
+    loaded = { addon: createRequire(import.meta.url)(addonPath) as NativeLlamaAddon, backendsDir };
     return loaded;
   } catch (err) {
-    return unavailable(`could not be loaded from ${manifest.addon} (${(err as Error).message})`, err);
+    return unavailable(
+      `${addonPath} could not be loaded (${(err as Error).message}). It looks for the llama.cpp libraries of @node-llama-cpp/${platform} next to pocket-extract or in its node_modules; this install has them in ${backendsDir}.`,
+      err,
+    );
   }
 }

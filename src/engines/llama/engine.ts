@@ -4,10 +4,11 @@
  * model, checks it, and adapts the addon's handle (truncate + decode) to a NativeContext.
  */
 import { availableParallelism } from "node:os";
-import { FileError, PocketExtractError } from "../../errors.js";
+import { FileError } from "../../errors.js";
 import { vocabularyFromBytes } from "../../tokens/from-bytes.js";
 import type { Vocabulary } from "../../tokens/vocabulary.js";
 import { CachedContextEngine, type NativeContext } from "../native-shared/cached-context-engine.js";
+import { checkEngineOptions } from "../engine-options.js";
 import { typedNativeError } from "../native-shared/native-error.js";
 import { loadLlamaAddon, type NativeLlamaModel } from "./addon.js";
 import { assertSameVocabulary, readGgufVocabularyParts } from "./gguf-vocabulary.js";
@@ -35,12 +36,7 @@ export type LlamaEngine = CachedContextEngine;
  */
 export async function createLlamaEngine(options: LlamaEngineOptions): Promise<LlamaEngine> {
   const path = options.modelPath;
-  for (const key of ["contextLength", "threads"] as const) {
-    const v = options[key];
-    if (v !== undefined && !(Number.isInteger(v) && v > 0)) {
-      throw new PocketExtractError("OPTION_INVALID", `${key} must be a positive integer, got ${v}`);
-    }
-  }
+  checkEngineOptions(options);
   const parts = readGgufVocabularyParts(path);
   if (options.vocabulary) assertSameVocabulary(path, vocabularyFromBytes(parts), options.vocabulary);
   const { addon, backendsDir } = loadLlamaAddon();

@@ -41,7 +41,7 @@ export function loadMnnAddon(): NativeMnnAddon {
   const unavailable = (why: string, cause?: unknown): never => {
     throw new PocketExtractError("ENGINE_UNAVAILABLE", `the MNN engine needs the native MNN addon, which ${why}. ${HOW_TO_BUILD}`, { cause });
   };
-  const manifestPath = findNativeManifest(MANIFEST, import.meta.url);
+  const manifestPath = findNativeManifest(MANIFEST);
   if (manifestPath === undefined) return unavailable(`is not built (no native/build/${MANIFEST} found)`);
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { addon: string; mnnDir: string };
   try {

@@ -6,12 +6,13 @@
  */
 import { availableParallelism } from "node:os";
 import { stat } from "node:fs/promises";
-import { FileError, PocketExtractError } from "../../errors.js";
+import { FileError } from "../../errors.js";
 import { vocabularyFromBytes } from "../../tokens/from-bytes.js";
 import type { Vocabulary } from "../../tokens/vocabulary.js";
 import { CachedContextEngine } from "../native-shared/cached-context-engine.js";
 import { loadMnnAddon, type NativeMnnModel } from "./addon.js";
 import { readMnnModelDir } from "./model-dir.js";
+import { checkEngineOptions } from "../engine-options.js";
 
 export interface MnnEngineOptions {
   /** The MNN model directory (holding config.json and/or llm_config.json). */
@@ -47,12 +48,6 @@ export class MnnEngine extends CachedContextEngine {
   }
 }
 
-function positiveInteger(name: string, value: number | undefined): void {
-  if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
-    throw new PocketExtractError("OPTION_INVALID", `${name} must be a positive integer, got ${value}`);
-  }
-}
-
 /** Byte-for-byte comparison of two vocabularies; VOCABULARY_MISMATCH naming the first difference. */
 function assertSameBytes(dir: string, model: Vocabulary, given: Vocabulary): void {
   const mismatch = (what: string): never => {
@@ -76,8 +71,7 @@ function assertSameBytes(dir: string, model: Vocabulary, given: Vocabulary): voi
  */
 export async function createMnnEngine(options: MnnEngineOptions): Promise<MnnEngine> {
   const dir = options.modelDir;
-  positiveInteger("contextLength", options.contextLength);
-  positiveInteger("threads", options.threads);
+  checkEngineOptions(options);
   const info = await stat(dir).catch(() => undefined);
   if (!info) throw new FileError("MODEL_NOT_FOUND", dir, "no such directory (expected an MNN model directory)");
   if (!info.isDirectory()) throw new FileError("MODEL_INVALID", dir, "not a directory (expected an MNN model directory)");

@@ -1,15 +1,12 @@
 /**
- * Finds the JSON manifest a native build script writes (native/build/<name>.json) in the nearest
- * ancestor folder of the calling module: src/engines/<engine>/ in development, dist/ once bundled.
+ * Finds the JSON manifest a native build script writes (native/build/<name>.json) in the
+ * pocket-extract package (the MNN addon's build records there where it is and which MNN it links).
  */
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { ownPackageRoot } from "./package-root.js";
 
-export function findNativeManifest(name: string, fromModuleUrl: string): string | undefined {
-  const relative = join("native", "build", name);
-  for (let dir = dirname(fileURLToPath(fromModuleUrl)); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, relative))) return join(dir, relative);
-    if (dirname(dir) === dir) return undefined;
-  }
+export function findNativeManifest(name: string): string | undefined {
+  const path = join(ownPackageRoot(), "native", "build", name);
+  return existsSync(path) ? path : undefined;
 }

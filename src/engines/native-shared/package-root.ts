@@ -1,0 +1,24 @@
+/**
+ * The root folder of the installed pocket-extract package (the repository in development), found
+ * from this module's own location: src/engines/native-shared/ in development, dist/ once bundled.
+ * Native addons and their build manifests are looked up under it.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const PACKAGE_NAME = "pocket-extract";
+
+let root: string | undefined;
+
+export function ownPackageRoot(): string {
+  if (root !== undefined) return root;
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir)) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown }).name === PACKAGE_NAME) {
+      root = dir;
+      return root;
+    }
+  }
+  throw new Error(`${PACKAGE_NAME}: no package.json named ${PACKAGE_NAME} above ${fileURLToPath(import.meta.url)}`);
+}

@@ -1,0 +1,30 @@
+/**
+ * Limits and range checks of the extraction options, applied before any work: a wrong type or
+ * an out-of-range value is an OptionError naming the option, the value and the allowed range,
+ * never a hang, a misleading message or a promise resolving to undefined. The defaults here are
+ * the documented limits (README, "Limits").
+ */
+import { OptionError } from "../errors.js";
+import { checkSampling } from "../engines/native-shared/sampling.js";
+import { checkInteger } from "../util/check-option.js";
+import type { BatchOptions, ExtractOptions } from "./types.js";
+
+/** Default largest document, in UTF-8 bytes, checked before any tokenizing (256 KiB). */
+export const DEFAULT_MAX_TEXT_BYTES = 262_144;
+/** Ceilings of the numeric options. */
+export const OPTION_RANGES = {
+  maxTokens: [1, 1_048_576],
+  retries: [0, 100],
+  maxTextBytes: [1, 1_073_741_824],
+  defaultMaxStringLength: [1, 1_000_000],
+  concurrency: [1, 1024],
+} as const satisfies Record<string, readonly [number, number]>;
+
+export function checkExtractOptions(o: ExtractOptions & BatchOptions): void {
+  for (const [option, [min, max]] of Object.entries(OPTION_RANGES)) {
+    checkInteger(option, o[option as keyof typeof OPTION_RANGES], min, max);
+  }
+  if (o.instruction !== undefined && typeof o.instruction !== "string") throw new OptionError("instruction", o.instruction, "a string");
+  if (o.sampling !== undefined) checkSampling(o.sampling);
+  if (o.examples !== undefined && !Array.isArray(o.examples)) throw new OptionError("examples", o.examples, "an array of { text, output }");
+}
