@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ensureGgufFixture } from "../fixtures/gguf/index.js";
+import { ORDER_SCHEMA, orderText } from "./support/orders.js";
 import { PROJECT_ROOT, resultPath, stamp } from "./support/paths.js";
 
 const { values } = parseArgs({
@@ -26,18 +27,6 @@ const N = Number(values.concurrency);
 const MAX_TOKENS = values["max-tokens"];
 const BIN = join(PROJECT_ROOT, "src/cli/index.ts");
 
-const SCHEMA = {
-  type: "object",
-  properties: {
-    customer: { type: "string", maxLength: 40 },
-    product: { type: "string", maxLength: 40 },
-    quantity: { type: ["integer", "null"], minimum: 1 },
-    city: { type: ["string", "null"], maxLength: 30 },
-  },
-  required: ["customer", "product", "quantity", "city"],
-};
-const PRODUCTS = ["laptop", "USB cable", "desk lamp", "笔记本电脑", "office chair", "monitor"];
-const CITIES = ["Lyon", "Oslo", "上海", "Austin", "Porto"];
 
 interface RunFigures {
   readonly exitCode: number | null;
@@ -128,12 +117,12 @@ async function main(): Promise<void> {
   const model = await ensureGgufFixture("tiny");
   const dir = mkdtempSync(join(tmpdir(), "pocket-batch-bench-"));
   const schema = join(dir, "schema.json");
-  writeFileSync(schema, JSON.stringify(SCHEMA));
+  writeFileSync(schema, JSON.stringify(ORDER_SCHEMA));
   const input = join(dir, "in.jsonl");
   writeFileSync(
     input,
     Array.from({ length: DOCS }, (_, i) => {
-      const text = `Order ${i}: customer Name${i} from ${CITIES[i % CITIES.length]} bought ${1 + (i % 9)} x ${PRODUCTS[i % PRODUCTS.length]}.`;
+      const text = orderText(i);
       return JSON.stringify({ id: `doc-${i}`, text });
     }).join("\n") + "\n",
   );

@@ -12,15 +12,18 @@ import { fileErrorOf } from "./files.js";
 import { inspectCommand } from "./inspect.js";
 import type { CliIo } from "./io.js";
 import { runCommand } from "./run.js";
+import { servingCommand } from "./serving.js";
+import { SERVING_HELP, isServingCommand, parseServingArgs } from "./serving-args.js";
 
 const EXIT_USAGE = 2;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   try {
+    if (isServingCommand(argv[0]) && !argv.includes("--help") && !argv.includes("-h")) return await servingCommand(parseServingArgs(argv, io.engine !== undefined), io);
     const args = parseCliArgs(argv, io.engine !== undefined);
     switch (args.command) {
       case "help":
-        io.stdout.write(HELP);
+        io.stdout.write(`${HELP}\n${SERVING_HELP}`);
         return 0;
       case "version":
         io.stdout.write(`${VERSION}\n`);

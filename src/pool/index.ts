@@ -1,0 +1,118 @@
+/**
+ * ExtractorPool: N extractors (each with its own engine), one request per extractor at a time, and
+ * a bounded wait queue in front of them. The HTTP service and the queue workers both take leases
+ * from it; it knows nothing about either. A full wait queue refuses at once (`PoolFullError`), so a
+ * caller can answer "try later" instead of piling up requests; a waiter whose signal aborts leaves
+ * the queue. Compiled grammars are shared across extractors by the process-wide compile cache
+ * (keyed by schema, options and vocabulary fingerprint), so N engines of one model compile once.
+ */
+import type { Extractor } from "../extract/index.js";
+
+export { isDocumentFault } from "./failure.js";
+
+/** The wait queue is full: the caller should retry after `retryAfterSeconds`. */
+export class PoolFullError extends Error {
+  override readonly name = "PoolFullError";
+
+  constructor(
+    readonly waiting: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`all engines are busy and ${waiting} request(s) are already waiting; retry in ${retryAfterSeconds} s`);
+  }
+}
+
+export interface PoolOptions {
+  /** Requests allowed to wait for a free extractor (default: 4 per extractor). 0 = no waiting. */
+  readonly maxWaiting?: number;
+}
+
+interface Waiter {
+  readonly resolve: (extractor: Extractor) => void;
+  readonly reject: (reason: unknown) => void;
+}
+
+export class ExtractorPool {
+  private readonly idle: Extractor[];
+  private readonly waiters: Waiter[] = [];
+  private readonly maxWaiting: number;
+  /** Mean time an extractor was held, for Retry-After (exponential average, ms). */
+  private meanHoldMs = 1000;
+
+  constructor(
+    readonly extractors: readonly Extractor[],
+    options: PoolOptions = {},
+  ) {
+    if (extractors.length === 0) throw new RangeError("an ExtractorPool needs at least one extractor");
+    this.idle = [...extractors];
+    this.maxWaiting = options.maxWaiting ?? 4 * extractors.length;
+  }
+
+  get size(): number {
+    return this.extractors.length;
+  }
+
+  /** Extractors running a request now. */
+  get busy(): number {
+    return this.extractors.length - this.idle.length;
+  }
+
+  /** Requests waiting for an extractor. */
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  /**
+   * Runs `work` with an extractor of its own; waits (bounded) when all are busy. Throws
+   * `PoolFullError` when the wait queue is full, or the signal's reason when it aborts while waiting.
+   */
+  async use<T>(work: (extractor: Extractor) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const extractor = await this.acquire(signal);
+    const started = performance.now();
+    try {
+      return await work(extractor);
+    } finally {
+      this.meanHoldMs = 0.8 * this.meanHoldMs + 0.2 * (performance.now() - started);
+      this.release(extractor);
+    }
+  }
+
+  /** Seconds a refused caller should wait: the queue ahead of it drained at the recent pace. */
+  retryAfterSeconds(): number {
+    return Math.max(1, Math.ceil(((this.waiters.length + 1) * this.meanHoldMs) / this.extractors.length / 1000));
+  }
+
+  async dispose(): Promise<void> {
+    for (const w of this.waiters.splice(0)) w.reject(new Error("the extractor pool was disposed"));
+    await Promise.all(this.extractors.map((e) => e.dispose()));
+  }
+
+  private acquire(signal: AbortSignal | undefined): Promise<Extractor> {
+    signal?.throwIfAborted();
+    const free = this.idle.pop();
+    if (free) return Promise.resolve(free);
+    if (this.waiters.length >= this.maxWaiting) return Promise.reject(new PoolFullError(this.waiters.length, this.retryAfterSeconds()));
+    return new Promise<Extractor>((resolve, reject) => {
+      const onAbort = (): void => {
+        const at = this.waiters.indexOf(waiter);
+        if (at !== -1) this.waiters.splice(at, 1);
+        reject(signal!.reason);
+      };
+      const waiter: Waiter = {
+        resolve: (extractor) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(extractor);
+        },
+        reject,
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  private release(extractor: Extractor): void {
+    const next = this.waiters.shift();
+    if (next) next.resolve(extractor);
+    else this.idle.push(extractor);
+  }
+}
