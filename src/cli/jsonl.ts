@@ -20,19 +20,23 @@ export interface Line {
   readonly bytes: number;
   /** True when the line is longer than `maxLineBytes`: its bytes were counted (and digested), not kept. */
   readonly oversized: boolean;
-  /** SHA-256 of the line's bytes without its newline, hex; present when `digest` was asked for. */
-  readonly sha256?: string;
+  /** SHA-256 of the line's bytes without its newline, hex: what an output record is keyed on. */
+  readonly sha256: string;
 }
 
 export interface ReadLinesOptions {
   /** Longest line kept in memory, in bytes; a longer one is streamed past and yielded `oversized`. */
   readonly maxLineBytes?: number;
-  /** Compute each line's `sha256`. */
-  readonly digest?: boolean;
 }
 
-/** Default `--max-line-bytes`: the longest input line the CLI reads into memory. */
-export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
+/**
+ * Default `--max-line-bytes` for a text limit: room for a text at the limit with every byte
+ * escaped (`\u00XX`, 6 bytes) plus the id and the JSON around it. A longer line cannot hold an
+ * acceptable text, so it is refused unread; a shorter one is parsed and its text checked exactly.
+ */
+export function defaultMaxLineBytes(maxTextBytes: number): number {
+  return 6 * maxTextBytes + 4096;
+}
 
 const NEWLINE = 0x0a;
 
@@ -46,13 +50,13 @@ export async function* readLines(source: AsyncIterable<Uint8Array | string>, opt
   const decoder = new TextDecoder();
   let pending: Buffer[] = [];
   let bytes = 0; // of the current line
-  let hash = options.digest ? createHash("sha256") : undefined;
+  let hash = createHash("sha256");
   let number = 0;
   let offset = 0; // bytes consumed before the current chunk
   let lineStart = 0;
   const take = (part: Buffer): void => {
     bytes += part.length;
-    hash?.update(part);
+    hash.update(part);
     if (bytes > maxLineBytes) pending = [];
     else if (part.length > 0) pending.push(part);
   };
@@ -60,10 +64,10 @@ export async function* readLines(source: AsyncIterable<Uint8Array | string>, opt
     const oversized = bytes > maxLineBytes;
     let text = oversized ? "" : decoder.decode(pending.length === 1 ? pending[0] : Buffer.concat(pending));
     if (terminated && text.endsWith("\r")) text = text.slice(0, -1);
-    const result: Line = { number: ++number, text, terminated, start: lineStart, bytes, oversized, ...(hash ? { sha256: hash.digest("hex") } : {}) };
+    const result: Line = { number: ++number, text, terminated, start: lineStart, bytes, oversized, sha256: hash.digest("hex") };
     pending = [];
     bytes = 0;
-    if (hash) hash = createHash("sha256");
+    hash = createHash("sha256");
     return result;
   };
   for await (const piece of source) {

@@ -141,7 +141,7 @@ async function extractAll(
   });
 
   const stream: Readable = input ? input.createReadStream({ start: 0, autoClose: false }) : io.stdin!;
-  const lines = readLines(stream, { maxLineBytes: args.maxLineBytes, digest: true });
+  const lines = readLines(stream, { maxLineBytes: args.maxLineBytes });
   let lastLine = 0;
   const stopOn = (error: Error): void => {
     fatal = error;
@@ -167,7 +167,7 @@ async function extractAll(
         stopOn(resumeMismatch(args, `input line ${line.number} differs from the line that output record (id ${JSON.stringify(earlier.id)}) was made from`));
         return;
       }
-      const key = (id: string | number): RecordKey => ({ line: line.number, id, inputSha256: line.sha256! });
+      const key = (id: string | number): RecordKey => ({ line: line.number, id, inputSha256: line.sha256 });
       if (line.oversized) {
         const message = `line ${line.number} is ${line.bytes} bytes, over --max-line-bytes ${args.maxLineBytes}; it was skipped unread`;
         write(errorRecord(key(line.number), "LINE_TOO_LONG", message));
@@ -186,7 +186,7 @@ async function extractAll(
   }
 
   try {
-    const batch = extractor.extractMany(schema, documents(), { concurrency: args.concurrency, maxTokens: args.maxTokens, signal: abandon.signal });
+    const batch = extractor.extractMany(schema, documents(), { concurrency: args.concurrency, maxTokens: args.maxTokens, maxTextBytes: args.maxTextBytes, signal: abandon.signal });
     for await (const result of batch) {
       const line = result.id as number;
       const key = inFlight.get(line)!;
