@@ -1,23 +1,41 @@
 /**
  * `npm run bench:decode [-- --tiny]`: constrained decoding on the pocket-shaped GGUF (MNN-Pocket's
- * exact shape, random weights; `--tiny` for a quick run, POCKET_MODEL=<file.gguf> for a real model)
- * through our llama.cpp engine, side by side in one process on the same prompt and schema:
+ * exact shape, random weights; `--tiny` for a quick run, `--model <file.gguf>` or
+ * POCKET_MODEL=<file.gguf> for another model) through our llama.cpp engine, or with
+ * `--engine mnn --model <MNN export dir>` through our MNN engine, side by side in one process on the
+ * same prompt and schema:
+ *   - prefill time, and resident memory (RSS) right after the model load;
  *   - constrained (our grammar + jump-forward) vs unconstrained (all ids but eos) tokens/s;
  *   - share of forced tokens, and mask + native sampling time per token as a share of the step;
- *   - llama.cpp's own JSON-schema grammar through node-llama-cpp, the anchor (its output may be cut).
+ *   - llama.cpp's own JSON-schema grammar through node-llama-cpp, the anchor (GGUF only; its output may be cut).
  * Same threads for both engines (THREADS, default 1). Results also go to bench/results/.
  */
 import { writeFileSync } from "node:fs";
 import { ensureGgufFixture } from "../fixtures/gguf/index.js";
 import { compileGrammar } from "../src/compile/index.js";
 import { generate } from "../src/decode/generate.js";
-import type { EngineSession } from "../src/engines/engine.js";
+import type { Engine, EngineSession } from "../src/engines/engine.js";
 import { createLlamaEngine } from "../src/engines/llama/index.js";
+import { createMnnEngine } from "../src/engines/mnn/index.js";
 import { fmt, formatTable, pct } from "./support/table.js";
 import { resultPath, stamp } from "./support/paths.js";
 
+const argValue = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const engineKind = argValue("--engine") ?? "llama";
+if (engineKind !== "llama" && engineKind !== "mnn") {
+  console.error(`--engine must be llama or mnn, got ${engineKind}`);
+  process.exit(2);
+}
 const preset = process.argv.includes("--tiny") ? "tiny" : "pocket";
-const modelPath = process.env.POCKET_MODEL ?? (await ensureGgufFixture(preset));
+const modelArg = argValue("--model") ?? process.env.POCKET_MODEL;
+if (engineKind === "mnn" && !modelArg) {
+  console.error("--engine mnn needs --model <MNN model directory> (README, MNN section: exporting the fixture with llmexport.py)");
+  process.exit(2);
+}
+const modelPath = modelArg ?? (await ensureGgufFixture(preset));
 const threads = Number(process.env.THREADS ?? 1);
 const maxTokens = Number(process.env.MAX_TOKENS ?? 96);
 const repeats = Number(process.env.REPEATS ?? 3);
@@ -61,10 +79,14 @@ class TimedSession implements EngineSession {
   }
 }
 
-console.log(`model ${modelPath}\nthreads ${threads}, maxTokens ${maxTokens}`);
+console.log(`engine ${engineKind}, model ${modelPath}\nthreads ${threads}, maxTokens ${maxTokens}`);
 let t = performance.now();
-const engine = await createLlamaEngine({ modelPath, contextLength: 2048, threads });
-console.log(`load ${fmt(performance.now() - t)} ms`);
+const engine: Engine =
+  engineKind === "mnn"
+    ? await createMnnEngine({ modelDir: modelPath, contextLength: 2048, threads })
+    : await createLlamaEngine({ modelPath, contextLength: 2048, threads });
+const rssAfterLoadMb = process.memoryUsage().rss / 2 ** 20;
+console.log(`load ${fmt(performance.now() - t)} ms, RSS after load ${fmt(rssAfterLoadMb)} MB`);
 const compiled = compileGrammar(schema, engine.vocabulary);
 const promptIds = engine.vocabulary.encode(promptText);
 
@@ -74,7 +96,7 @@ t = performance.now();
 await warm.feed(promptIds);
 const prefillMs = performance.now() - t;
 await warm.close();
-console.log(`prefill ${promptIds.length} tokens ${fmt(prefillMs)} ms`);
+console.log(`prefill ${promptIds.length} tokens ${fmt(prefillMs)} ms (${fmt((promptIds.length * 1000) / prefillMs)} tokens/s)`);
 
 /** One constrained generation (greedy, so every run yields the same tokens). */
 async function constrainedRun(): Promise<{ session: TimedSession; result: Awaited<ReturnType<typeof generate>> }> {
@@ -145,7 +167,7 @@ async function nodeLlamaCppAnchor(): Promise<Anchor | string> {
     return `unavailable: ${(err as Error).message}`;
   }
 }
-const anchor = await nodeLlamaCppAnchor();
+const anchor = engineKind === "llama" ? await nodeLlamaCppAnchor() : "not run (needs a GGUF)";
 
 const perToken = (ms: number, n: number): string => (n === 0 ? "-" : `${fmt((ms / n) * 1000)} us`);
 const constrainedRow = (label: string, run: typeof cold): string[] => {
@@ -187,9 +209,9 @@ console.log(
 const steady = (outTokens * 1000) / warmBest.result.stats.totalMs;
 console.log(`\nconstrained / unconstrained tokens/s (warm, best runs): ${fmt(steady / unconstrainedRate)}x`);
 
-const file = resultPath(`decode-${preset}-${stamp()}.json`);
+const file = resultPath(`decode-${engineKind}-${modelArg ? "model" : preset}-t${threads}-${stamp()}.json`);
 writeFileSync(
   file,
-  `${JSON.stringify({ modelPath, threads, maxTokens, prefillMs, constrained: [cold, ...warmRuns].map(({ session, result: r }) => ({ ...r.stats, tokens: outTokens, sampleMs: session.sampleMs, feedMs: session.feedMs, text: r.text })), unconstrained: freeRuns.map(({ session, ms }) => ({ tokens: outTokens, ms, sampleMs: session.sampleMs, feedMs: session.feedMs })), anchor }, null, 2)}\n`,
+  `${JSON.stringify({ engine: engineKind, modelPath, threads, maxTokens, rssAfterLoadMb, prefillMs, constrained: [cold, ...warmRuns].map(({ session, result: r }) => ({ ...r.stats, tokens: outTokens, sampleMs: session.sampleMs, feedMs: session.feedMs, text: r.text })), unconstrained: freeRuns.map(({ session, ms }) => ({ tokens: outTokens, ms, sampleMs: session.sampleMs, feedMs: session.feedMs })), anchor }, null, 2)}\n`,
 );
 console.log(`results: ${file}`);

@@ -1,13 +1,16 @@
 /**
  * `npm run bench:sampler`: per-token cost of the native masked sampler (native/src/masked_sampler.cpp)
- * through the llama.cpp addon, greedy vs temperature, top-k and top-p, side by side. One prompt is
+ * through the llama.cpp addon, for each sampling mode at mask densities of 1, 10, 100, 1,000 and
+ * all 65,536 allowed ids, side by side with the sampler of an earlier revision. One prompt is
  * decoded once on the tiny GGUF fixture (the 65,536-id vocabulary; the sampler's cost does not
  * depend on the model), then `sample()` is called repeatedly on its logits: the figures are one
- * sync JS -> C++ crossing plus the sampler. Configurations alternate within each round and the
- * median round is reported, so load from other processes biases none of them.
+ * sync JS -> C++ crossing plus the sampler. Configurations and addons alternate within each round
+ * and the median round is reported, so load from other processes biases none of them. Both wall
+ * time and CPU time (process.cpuUsage: on a shared machine, the part that load does not inflate)
+ * are reported.
  *
- * SAMPLER_BASELINE=<another pocket_llama.node> (say, built from an older masked_sampler.cpp) is
- * measured in the same rounds, for a before/after comparison under the same load.
+ * SAMPLER_BASELINE_REV (default e9c114d, the sampler before the memory-speed rewrite) is built
+ * into a temporary folder by bench/support/baseline-addon.ts; SAMPLER_BASELINE_REV=none skips it.
  * ROUNDS (default 15) rounds of BATCH (default 40) calls per configuration, mask and addon.
  */
 import { writeFileSync } from "node:fs";
@@ -15,28 +18,29 @@ import { createRequire } from "node:module";
 import { ensureGgufFixture } from "../fixtures/gguf/index.js";
 import { loadLlamaAddon, type NativeLlamaAddon, type NativeLlamaModel } from "../src/engines/llama/addon.js";
 import { mulberry32 } from "../src/engines/testing/prng.js";
+import { baselineAddon } from "./support/baseline-addon.js";
 import { resultPath, stamp } from "./support/paths.js";
 import { median } from "./support/stats.js";
 import { fmt, formatTable } from "./support/table.js";
 
 const rounds = Number(process.env.ROUNDS ?? 15);
 const batch = Number(process.env.BATCH ?? 40);
-const baselinePath = process.env.SAMPLER_BASELINE;
+const baselineRev = process.env.SAMPLER_BASELINE_REV ?? "e9c114d";
 
 interface Config {
   readonly name: string;
   readonly temperature: number;
   readonly topK: number;
   readonly topP: number;
+  readonly minP: number;
 }
 const CONFIGS: readonly Config[] = [
-  { name: "greedy", temperature: 0, topK: 0, topP: 1 },
-  { name: "temperature 0.8", temperature: 0.8, topK: 0, topP: 1 },
-  { name: "top-p 0.9, T 0.8", temperature: 0.8, topK: 0, topP: 0.9 },
-  { name: "top-p 0.5, T 0.8", temperature: 0.8, topK: 0, topP: 0.5 },
-  { name: "top-p 0.95, T 1.5", temperature: 1.5, topK: 0, topP: 0.95 },
-  { name: "top-k 40, T 0.8", temperature: 0.8, topK: 40, topP: 1 },
-  { name: "top-k 40 + top-p 0.9", temperature: 0.8, topK: 40, topP: 0.9 },
+  { name: "greedy", temperature: 0, topK: 0, topP: 1, minP: 0 },
+  { name: "temperature 0.8", temperature: 0.8, topK: 0, topP: 1, minP: 0 },
+  { name: "top-k 40, T 0.8", temperature: 0.8, topK: 40, topP: 1, minP: 0 },
+  { name: "top-p 0.9, T 0.8", temperature: 0.8, topK: 0, topP: 0.9, minP: 0 },
+  { name: "top-p 0.95, T 1.5", temperature: 1.5, topK: 0, topP: 0.95, minP: 0 },
+  { name: "min-p 0.05, T 0.8", temperature: 0.8, topK: 0, topP: 1, minP: 0.05 },
 ];
 
 const { addon, backendsDir } = loadLlamaAddon();
@@ -46,45 +50,65 @@ async function loadSubject(native: NativeLlamaAddon): Promise<NativeLlamaModel> 
   await model.decode(Int32Array.from([9707, 11, 1879, 0, 576, 374, 264, 1273])); // any ids: only the logits row matters
   return model;
 }
-const subjects = [{ name: "this build", model: await loadSubject(addon) }];
-if (baselinePath) subjects.push({ name: "baseline", model: await loadSubject(createRequire(import.meta.url)(baselinePath) as NativeLlamaAddon) });
+const subjects = [{ name: "this build", model: await loadSubject(addon), minP: true }];
+if (baselineRev !== "none") {
+  const path = baselineAddon(baselineRev);
+  subjects.push({ name: `baseline ${baselineRev}`, model: await loadSubject(createRequire(import.meta.url)(path) as NativeLlamaAddon), minP: false });
+}
 const width = subjects[0].model.width();
 const words = Math.ceil(width / 32);
 
-const random = mulberry32(5);
-const sparse = new Uint32Array(words);
-for (let w = 0; w < words; w++) if (random() < 0.05) sparse[w] = (random() * 2 ** 32) >>> 0;
-const popcount = (mask: Uint32Array): number => mask.reduce((n, word) => n + word.toString(2).replace(/0/g, "").length, 0);
-const MASKS = [
-  { name: `all ${width} ids`, mask: new Uint32Array(words).fill(0xffffffff) },
-  { name: `sparse (${popcount(sparse)} ids)`, mask: sparse },
-];
+/** A mask of `count` ids spread at random over the vocabulary (seeded). */
+function maskOf(count: number): Uint32Array {
+  const mask = new Uint32Array(words);
+  if (count >= width) return mask.fill(0xffffffff);
+  const random = mulberry32(count);
+  for (let set = 0; set < count; ) {
+    const id = Math.floor(random() * width);
+    if ((mask[id >>> 5] & (1 << (id & 31))) === 0) {
+      mask[id >>> 5] |= 1 << (id & 31);
+      set++;
+    }
+  }
+  return mask;
+}
+const DENSITIES = [1, 10, 100, 1000, width];
 
-console.log(`sampler bench: ${rounds} rounds x ${batch} calls per configuration, mask and addon (medians of per-call cost)`);
-if (baselinePath) console.log(`baseline: ${baselinePath}`);
-const results: { mask: string; addon: string; config: string; micros: number; vsGreedy: number }[] = [];
-for (const { name: maskName, mask } of MASKS) {
-  const perRound = subjects.map(() => CONFIGS.map(() => [] as number[]));
+console.log(`sampler bench: ${rounds} rounds x ${batch} calls per configuration, mask and addon (medians of per-call cost, us)`);
+const results: { allowed: number; addon: string; config: string; wallMicros: number; cpuMicros: number }[] = [];
+for (const allowed of DENSITIES) {
+  const mask = maskOf(allowed);
+  const wall = subjects.map(() => CONFIGS.map(() => [] as number[]));
+  const cpu = subjects.map(() => CONFIGS.map(() => [] as number[]));
   for (const { model } of subjects) model.seed(1);
   for (let round = -1; round < rounds; round++) {
-    CONFIGS.forEach(({ temperature, topK, topP }, c) => {
-      subjects.forEach(({ model }, s) => {
+    CONFIGS.forEach(({ temperature, topK, topP, minP }, c) => {
+      subjects.forEach(({ model, minP: hasMinP }, s) => {
+        if (minP > 0 && !hasMinP) return;
+        const c0 = process.cpuUsage();
         const t0 = performance.now();
-        for (let i = 0; i < batch; i++) model.sample(mask, temperature, topK, topP);
-        if (round >= 0) perRound[s][c].push(((performance.now() - t0) * 1000) / batch); // round -1 warms up
+        for (let i = 0; i < batch; i++) model.sample(mask, temperature, topK, topP, minP);
+        const elapsed = performance.now() - t0;
+        const used = process.cpuUsage(c0);
+        if (round < 0) return; // round -1 warms up
+        wall[s][c].push((elapsed * 1000) / batch);
+        cpu[s][c].push((used.user + used.system) / batch);
       });
     });
   }
-  const micros = perRound.map((byConfig) => byConfig.map(median));
-  subjects.forEach((s, i) => CONFIGS.forEach((c, j) => results.push({ mask: maskName, addon: s.name, config: c.name, micros: micros[i][j], vsGreedy: micros[i][j] / micros[i][0] })));
-  const headers = ["configuration", "us/token", "vs greedy", ...(baselinePath ? ["baseline us/token", "vs greedy", "speed-up"] : [])];
+  const wallMed = wall.map((byConfig) => byConfig.map((xs) => (xs.length > 0 ? median(xs) : NaN)));
+  const cpuMed = cpu.map((byConfig) => byConfig.map((xs) => (xs.length > 0 ? median(xs) : NaN)));
+  subjects.forEach((s, i) =>
+    CONFIGS.forEach((c, j) => results.push({ allowed, addon: s.name, config: c.name, wallMicros: wallMed[i][j], cpuMicros: cpuMed[i][j] })),
+  );
+  const base = subjects.length > 1;
+  const headers = ["configuration", "wall", "cpu", ...(base ? ["baseline wall", "baseline cpu", "speed-up (cpu)"] : [])];
   const rows = CONFIGS.map((c, j) => {
-    const [ours, base] = micros;
-    const row = [c.name, fmt(ours[j], 1), `${fmt(ours[j] / ours[0])}x`];
-    return base ? [...row, fmt(base[j], 1), `${fmt(base[j] / base[0])}x`, `${fmt(base[j] / ours[j])}x`] : row;
+    const row = [c.name, fmt(wallMed[0][j], 1), fmt(cpuMed[0][j], 1)];
+    return base ? [...row, fmt(wallMed[1][j], 1), fmt(cpuMed[1][j], 1), Number.isFinite(cpuMed[1][j]) ? `${fmt(cpuMed[1][j] / cpuMed[0][j])}x` : "-"] : row;
   });
-  console.log(`\nmask: ${maskName}`);
+  console.log(`\nmask: ${allowed} allowed ids`);
   console.log(formatTable(headers, rows));
 }
 for (const { model } of subjects) model.free();
-writeFileSync(resultPath(`sampler-${stamp()}.json`), `${JSON.stringify({ rounds, batch, baseline: baselinePath ?? null, results }, null, 2)}\n`);
+writeFileSync(resultPath(`sampler-${stamp()}.json`), `${JSON.stringify({ rounds, batch, baseline: baselineRev, results }, null, 2)}\n`);

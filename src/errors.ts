@@ -38,6 +38,7 @@ export type ErrorCode =
   | "MODEL_INVALID"
   | "ABORTED"
   | "CONTEXT_OVERFLOW"
+  | "LOGITS_INVALID"
   // extraction
   | "TEXT_EMPTY"
   | "TEXT_INVALID"

@@ -34,6 +34,7 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
                            InstanceMethod<&ModelHandle::tokenize>("tokenize"),
                            InstanceMethod<&ModelHandle::decode>("decode"),
                            InstanceMethod<&ModelHandle::sample>("sample"),
+                           InstanceMethod<&ModelHandle::logits>("logits"),
                            InstanceMethod<&ModelHandle::seed>("seed"),
                            InstanceMethod<&ModelHandle::truncate>("truncate"),
                            InstanceMethod<&ModelHandle::free>("free"),
@@ -102,10 +103,25 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
 
   Napi::Value decode(const Napi::CallbackInfo& info);
 
-  // sample(mask: Uint32Array, temperature, topK, topP) -> id, or -1 when the mask allows nothing.
+  // sample(mask: Uint32Array, temperature, topK, topP, minP?, row?) -> id, or -1 when the mask
+  // allows nothing. `row` picks one of the last decode's logits rows (default: its last).
   Napi::Value sample(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    pocket::LlamaModel& model = idle(env);
+    int32_t row = model.rows() - 1;
+    if (info.Length() > 5 && !info[5].IsUndefined()) {
+      row = info[5].ToNumber().Int32Value();
+      if (row < 0 || row >= model.rows()) {
+        throw coded_error(env, "RANGE", "sample: row " + std::to_string(row) + " outside the " + std::to_string(model.rows()) + " rows of the last decode");
+      }
+    }
+    return sampler_.sample(info, model.logits(row), model.n_vocab());
+  }
+
+  // logits() -> Float32Array: a copy of the last evaluated token's logits row.
+  Napi::Value logits(const Napi::CallbackInfo& info) {
     pocket::LlamaModel& model = idle(info.Env());
-    return sampler_.sample(info, model.last_logits(), model.n_vocab());
+    return pocket::copy_logits(info.Env(), model.logits(model.rows() - 1), model.n_vocab());
   }
 
   Napi::Value seed(const Napi::CallbackInfo& info) {
@@ -137,8 +153,12 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
 
 class DecodeWorker : public Napi::AsyncWorker {
  public:
-  DecodeWorker(Napi::Env env, ModelHandle* handle, Napi::Object self, std::vector<int32_t> tokens)
-      : Napi::AsyncWorker(env), handle_(handle), deferred_(Napi::Promise::Deferred::New(env)), tokens_(std::move(tokens)) {
+  DecodeWorker(Napi::Env env, ModelHandle* handle, Napi::Object self, std::vector<int32_t> tokens, int32_t rows)
+      : Napi::AsyncWorker(env),
+        handle_(handle),
+        deferred_(Napi::Promise::Deferred::New(env)),
+        tokens_(std::move(tokens)),
+        rows_(rows) {
     // Keeps the JS object (and so the model) alive while the worker thread uses it.
     self_ = Napi::Persistent(self);
   }
@@ -146,7 +166,7 @@ class DecodeWorker : public Napi::AsyncWorker {
 
   void Execute() override {
     try {
-      handle_->guard_.worker_model().decode(tokens_);
+      handle_->guard_.worker_model().decode(tokens_, rows_);
     } catch (const std::exception& e) {
       SetError(e.what());
     }
@@ -166,9 +186,11 @@ class DecodeWorker : public Napi::AsyncWorker {
   Napi::ObjectReference self_;
   Napi::Promise::Deferred deferred_;
   std::vector<int32_t> tokens_;
+  int32_t rows_;
 };
 
-// decode(tokens: Int32Array) -> Promise<void>: one batch at the current position, off the JS thread.
+// decode(tokens: Int32Array, rows = 1) -> Promise<void>: one batch at the current position, off
+// the JS thread, keeping the logits of its last `rows` tokens.
 Napi::Value ModelHandle::decode(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   idle(env);
@@ -176,8 +198,12 @@ Napi::Value ModelHandle::decode(const Napi::CallbackInfo& info) {
     throw Napi::TypeError::New(env, "decode: tokens must be an Int32Array");
   }
   auto tokens = info[0].As<Napi::Int32Array>();
+  const int32_t rows = info.Length() > 1 && !info[1].IsUndefined() ? info[1].ToNumber().Int32Value() : 1;
+  if (rows < 1 || static_cast<size_t>(rows) > tokens.ElementLength()) {
+    throw coded_error(env, "RANGE", "decode: rows must be within 1.." + std::to_string(tokens.ElementLength()));
+  }
   auto* worker = new DecodeWorker(env, this, info.This().As<Napi::Object>(),
-                                  std::vector<int32_t>(tokens.Data(), tokens.Data() + tokens.ElementLength()));
+                                  std::vector<int32_t>(tokens.Data(), tokens.Data() + tokens.ElementLength()), rows);
   guard_.begin_work();
   worker->Queue();
   return worker->promise();

@@ -80,8 +80,13 @@ LlamaModel::~LlamaModel() {
 int32_t LlamaModel::n_vocab() const { return llama_vocab_n_tokens(vocab_); }
 uint32_t LlamaModel::context_length() const { return llama_n_ctx(ctx_); }
 
-void LlamaModel::decode(const std::vector<int32_t>& tokens) {
+void LlamaModel::decode(const std::vector<int32_t>& tokens, int32_t rows) {
   if (tokens.empty()) return;
+  const size_t last_batch = (tokens.size() - 1) % batch_size_ + 1;
+  if (rows < 1 || static_cast<size_t>(rows) > last_batch) {
+    throw std::runtime_error("decode: " + std::to_string(rows) + " logits rows requested for a last batch of " +
+                             std::to_string(last_batch) + " tokens");
+  }
   if (position_ + static_cast<int64_t>(tokens.size()) > static_cast<int64_t>(context_length())) {
     throw std::runtime_error("context full: " + std::to_string(position_) + " + " + std::to_string(tokens.size()) +
                              " tokens exceed " + std::to_string(context_length()));
@@ -93,7 +98,7 @@ void LlamaModel::decode(const std::vector<int32_t>& tokens) {
   has_logits_ = false;
   llama_batch batch = llama_batch_init(batch_size_, 0, 1);
   try {
-    // Prompts longer than one batch go in several llama_decode calls; logits only for the very last token.
+    // Prompts longer than one batch go in several llama_decode calls; logits only for the last `rows` tokens.
     for (size_t start = 0; start < tokens.size(); start += batch_size_) {
       const size_t count = std::min(tokens.size() - start, static_cast<size_t>(batch_size_));
       batch.n_tokens = static_cast<int32_t>(count);
@@ -102,7 +107,7 @@ void LlamaModel::decode(const std::vector<int32_t>& tokens) {
         batch.pos[i] = position_ + static_cast<int32_t>(i);
         batch.n_seq_id[i] = 1;
         batch.seq_id[i][0] = 0;
-        batch.logits[i] = start + i + 1 == tokens.size();
+        batch.logits[i] = start + i + rows >= tokens.size();
       }
       captured_errors.clear();
       const int32_t rc = llama_decode(ctx_, batch);
@@ -118,10 +123,14 @@ void LlamaModel::decode(const std::vector<int32_t>& tokens) {
     throw;
   }
   llama_batch_free(batch);
+  rows_ = rows;
   has_logits_ = true;
 }
 
-const float* LlamaModel::last_logits() const { return has_logits_ ? llama_get_logits_ith(ctx_, -1) : nullptr; }
+const float* LlamaModel::logits(int32_t row) const {
+  if (!has_logits_ || row < 0 || row >= rows_) return nullptr;
+  return llama_get_logits_ith(ctx_, row - rows_);
+}
 
 void LlamaModel::truncate(int32_t n) {
   if (n < 0 || n > position_) throw std::runtime_error("truncate: position " + std::to_string(n) + " outside 0.." + std::to_string(position_));

@@ -1,6 +1,7 @@
 // One llama.cpp model with its single inference context (sequence 0), in plain C++ with no N-API:
 // load, vocabulary access, tokenize, batch decode at explicit positions, raw logits of the last
-// decoded token, and KV-cache truncation for rollback and prompt-prefix reuse. Errors are thrown
+// decoded tokens (several rows for speculative verification), and KV-cache truncation for
+// rollback, rejected drafts and prompt-prefix reuse. Errors are thrown
 // as std::runtime_error carrying llama.cpp's own error log lines.
 #pragma once
 
@@ -35,10 +36,13 @@ class LlamaModel {
   // Number of tokens in the KV cache (the position the next decoded token gets).
   int32_t position() const { return position_; }
 
-  // Evaluates `tokens` at positions position()..; only the last token's logits are computed.
-  void decode(const std::vector<int32_t>& tokens);
-  // Logits row of the last decoded token, or nullptr when nothing was decoded since the last truncation.
-  const float* last_logits() const;
+  // Evaluates `tokens` at positions position()..; logits are computed for the last `rows` tokens
+  // (1 <= rows <= tokens.size(), and within the last batch of batch_size() tokens).
+  void decode(const std::vector<int32_t>& tokens, int32_t rows = 1);
+  // Logits row `row` (0 = the first of the last decode's rows), or nullptr when nothing was decoded
+  // since the last truncation or the row is out of range.
+  const float* logits(int32_t row) const;
+  int32_t rows() const { return has_logits_ ? rows_ : 0; }
   // Drops every cached token at position >= n.
   void truncate(int32_t n);
 
@@ -57,6 +61,7 @@ class LlamaModel {
   const llama_vocab* vocab_ = nullptr;
   int32_t position_ = 0;
   int32_t batch_size_ = 0;
+  int32_t rows_ = 0;
   bool has_logits_ = false;
 };
 

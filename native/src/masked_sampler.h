@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace pocket {
@@ -19,6 +21,18 @@ struct SamplingOptions {
   // Nucleus sampling: keep the smallest set of most likely allowed ids (lowest ids on ties) whose
   // probability reaches top_p; >= 1 keeps all, <= 0 keeps the most likely one.
   float top_p = 1.0f;
+  // Keep only ids whose probability is at least min_p times the most likely id's; <= 0 keeps all.
+  // Applied after top-k and top-p (the kept set is the intersection, as in llama.cpp's chain).
+  float min_p = 0.0f;
+};
+
+// A NaN or infinite logit among the allowed ids: the model's output is broken (corrupted or
+// mis-converted weights), so no choice made from it would mean anything.
+class InvalidLogit : public std::runtime_error {
+ public:
+  InvalidLogit(int32_t id, float value);
+  const int32_t id;
+  const float value;
 };
 
 // Seeded generator for reproducible sampling. mt19937_64's output sequence is fixed by the C++
@@ -38,23 +52,40 @@ class MaskedSampler {
  public:
   // Returns the chosen id, or -1 when the mask allows no id below `width`. The mask is read in
   // place (`mask_words` >= ceil(width / 32)); ids whose bit is clear are never returned, whatever
-  // their logits. NaN logits count as -infinity. One uniform draw picks the id by walking the
-  // kept ids in increasing id order, so a seed gives the same id with any standard library.
+  // their logits. Throws InvalidLogit when an allowed id's logit is NaN or infinite. One uniform
+  // draw picks the id by walking the kept ids in increasing id order, so a seed gives the same id
+  // with any standard library.
   int32_t sample(const float* logits, int32_t width, const uint32_t* mask, size_t mask_words,
                  const SamplingOptions& options, SamplerRng& rng);
 
  private:
+  // Copies the allowed ids and their logits into ids_/values_ (count_ of them); returns the
+  // highest logit. Throws InvalidLogit.
+  float gather(const float* logits, int32_t width, const uint32_t* mask, size_t mask_words);
   // Keeps the shortest non-empty run of best candidates whose measure reaches `goal` (top-k, top-p).
   template <typename Measure>
   void keep_best(double goal, Measure measure);
+  // Keeps the k best candidates by logit (top-k, 0 < k < count_).
+  void keep_top_k(size_t k);
+  // Recomputes block_sums_ over values_ (the weights) and returns their total.
+  double sum_blocks();
+  // The kept id where a cumulative walk of the weights in id order passes `target`.
+  int32_t pick(double target) const;
 
-  // Scratch reused across calls so sampling does not allocate per token: the allowed ids in
-  // increasing order with their logits (then weights), order keys of those values, and the
-  // positions still in play during keep_best's threshold search.
+  // Scratch reused across calls so sampling does not allocate per token (it grows once to the
+  // widest vocabulary seen): the allowed ids in increasing order with their logits (then
+  // weights), order keys of those values, the positions still in play during keep_best's
+  // threshold search, and the weight sum of each block of kBlock candidates (for pick).
+  static constexpr size_t kBlock = 256;
+  size_t count_ = 0;
   std::vector<int32_t> ids_;
   std::vector<float> values_;
   std::vector<uint32_t> keys_;
   std::vector<uint32_t> boundary_;
+  std::vector<double> block_sums_;
+  // Top-k up to kHeapTopK keeps its best candidates in a heap (room for kHeapTopK).
+  static constexpr size_t kHeapTopK = 1024;
+  std::array<std::pair<float, uint32_t>, kHeapTopK> heap_{};
   // keep_best's per-digit measure, zero between calls. Consecutive candidates often share a
   // digit; interleaving four histograms (lanes) keeps those additions from waiting on each other.
   static constexpr uint32_t kDigitValues = 2048;

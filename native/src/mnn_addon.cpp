@@ -37,6 +37,7 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
                            InstanceMethod<&ModelHandle::chat_template>("applyChatTemplate"),
                            InstanceMethod<&ModelHandle::evaluate>("evaluate"),
                            InstanceMethod<&ModelHandle::sample>("sample"),
+                           InstanceMethod<&ModelHandle::logits>("logits"),
                            InstanceMethod<&ModelHandle::seed>("seed"),
                            InstanceMethod<&ModelHandle::free>("free"),
                        });
@@ -106,10 +107,16 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle> {
 
   Napi::Value evaluate(const Napi::CallbackInfo& info);
 
-  // sample(mask: Uint32Array, temperature, topK, topP) -> id, or -1 when the mask allows nothing.
+  // sample(mask: Uint32Array, temperature, topK, topP, minP?) -> id, or -1 when the mask allows nothing.
   Napi::Value sample(const Napi::CallbackInfo& info) {
     pocket::MnnModel& model = idle(info.Env());
     return sampler_.sample(info, model.last_logits(), model.width());
+  }
+
+  // logits() -> Float32Array: a copy of the last evaluated token's logits row.
+  Napi::Value logits(const Napi::CallbackInfo& info) {
+    pocket::MnnModel& model = idle(info.Env());
+    return pocket::copy_logits(info.Env(), model.last_logits(), model.width());
   }
 
   Napi::Value seed(const Napi::CallbackInfo& info) {

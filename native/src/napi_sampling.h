@@ -1,11 +1,12 @@
 // The N-API side of masked sampling, shared by the llama.cpp and MNN addons: errors with a stable
 // `code` (mapped to typed errors in src/engines/native-shared/native-error.ts), and one object
-// holding the sampler and its RNG that reads `sample(mask, temperature, topK, topP)` and
+// holding the sampler and its RNG that reads `sample(mask, temperature, topK, topP, minP)` and
 // `seed(n)` calls straight from their JS arguments. The mask Uint32Array is read in place.
 #pragma once
 
 #include <napi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -18,6 +19,15 @@ inline Napi::Error coded_error(Napi::Env env, const char* code, const std::strin
   Napi::Error err = Napi::Error::New(env, message);
   err.Set("code", Napi::String::New(env, code));
   return err;
+}
+
+// A copy of the backend's last logits row as a Float32Array (for engine-agreement checks and
+// tests, not the decode path, which samples from the row in place).
+inline Napi::Value copy_logits(Napi::Env env, const float* logits, int32_t width) {
+  if (logits == nullptr) throw coded_error(env, "NO_LOGITS", "logits read before any token was evaluated");
+  auto out = Napi::Float32Array::New(env, static_cast<size_t>(width));
+  std::copy(logits, logits + width, out.Data());
+  return out;
 }
 
 class JsSampler {
@@ -39,7 +49,12 @@ class JsSampler {
     options.temperature = static_cast<float>(info[1].ToNumber().DoubleValue());
     options.top_k = info[2].ToNumber().Int32Value();
     options.top_p = static_cast<float>(info[3].ToNumber().DoubleValue());
-    return Napi::Number::New(env, sampler_.sample(logits, width, mask.Data(), mask.ElementLength(), options, rng_));
+    if (info.Length() > 4 && !info[4].IsUndefined()) options.min_p = static_cast<float>(info[4].ToNumber().DoubleValue());
+    try {
+      return Napi::Number::New(env, sampler_.sample(logits, width, mask.Data(), mask.ElementLength(), options, rng_));
+    } catch (const InvalidLogit& e) {
+      throw coded_error(env, "LOGITS", e.what());
+    }
   }
 
   void seed(const Napi::CallbackInfo& info) {

@@ -4,10 +4,24 @@
  * eos only where the document is complete, cancellation, and budget-aware completion: if taking a
  * sampled token would leave too few tokens to finish the document within `maxTokens`, the token is
  * withdrawn and the shortest completion is appended instead, so the output is always complete.
+ *
+ * Speculative decoding (engines with `feedRows`): a draft (speculative.ts) is fed with the pending
+ * tokens in one forward pass that keeps logits at each draft position; the rows are then sampled
+ * in order under the masks of the speculatively advanced matcher, exactly as the plain loop would
+ * sample them, and the first choice that differs from the draft ends the round (it becomes the
+ * next pending token; the rest of the draft is rolled back in the engine). Every output token is
+ * one choice from its own row's distribution, drawn in output order, so the output is the plain
+ * loop's: token for token with greedy decoding, and with the same seed when sampling. For a
+ * deterministic draft this is speculative sampling's accept/resample rule: a draft token is kept
+ * with probability p(token), and otherwise the choice comes from p without it, renormalized.
  */
 import { PocketExtractError } from "../errors.js";
 import type { EngineSession } from "../engines/engine.js";
+import type { Matcher } from "../mask/matcher.js";
 import type { TokenGrammar } from "../mask/token-grammar.js";
+import { DraftModel } from "./draft-model.js";
+import { PromptLookup } from "./prompt-lookup.js";
+import { buildDraft, type DraftContext, type DraftEntry, DraftLength, type Drafter, type SpeculativeOptions } from "./speculative.js";
 
 export interface GenerateOptions {
   /** Most output tokens (sampled + forced; the end-of-generation token is not counted). Default 512. */
@@ -17,6 +31,11 @@ export interface GenerateOptions {
   readonly signal?: AbortSignal;
   /** Called after every accepted step with all output bytes so far (for streaming). */
   readonly onProgress?: (output: Uint8Array) => void;
+  /**
+   * Speculative decoding where the engine session supports it (`feedRows`); the output is the same
+   * either way. Default true; false decodes one token per forward pass.
+   */
+  readonly speculative?: boolean | SpeculativeOptions;
 }
 
 export type StopReason = "eos" | "closed" | "budget";
@@ -26,6 +45,12 @@ export interface GenerateStats {
   readonly tokensForced: number;
   /** Tokens appended by budget-aware completion. */
   readonly tokensCompleted: number;
+  /** Draft tokens guessed (not forced) and sent to the engine for verification. */
+  readonly tokensDrafted: number;
+  /** Draft tokens the model confirmed (each saved a forward pass). */
+  readonly tokensAccepted: number;
+  /** Engine forward passes, the prompt's included. */
+  readonly forwardPasses: number;
   readonly maskMs: number;
   readonly engineMs: number;
   readonly totalMs: number;
@@ -62,13 +87,19 @@ export async function generate(
     );
   }
   const started = performance.now();
-  const mask = new Uint32Array(grammar.maskWords);
+  const masks = new MaskPool(grammar.maskWords);
+  /** Where drafters read the grammar's mask at a drafted position. */
+  const draftMask = new Uint32Array(grammar.maskWords);
   const tokens: number[] = [];
   const output = new ByteSink();
+  const eosIds = grammar.index.eosIds;
   let toFeed: number[] = [];
   let sampled = 0;
   let forced = 0;
   let completed = 0;
+  let drafted = 0;
+  let accepted = 0;
+  let passes = 0;
   let maskMs = 0;
   let engineMs = 0;
   let firstTokenAt: number | undefined;
@@ -83,47 +114,29 @@ export async function generate(
     options.onProgress?.(output.view());
   };
 
-  // Prefill on its own, so engines can tell the prompt (and reuse its cache) from the output.
-  let t0 = performance.now();
-  await session.feed(promptIds);
-  engineMs += performance.now() - t0;
+  // The forced run the loop takes once `pending` more tokens are taken, accepted into the matcher.
+  const forcedRun = (pending: number): readonly number[] => {
+    if (options.jumpForward === false) return [];
+    const run = matcher.forced();
+    const base = tokens.length + pending;
+    if (run.tokens.length === 0 || base + run.tokens.length > maxTokens) return [];
+    const before = matcher.length;
+    let ok = true;
+    for (const id of run.tokens) ok = ok && matcher.accept(id);
+    if (ok && base + run.tokens.length + matcher.remainingMinimum() <= maxTokens) return run.tokens;
+    matcher.rollback(matcher.length - before);
+    return [];
+  };
 
-  for (;;) {
-    if (options.signal?.aborted) throw new PocketExtractError("ABORTED", "generation aborted", { cause: options.signal.reason });
-    if (matcher.isClosed()) break;
-
-    if (options.jumpForward !== false) {
-      const run = matcher.forced();
-      if (run.tokens.length > 0 && tokens.length + run.tokens.length <= maxTokens) {
-        const before = matcher.length;
-        let ok = true;
-        for (const id of run.tokens) ok = ok && matcher.accept(id);
-        if (ok && tokens.length + run.tokens.length + matcher.remainingMinimum() <= maxTokens) {
-          forced += run.tokens.length;
-          toFeed.push(...run.tokens);
-          take(run.tokens);
-          continue;
-        }
-        matcher.rollback(matcher.length - before);
-      }
-    }
-
-    t0 = performance.now();
-    matcher.fillMask(mask);
-    maskMs += performance.now() - t0;
-    t0 = performance.now();
-    if (toFeed.length > 0) await session.feed(toFeed);
-    toFeed = [];
-    const id = await session.sample(mask);
-    engineMs += performance.now() - t0;
+  // Takes a token the engine chose: the end of the document, a withdrawal for budget-aware
+  // completion, or one more sampled token (pending until fed). False when generation is over.
+  const takeChosen = (id: number): boolean => {
     firstTokenAt ??= performance.now();
-
-    if (grammar.index.eosIds.includes(id)) {
-      if (!matcher.accept(id)) throw engineBrokeMask(id);
-      stopReason = "eos";
-      break;
-    }
     if (!matcher.accept(id)) throw engineBrokeMask(id);
+    if (eosIds.includes(id)) {
+      stopReason = "eos";
+      return false;
+    }
     if (tokens.length + 1 + matcher.remainingMinimum() > maxTokens) {
       // This token would strand the document: withdraw it and finish the shortest way instead.
       matcher.rollback(1);
@@ -133,11 +146,127 @@ export async function generate(
       completed = completion.tokens.length;
       take(completion.tokens);
       stopReason = "budget";
-      break;
+      return false;
     }
     sampled++;
     toFeed.push(id);
     take([id]);
+    return true;
+  };
+
+  const speculation = speculationFor(session, options.speculative, promptIds, matcher);
+  const draftContext: DraftContext = {
+    matcher,
+    eosIds,
+    output: tokens,
+    forcedRun,
+    fits: (pending) => tokens.length + pending + 1 + matcher.remainingMinimum() <= maxTokens,
+  };
+
+  // Verifies a draft in one forward pass; false when generation is over.
+  const verify = async (entries: readonly DraftEntry[]): Promise<boolean> => {
+    let t0 = performance.now();
+    const fed = session.feedRows!([...toFeed, ...entries.map((e) => e.id)], entries.length + 1);
+    toFeed = [];
+    passes++;
+    // The rows' masks are computed while the engine runs the forward pass.
+    const maskStart = performance.now();
+    const rowMasks = masksAlong(entries);
+    const maskTime = performance.now() - maskStart;
+    maskMs += maskTime;
+    await fed;
+    engineMs += performance.now() - t0 - maskTime;
+    let row = 0;
+    let guessed = 0;
+    let confirmed = 0;
+    let going = true;
+    for (; ; row++) {
+      const entry = entries[row];
+      if (entry?.forced) {
+        matcher.accept(entry.id);
+        forced++;
+        take([entry.id]);
+        continue;
+      }
+      if (entry === undefined && matcher.isClosed()) break;
+      if (entry) guessed++;
+      t0 = performance.now();
+      const id = await session.sampleRow!(row, rowMasks[row]);
+      engineMs += performance.now() - t0;
+      going = takeChosen(id);
+      if (!going || entry === undefined || id !== entry.id) break;
+      confirmed++;
+      toFeed.pop(); // already fed with the draft
+    }
+    drafted += guessed;
+    accepted += confirmed;
+    speculation?.length.record(guessed, confirmed);
+    // The draft entries after the last one taken are in the engine's context: drop them.
+    const rejected = entries.length - row;
+    if (rejected > 0 && going) await session.rollback!(rejected);
+    return going;
+  };
+
+  // Masks for each row of a draft that is sampled, walking the matcher along the draft and back.
+  const masksAlong = (entries: readonly DraftEntry[]): Uint32Array[] => {
+    const mark = matcher.length;
+    const rows: Uint32Array[] = [];
+    for (let r = 0; r <= entries.length; r++) {
+      const entry = entries[r];
+      if (!entry?.forced && !(entry === undefined && matcher.isClosed())) matcher.fillMask((rows[r] = masks.get(r)));
+      if (entry) matcher.accept(entry.id);
+    }
+    matcher.rollback(matcher.length - mark);
+    return rows;
+  };
+
+  try {
+    await decodeAll();
+  } finally {
+    await speculation?.draftModel?.close();
+  }
+  async function decodeAll(): Promise<void> {
+    // Prefill on its own, so engines can tell the prompt (and reuse its cache) from the output.
+    let t0 = performance.now();
+    await session.feed(promptIds);
+    passes++;
+    engineMs += performance.now() - t0;
+
+    for (;;) {
+      if (options.signal?.aborted) throw new PocketExtractError("ABORTED", "generation aborted", { cause: options.signal.reason });
+      if (matcher.isClosed()) break;
+
+      const run = forcedRun(0);
+      if (run.length > 0) {
+        forced += run.length;
+        toFeed.push(...run);
+        take(run);
+        continue;
+      }
+
+      const limit = speculation && toFeed.length > 0 ? speculation.length.next() : 0;
+      speculation?.lookup?.catchUp(tokens);
+      const entries = limit > 0 ? await buildDraft(draftContext, speculation!.drafters, limit, draftMask) : [];
+      if (entries.length > 0) {
+        if (!(await verify(entries))) break;
+        continue;
+      }
+
+      t0 = performance.now();
+      const fed = toFeed.length > 0 ? session.feed(toFeed) : undefined;
+      if (fed) passes++;
+      toFeed = [];
+      // The mask is computed while the engine runs the forward pass.
+      const mask = masks.get(0);
+      const maskStart = performance.now();
+      matcher.fillMask(mask);
+      const maskTime = performance.now() - maskStart;
+      maskMs += maskTime;
+      await fed;
+      const id = await session.sample(mask);
+      engineMs += performance.now() - t0 - maskTime;
+      if (!takeChosen(id)) break;
+    }
   }
 
   const bytes = output.view().slice();
@@ -150,6 +279,9 @@ export async function generate(
       tokensSampled: sampled,
       tokensForced: forced,
       tokensCompleted: completed,
+      tokensDrafted: drafted,
+      tokensAccepted: accepted,
+      forwardPasses: passes,
       maskMs,
       engineMs,
       totalMs: performance.now() - started,
@@ -157,6 +289,59 @@ export async function generate(
       stopReason,
     },
   };
+}
+
+interface Speculation {
+  readonly drafters: readonly Drafter[];
+  readonly lookup: PromptLookup | undefined;
+  readonly draftModel: DraftModel | undefined;
+  readonly length: DraftLength;
+}
+
+/** The drafters and draft length, when speculation is on and the session can verify drafts. */
+function speculationFor(
+  session: EngineSession,
+  option: GenerateOptions["speculative"],
+  promptIds: readonly number[],
+  matcher: Matcher,
+): Speculation | undefined {
+  if (option === false || !session.feedRows || !session.sampleRow || !session.rollback) return undefined;
+  const settings = typeof option === "object" ? option : {};
+  const maxDraft = settings.maxDraft ?? DEFAULT_MAX_DRAFT;
+  if (!(Number.isInteger(maxDraft) && maxDraft >= 1)) throw new PocketExtractError("OPTION_INVALID", `speculative.maxDraft must be a positive integer, got ${maxDraft}`);
+  const lookup = settings.promptLookup === false ? undefined : new PromptLookup(promptIds);
+  const draftModel = settings.draftModel ? new DraftModel(settings.draftModel, promptIds) : undefined;
+  const heldBack = settings.heldBack === false ? undefined : heldBackDrafter(matcher);
+  const drafters = [heldBack, lookup, draftModel].filter((d): d is Drafter => d !== undefined);
+  return drafters.length > 0 ? { drafters, lookup, draftModel, length: new DraftLength(maxDraft) } : undefined;
+}
+
+const DEFAULT_MAX_DRAFT = 8;
+
+/**
+ * Drafts the token the grammar's forced run held back at a token boundary (`"` then `:` are
+ * forced after a key, but `":"` may merge with the value's first characters): the model writes
+ * it nearly always, so it is worth a verified guess.
+ */
+function heldBackDrafter(matcher: Matcher): Drafter {
+  return {
+    propose: () => {
+      const id = matcher.forced().heldBack;
+      return id === undefined ? [] : [id];
+    },
+  };
+}
+
+/** Mask buffers reused across steps (one per draft row), so decoding allocates none per token. */
+class MaskPool {
+  private readonly buffers: Uint32Array[] = [];
+
+  constructor(private readonly words: number) {}
+
+  get(i: number): Uint32Array {
+    while (this.buffers.length <= i) this.buffers.push(new Uint32Array(this.words));
+    return this.buffers[i];
+  }
 }
 
 function engineBrokeMask(id: number): PocketExtractError {

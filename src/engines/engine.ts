@@ -10,6 +10,8 @@ export interface SamplingOptions {
   readonly temperature?: number;
   readonly topK?: number;
   readonly topP?: number;
+  /** Keep only tokens at least `minP` times as likely as the most likely one (0 = off). */
+  readonly minP?: number;
   /** Seed for reproducible sampling when temperature > 0. */
   readonly seed?: number;
 }
@@ -39,6 +41,17 @@ export interface EngineSession {
   sample(mask: Uint32Array): Promise<number>;
   /** Drop the last `n` fed/sampled tokens from the context (KV cache), if supported. */
   rollback?(n: number): Promise<void>;
+  /**
+   * Speculative verification, for engines that score several positions in one forward pass:
+   * feeds `ids` in one batch and keeps the next-token logits after each of its last `rows` ids
+   * (1 <= rows <= ids.length). Rejected ids are dropped afterwards with `rollback`.
+   */
+  feedRows?(ids: readonly number[], rows: number): Promise<void>;
+  /**
+   * Chooses from row `row` (0 = the first of the last `feedRows`' rows) as `sample` does from the
+   * last position, drawing from the same random stream: one choice per row, in row order.
+   */
+  sampleRow?(row: number, mask: Uint32Array): Promise<number>;
   /** End the session and free its context; idempotent. */
   close(): Promise<void>;
 }

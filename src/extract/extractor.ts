@@ -179,7 +179,7 @@ export class Extractor {
       const session = await this.engine.createSession({ sampling, signal: o.signal });
       let generated;
       try {
-        generated = await generate(session, compiled.tokens, promptIds, { maxTokens, signal: o.signal, onProgress });
+        generated = await generate(session, compiled.tokens, promptIds, { maxTokens, signal: o.signal, onProgress, speculative: o.speculative });
       } finally {
         await session.close();
       }

@@ -4,6 +4,7 @@
  * the raw model output and decode statistics.
  */
 import type { GenerateStats } from "../decode/generate.js";
+import type { SpeculativeOptions } from "../decode/speculative.js";
 import type { SamplingOptions } from "../engines/engine.js";
 import type { SchemaLimits } from "../schema/types.js";
 import type { FieldReport, Issue } from "../verify/types.js";
@@ -67,6 +68,12 @@ export interface ExtractOptions extends SchemaLimits {
   /** Largest document in UTF-8 bytes, checked before any tokenizing (TEXT_TOO_LONG); default
    *  262,144 (256 KiB). Also bounds `instruction`. */
   readonly maxTextBytes?: number;
+  /**
+   * Speculative decoding on engines that verify several tokens per forward pass (llama.cpp):
+   * prompt lookup over the document, forced runs, optionally a draft model. Same output either
+   * way; default true.
+   */
+  readonly speculative?: boolean | SpeculativeOptions;
 }
 
 export interface BatchInput {

@@ -21,6 +21,11 @@ export interface TokenGrammarOptions {
 export interface ForcedRun {
   readonly bytes: Uint8Array;
   readonly tokens: readonly number[];
+  /**
+   * The canonical token of the forced bytes that was held back at the end because a longer token
+   * could merge it with what follows: likely next, not certain (a draft for speculative decoding).
+   */
+  readonly heldBack?: number;
 }
 
 export interface TokenGrammarStats {
@@ -138,10 +143,10 @@ export class TokenGrammar {
     const tokens = tokenizeBytes(this.index, all);
     // The run ends where the document is complete with nothing more to read: no backoff needed.
     const endsDocument = automaton.isAccepting(s) && !automaton.canContinue(s);
-    if (!endsDocument && tokens.length > 0 && this.mayExtend(tokens[tokens.length - 1])) tokens.pop();
+    const heldBack = !endsDocument && tokens.length > 0 && this.mayExtend(tokens[tokens.length - 1]) ? tokens.pop() : undefined;
     let len = 0;
     for (const id of tokens) len += this.index.byteOffsets[id + 1] - this.index.byteOffsets[id];
-    return { bytes: all.subarray(0, len), tokens };
+    return { bytes: all.subarray(0, len), tokens, heldBack };
   }
 
   /** True when some longer text token starts with this token's bytes. */

@@ -8,7 +8,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureGgufFixture } from "../../fixtures/gguf/index.js";
+import { ensureGgufFixture, GGUF_FIXTURE_SEED, PRESETS } from "../../fixtures/gguf/index.js";
+import { encodeTensor, randomValues } from "../../fixtures/gguf/tensors.js";
+import { GgmlType } from "../../src/engines/llama/gguf-format.js";
 import { ensureFixtureTokenizer } from "../../fixtures/vocab/index.js";
 import type { Engine, EngineSession } from "../../src/engines/engine.js";
 import { loadLlamaAddon } from "../../src/engines/llama/addon.js";
@@ -154,6 +156,24 @@ describe("llama.cpp engine (native addon)", () => {
     });
   });
 
+  it("logits(): NO_LOGITS before any decode, then a copy of the last row whose argmax is the greedy pick", async () => {
+    const native = loadLlamaAddon();
+    const model = await native.addon.loadModel(modelPath, { backendsDir: native.backendsDir, contextLength: 64, threads: 1 });
+    try {
+      expect(() => model.logits()).toThrow(expect.objectContaining({ code: "NO_LOGITS" }));
+      await model.decode(Int32Array.from(prompt.slice(0, 8)));
+      const row = model.logits();
+      expect(row).toBeInstanceOf(Float32Array);
+      expect(row.length).toBe(WIDTH);
+      const argmax = row.reduce((best, v, i) => (v > row[best]! ? i : best), 0);
+      expect(model.sample(new Uint32Array(WORDS).fill(0xffffffff), 0, 0, 1)).toBe(argmax);
+      row[argmax] = -Infinity; // a copy: the model's own row is untouched
+      expect(model.logits()[argmax]).not.toBe(-Infinity);
+    } finally {
+      model.free();
+    }
+  });
+
   it("never samples a disallowed id: random, single-id and eos-excluding masks, greedy and sampled", async () => {
     const random = mulberry32(7);
     const samplings = [{}, { temperature: 1.2, topK: 50, topP: 0.9, seed: 3 }, { temperature: 0.7, seed: 9 }, { temperature: 2, topP: 0.5, seed: 1 }];
@@ -277,6 +297,28 @@ describe("llama.cpp engine (native addon)", () => {
     await expectCode(other.sample(allowAll()), "ENGINE_FAILED", "in progress");
     await first;
     await other.close();
+  });
+
+  it("a model with NaN weights gives LOGITS_INVALID in every sampling mode, not tokens picked from garbage", async () => {
+    // The tiny fixture with its final norm's weights (found by their bytes) set to NaN: every logit is NaN.
+    const bytes = readFileSync(modelPath);
+    const norm = encodeTensor(randomValues(PRESETS.tiny.embedding, GGUF_FIXTURE_SEED, "output_norm.weight", 1, 0.1), GgmlType.F32);
+    const at = bytes.indexOf(norm);
+    expect(at).toBeGreaterThan(0);
+    bytes.fill(Buffer.from(Float32Array.of(Number.NaN).buffer), at, at + norm.length);
+    const corruptPath = join(scratch, "nan-weights.gguf");
+    writeFileSync(corruptPath, bytes);
+    const corrupt = await createLlamaEngine({ modelPath: corruptPath, contextLength: 256, threads: 1 });
+    try {
+      for (const sampling of [{}, { temperature: 0.8 }, { temperature: 0.8, topK: 40 }, { temperature: 1, topP: 0.9, minP: 0.05 }]) {
+        const session = await corrupt.createSession({ sampling });
+        await session.feed(prompt);
+        await expectCode(session.sample(allowAll()), "LOGITS_INVALID", "corrupted");
+        await session.close();
+      }
+    } finally {
+      await corrupt.dispose();
+    }
   });
 
   it("after dispose every call is a typed ENGINE_DISPOSED error, even with a decode in flight", async () => {

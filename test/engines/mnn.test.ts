@@ -9,7 +9,6 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { ensureMnnToyModel } from "../../fixtures/mnn/index.js";
 import { mnnTokenizerText } from "../../fixtures/mnn/tokenizer-txt.js";
 import { ensureFixtureTokenizer } from "../../fixtures/vocab/index.js";
@@ -20,7 +19,9 @@ import { createMnnEngine, readMnnModelDir, type MnnEngine } from "../../src/engi
 import { PocketExtractError } from "../../src/errors.js";
 import { byteLevelToBytes } from "../../src/tokens/byte-level.js";
 import { vocabularyFromBytes, type Vocabulary } from "../../src/tokens/index.js";
+import { expectCompleteValidJson, SCHEMAS } from "../support/extraction-cases.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
+import { expectSameVocabulary } from "../support/same-vocabulary.js";
 
 const WIDTH = 65536;
 const WORDS = WIDTH / 32;
@@ -52,25 +53,6 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   );
 }
 
-const Order = z.object({
-  product: z.string().max(40),
-  quantity: z.number().int().min(1).max(99),
-  price: z.number().nullable(),
-});
-const Sentiment = z.object({
-  sentiment: z.enum(["positive", "negative", "neutral"]),
-  confident: z.boolean(),
-});
-const Contact = z.object({
-  name: z.string().max(30),
-  phones: z.array(z.string().regex(/^[0-9]{3,11}$/)).max(2),
-  city: z.string().max(20).nullable(),
-});
-const SCHEMAS = [
-  { name: "order", schema: Order, text: "客户购买了3台笔记本电脑，型号为锐思Book Pro 14，单价¥6,299.00。" },
-  { name: "sentiment", schema: Sentiment, text: "The delivery was late but the support team fixed everything quickly." },
-  { name: "contact", schema: Contact, text: "Call Li Wei at 13800138000 or 021-555-0199; he lives in Hangzhou." },
-] as const;
 
 describe("MNN model directory checks and the tokenizer.txt writer (no MNN needed)", () => {
   let fixture: Vocabulary;
@@ -168,18 +150,7 @@ describe.skipIf(!HAS_MNN)("MNN engine (native addon, toy MNN model)", () => {
       expect(own.name).toBe("mnn");
       expect(own.contextLength).toBe(4096);
       expect(own.vocabulary.width).toBe(WIDTH);
-      let compared = 0;
-      for (let id = 0; id < WIDTH; id++) {
-        const a = own.vocabulary.bytes(id);
-        const b = fixture.bytes(id);
-        if (a.length !== b.length || !a.every((x, i) => x === b[i])) {
-          expect.fail(`token ${id}: MNN ${JSON.stringify(Buffer.from(a).toString("latin1"))}, fixture ${JSON.stringify(Buffer.from(b).toString("latin1"))}`);
-        }
-        expect(own.vocabulary.isSpecial(id)).toBe(fixture.isSpecial(id));
-        compared++;
-      }
-      expect(compared).toBe(WIDTH);
-      expect([...own.vocabulary.eosIds].sort()).toEqual([...fixture.eosIds].sort());
+      expectSameVocabulary(own.vocabulary, fixture);
       // MNN's own tokenizer round-trips through the shared bytes.
       const ids = own.tokenize("<|im_start|>user\nhello 世界<|im_end|>");
       expect(ids[0]).toBe(fixture.specialId("<|im_start|>"));
@@ -234,14 +205,7 @@ describe.skipIf(!HAS_MNN)("MNN engine (native addon, toy MNN model)", () => {
     const extractor = await createExtractor({ engine: engine as Engine, maxTokens: 48 });
     for (const { name, schema, text } of SCHEMAS) {
       const result = await extractor.extract(schema, text);
-      // Complete JSON where every field is valid for the schema, or null: the grammar's escape
-      // for "not in the text", which the extractor reports as a missing field.
-      const parsed = JSON.parse(result.raw) as Record<string, unknown>;
-      expect(Object.keys(parsed).sort(), `${name}: ${result.raw}`).toEqual(Object.keys(schema.shape).sort());
-      for (const [key, field] of Object.entries(schema.shape)) {
-        const value = parsed[key];
-        expect(value === null || field.safeParse(value).success, `${name}.${key}: ${result.raw}`).toBe(true);
-      }
+      expectCompleteValidJson(name, schema, result.raw);
       expect(result.stats.tokensSampled, name).toBeGreaterThan(0);
       console.log(`mnn extraction [${name}] ${result.stats.tokensSampled} sampled + ${result.stats.tokensForced} forced tokens, ${result.stats.stopReason}: ${result.raw}`);
     }

@@ -6,7 +6,7 @@
  * probability says; ties go to the lowest ids; and a draw walks the kept ids in id order.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,6 +28,7 @@ interface Options {
   readonly temperature: number;
   readonly topK?: number;
   readonly topP?: number;
+  readonly minP?: number;
 }
 interface Case extends Options {
   readonly logits: Float32Array;
@@ -38,19 +39,34 @@ interface Case extends Options {
 
 const hexBits = (x: number): string => (new Uint32Array(Float32Array.of(x).buffer)[0] >>> 0).toString(16);
 
-/** The ids drawn for seeds firstSeed, firstSeed + 1, …, one array per case. */
-function draw(...cases: Case[]): number[][] {
+/** The harness's output lines for the cases (`withMinP: false` speaks the previous format). */
+function run(program: string, cases: readonly Case[], withMinP = true): string[] {
   const input = cases
     .map((c) =>
       [
-        `${c.logits.length} ${hexBits(c.temperature)} ${c.topK ?? 0} ${hexBits(c.topP ?? 1)} ${c.firstSeed ?? 1} ${c.seeds}`,
+        `${c.logits.length} ${hexBits(c.temperature)} ${c.topK ?? 0} ${hexBits(c.topP ?? 1)}${withMinP ? ` ${hexBits(c.minP ?? 0)}` : ""} ${c.firstSeed ?? 1} ${c.seeds}`,
         Array.from(new Uint32Array(c.logits.buffer, c.logits.byteOffset, c.logits.length), (b) => b.toString(16)).join(" "),
         Array.from(c.mask, (w) => (w >>> 0).toString(16)).join(" "),
       ].join("\n"),
     )
     .join("\n");
-  const out = execFileSync(harness, { input, encoding: "utf8", maxBuffer: 64 << 20 });
-  return out.trimEnd().split("\n").map((line) => line.split(" ").map(Number));
+  return execFileSync(program, { input, encoding: "utf8", maxBuffer: 64 << 20 }).trimEnd().split("\n");
+}
+
+/** The ids drawn for seeds firstSeed, firstSeed + 1, …, one array per case. */
+function draw(...cases: Case[]): number[][] {
+  return run(harness, cases).map((line) => {
+    if (line.startsWith("invalid")) throw new Error(`the sampler refused the logits: ${line}`);
+    return line.split(" ").map(Number);
+  });
+}
+
+/** The id whose logit the sampler refused, for a case it must refuse. */
+function refusedId(c: Case): number {
+  const [line] = run(harness, [c]);
+  const match = /^invalid (\d+)$/.exec(line);
+  if (!match) throw new Error(`expected a refusal, got ${line.slice(0, 80)}`);
+  return Number(match[1]);
 }
 
 const maskWords = (width: number): number => Math.ceil(width / 32);
@@ -80,7 +96,7 @@ function gaussianLogits(width: number, scale: number, seed: number): Float32Arra
  * shortest non-empty prefix whose weight reaches top_p of the total. Throws when a prefix sum
  * lies so close to that goal that float exp rounding could move the boundary.
  */
-function nucleus(logits: Float32Array, mask: Uint32Array, { temperature, topK = 0, topP = 1 }: Options): Map<number, number> {
+function nucleus(logits: Float32Array, mask: Uint32Array, { temperature, topK = 0, topP = 1, minP = 0 }: Options): Map<number, number> {
   let ranked: { id: number; v: number }[] = [];
   for (let id = 0; id < logits.length; id++) if (allowed(mask, id)) ranked.push({ id, v: Number.isNaN(logits[id]) ? -Infinity : logits[id] });
   const byValue = (a: { id: number; v: number }, b: { id: number; v: number }): number => (a.v === b.v ? a.id - b.id : b.v - a.v);
@@ -106,7 +122,10 @@ function nucleus(logits: Float32Array, mask: Uint32Array, { temperature, topK = 
       if (prefix !== goal && Math.abs(prefix - goal) < 3e-7 * total) throw new Error("ambiguous nucleus boundary: choose another top_p");
     }
   }
-  return new Map(ranked.slice(0, kept).map((c) => [c.id, c.v / mass]));
+  // Min-p after top-p: weights are relative to the best one's, which is exactly 1.
+  const keep = ranked.slice(0, kept).filter((c) => c.v >= Math.fround(minP));
+  const keptMass = keep.reduce((s, c) => s + c.v, 0);
+  return new Map(keep.map((c) => [c.id, c.v / keptMass]));
 }
 
 describe("masked sampler: top-p and top-k keep exactly the nucleus", () => {
@@ -126,6 +145,8 @@ describe("masked sampler: top-p and top-k keep exactly the nucleus", () => {
       { temperature, topP: 0.5 },
       { temperature, topK: 40 },
       { temperature, topK: 300, topP: 0.7 },
+      { temperature, minP: 0.1 },
+      { temperature, topP: 0.9, minP: 0.3 },
     ];
     const results = draw(...settings.map((o) => ({ ...o, logits, mask: halfMask, seeds: 1000 })));
     settings.forEach((o, i) => {
@@ -136,6 +157,15 @@ describe("masked sampler: top-p and top-k keep exactly the nucleus", () => {
       const expectedDistinct = [...keep.values()].reduce((s, p) => s + 1 - (1 - p) ** 1000, 0);
       expect(new Set(results[i]).size, JSON.stringify(o)).toBeGreaterThan(0.8 * expectedDistinct);
     });
+  });
+
+  it("top-k above the heap's size (1,024; the radix search instead) keeps exactly the k best", () => {
+    const { logits, temperature } = distributions[2];
+    const o = { temperature, topK: 3000 };
+    const keep = nucleus(logits, halfMask, o);
+    const [ids] = draw({ ...o, logits, mask: halfMask, seeds: 1000 });
+    expect(ids.filter((id) => !keep.has(id))).toEqual([]);
+    expect(new Set(ids).size).toBeGreaterThan(500);
   });
 
   it("a draw walks the kept ids in id order: top-p gives the id that plain sampling over a mask of just the nucleus gives, seed for seed", () => {
@@ -179,29 +209,57 @@ describe("masked sampler: ties, edge values and options", () => {
     expect(Math.max(...topK)).toBeLessThanOrEqual(109);
   });
 
-  it("-0 and +0 logits tie (lowest id wins), NaN and -inf ids are never drawn", () => {
+  it("-0 and +0 logits tie (lowest id wins); NaN and infinite logits of forbidden ids are never read", () => {
     const logits = new Float32Array(64).fill(-1);
     logits[3] = -0;
     logits[5] = 0;
     logits[9] = NaN;
     logits[10] = -Infinity;
+    logits[11] = Infinity;
     const mask = allowAll(64);
-    const [best, spread] = draw({ temperature: 1, topK: 1, logits, mask, seeds: 50 }, { temperature: 5, logits, mask, seeds: 3000 });
+    for (const id of [9, 10, 11]) mask[0] &= ~(1 << id);
+    const [best, greedy, spread] = draw(
+      { temperature: 1, topK: 1, logits, mask, seeds: 50 },
+      { temperature: 0, logits, mask, seeds: 1 },
+      { temperature: 5, logits, mask, seeds: 3000 },
+    );
     expect(new Set(best)).toEqual(new Set([3]));
-    expect(spread.filter((id) => id === 9 || id === 10)).toEqual([]);
-    expect(new Set(spread).size).toBe(62);
+    expect(greedy).toEqual([3]);
+    expect(new Set(spread).size).toBe(61);
   });
 
-  it("top_p 0 and top_k 1 reduce to greedy; only -inf logits fall back to the lowest allowed id", () => {
+  it("a NaN or infinite logit of an allowed id is refused in every mode, naming the first such id", () => {
+    const width = 4096;
+    const modes: Options[] = [{ temperature: 0 }, { temperature: 0.8 }, { temperature: 0.8, topK: 5 }, { temperature: 1, topP: 0.9 }, { temperature: 1, minP: 0.1 }];
+    for (const bad of [NaN, Infinity, -Infinity]) {
+      // In a fully allowed word (the vector path) and among scattered ids (the bit-by-bit path).
+      for (const [at, mask] of [
+        [1000, allowAll(width)],
+        [77, maskOf(width, [5, 77, 3000])],
+      ] as const) {
+        const logits = gaussianLogits(width, 1, 41);
+        logits[at] = bad;
+        logits[at + 1] = bad;
+        for (const mode of modes) expect(refusedId({ ...mode, logits, mask, seeds: 1 }), `${bad} at ${at}, ${JSON.stringify(mode)}`).toBe(at);
+      }
+    }
+    // Every logit broken, as corrupted weights give: refused, not "the lowest allowed id".
+    expect(refusedId({ temperature: 0, logits: new Float32Array(width).fill(NaN), mask: allowAll(width), seeds: 1 })).toBe(0);
+  });
+
+  it("top_p 0, top_k 1 and min_p 1 reduce to greedy", () => {
     const width = 65536;
     const logits = gaussianLogits(width, 2, 21);
     const mask = maskOf(width, [7, 500, 40000, 65535]);
     const best = [7, 500, 40000, 65535].reduce((a, b) => (logits[b] > logits[a] ? b : a));
-    const [greedy, p0, k1] = draw({ temperature: 0, logits, mask, seeds: 1 }, { temperature: 1, topP: 0, logits, mask, seeds: 100 }, { temperature: 1, topK: 1, logits, mask, seeds: 100 });
+    const [greedy, p0, k1, m1] = draw(
+      { temperature: 0, logits, mask, seeds: 1 },
+      { temperature: 1, topP: 0, logits, mask, seeds: 100 },
+      { temperature: 1, topK: 1, logits, mask, seeds: 100 },
+      { temperature: 1, minP: 1, logits, mask, seeds: 100 },
+    );
     expect(greedy).toEqual([best]);
-    expect(new Set([...p0, ...k1])).toEqual(new Set([best]));
-    const dead = new Float32Array(width).fill(-Infinity);
-    expect(draw({ temperature: 1, topP: 0.5, logits: dead, mask, seeds: 20 })[0]).toEqual(new Array(20).fill(7));
+    expect(new Set([...p0, ...k1, ...m1])).toEqual(new Set([best]));
   });
 
   it("allows nothing: -1; mask bits past the width are ignored", () => {
@@ -219,5 +277,73 @@ describe("masked sampler: ties, edge values and options", () => {
     const [a, b] = draw(c, c);
     expect(a).toEqual(b);
     expect(new Set(a).size).toBeGreaterThan(20);
+  });
+});
+
+/**
+ * The sampler before its memory-speed rewrite (revision e9c114d), built from git with its own
+ * harness. Greedy and the choice of the top-k set are the same algorithm, so they must agree
+ * exactly. Sampling now computes weights with a vectorized exp (within 2 ulp of the libm expf
+ * the old code called), sums them in blocks and picks per block: a seed draws the same id except
+ * when its uniform lands within a few ulps of a boundary between two ids' cumulative weights.
+ */
+const PREVIOUS = "e9c114d";
+const previousSources = (() => {
+  try {
+    const show = (path: string): string => execFileSync("git", ["show", `${PREVIOUS}:${path}`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    return {
+      harness: show("test/engines/sampler-harness.cpp"),
+      header: show("native/src/masked_sampler.h"),
+      source: show("native/src/masked_sampler.cpp"),
+    };
+  } catch {
+    console.warn(`sampler.test: git revision ${PREVIOUS} is not available (no git history?): the comparison with the previous sampler is skipped`);
+    return undefined;
+  }
+})();
+
+describe.skipIf(previousSources === undefined)(`masked sampler: same ids as the previous sampler (${PREVIOUS}) for the same seeds`, () => {
+  let previous: string;
+  beforeAll(() => {
+    const dir = mkdtempSync(join(tmpdir(), "pocket-sampler-previous-"));
+    writeFileSync(join(dir, "harness.cpp"), previousSources!.harness);
+    writeFileSync(join(dir, "masked_sampler.h"), previousSources!.header);
+    writeFileSync(join(dir, "masked_sampler.cpp"), previousSources!.source);
+    previous = join(dir, "harness");
+    execFileSync(process.env.CXX ?? "g++", ["-std=c++17", "-O2", `-I${dir}`, join(dir, "harness.cpp"), join(dir, "masked_sampler.cpp"), "-o", previous]);
+  });
+
+  const width = 65536;
+  const random = mulberry32(7);
+  const sparse = new Uint32Array(maskWords(width)).map(() => (random() < 0.05 ? (random() * 2 ** 32) >>> 0 : 0));
+  const masks = [allowAll(width), sparse, maskOf(width, [3, 900, 901, 40000])];
+  const logitSets = [gaussianLogits(width, 4, 51), gaussianLogits(width, 1, 52), gaussianLogits(width, 0.2, 53)];
+  const compare = (options: Options, seeds: number): { same: number; total: number } => {
+    const cases = logitSets.flatMap((logits) => masks.map((mask) => ({ ...options, logits, mask, seeds })));
+    const ours = run(harness, cases);
+    const theirs = run(previous, cases, false);
+    let same = 0;
+    let total = 0;
+    ours.forEach((line, i) => {
+      const a = line.split(" ");
+      const b = theirs[i].split(" ");
+      total += a.length;
+      same += a.filter((id, j) => id === b[j]).length;
+    });
+    return { same, total };
+  };
+
+  it("greedy and top-k 1 pick exactly the same ids", () => {
+    for (const options of [{ temperature: 0 }, { temperature: 1, topK: 1 }]) {
+      const { same, total } = compare(options, 5);
+      expect(same, JSON.stringify(options)).toBe(total);
+    }
+  });
+
+  it("temperature, top-k (heap and radix paths) and top-p draw the same id for at least 99.5% of seeds", () => {
+    for (const options of [{ temperature: 0.8 }, { temperature: 0.8, topK: 40 }, { temperature: 1.2, topK: 3000 }, { temperature: 0.8, topP: 0.9 }]) {
+      const { same, total } = compare(options, 200);
+      expect(same / total, JSON.stringify(options)).toBeGreaterThanOrEqual(0.995);
+    }
   });
 });

@@ -112,7 +112,8 @@ describe("groundFields", () => {
     expect(() => groundFields({}, text, { fuzzyThreshold: 1.5 })).toThrow(/fuzzyThreshold/);
   });
 
-  it("grounds a 4,000-character text with 20 fields in a few milliseconds once warm", () => {
+  it("grounds a 4,000-character mixed-script text with 20 fields: real values found, invented ones fabricated", () => {
+    // Speed is measured by bench/post-decode.bench.ts, not asserted here.
     const parts = ["客户张伟于2026年3月15日购买了三台笔记本电脑，单价¥1,299.00，电话138-1234-5678。", "Order A-10293 by Emily Carter on March 15, 2026: 3 x MX Master 3S at $99.99. "];
     let big = "";
     for (let i = 0; big.length < 4000; i++) big += parts[i % 2] + `第${i}段。`;
@@ -122,17 +123,12 @@ describe("groundFields", () => {
       v[`found${i}`] = i % 2 ? "Emily Carter" : "2026-03-15";
       v[`fake${i}`] = i % 2 ? "北京星河文化传媒公司" : 1399 + i;
     }
-    for (let i = 0; i < 30; i++) groundFields(v, big + i);
-    let fastest = Infinity;
+    const out = byPointer(groundFields(v, big));
+    expect(out.size).toBe(20);
     for (let i = 0; i < 10; i++) {
-      const t0 = performance.now();
-      const out = groundFields(v, big + "x" + i);
-      fastest = Math.min(fastest, performance.now() - t0);
-      expect(out).toHaveLength(20);
+      expect(out.get(`/found${i}`)?.status).toBe("found");
+      expect(out.get(`/fake${i}`)?.status).toBe("fabricated");
     }
-    // Each run prepares a new text. ~2 ms on an idle machine; the bound leaves room for a
-    // shared CI box (the fastest of 10 runs filters out scheduling noise, not a 10x regression).
-    expect(fastest).toBeLessThan(20);
   });
 });
 

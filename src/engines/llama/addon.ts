@@ -18,10 +18,12 @@ export interface NativeLlamaModel {
   /** llama.cpp's own view of the vocabulary (raw bytes per id), for cross-checks. */
   vocabulary(): NativeVocabulary;
   tokenize(text: string, parseSpecial: boolean): Int32Array;
-  /** One batch at the current position, off the JS thread; logits of the last token only. */
-  decode(tokens: Int32Array): Promise<void>;
-  /** Masked sampling on the last decoded token's logits; -1 when the mask allows nothing. */
-  sample(mask: Uint32Array, temperature: number, topK: number, topP: number): number;
+  /** One batch at the current position, off the JS thread; logits of its last `rows` (default 1) tokens. */
+  decode(tokens: Int32Array, rows?: number): Promise<void>;
+  /** Masked sampling on logits row `row` of the last decode (default: its last); -1 when the mask allows nothing. */
+  sample(mask: Uint32Array, temperature: number, topK: number, topP: number, minP?: number, row?: number): number;
+  /** A copy of the last decoded token's logits (engine-agreement checks; NO_LOGITS before any decode). */
+  logits(): Float32Array;
   seed(seed: number): void;
   /** Drops cached tokens at positions >= n. */
   truncate(n: number): void;

@@ -65,17 +65,17 @@ export async function createLlamaEngine(options: LlamaEngineOptions): Promise<Ll
     }
   };
   const vocabulary = options.vocabulary ?? vocabularyFromBytes({ ...parts, encode });
-  return new CachedContextEngine(nativeContext(native), { name: "llama.cpp", vocabulary, contextLength: native.contextLength() });
+  return new CachedContextEngine(nativeContext(native), { name: "llama.cpp", vocabulary, contextLength: native.contextLength(), multiRow: true });
 }
 
 function nativeContext(native: NativeLlamaModel): NativeContext {
   return {
-    evaluate: async (keep, tokens) => {
+    evaluate: async (keep, tokens, rows) => {
       native.truncate(keep);
-      await native.decode(tokens);
+      await native.decode(tokens, rows);
     },
     cached: () => native.position(),
-    sample: (mask, temperature, topK, topP) => native.sample(mask, temperature, topK, topP),
+    sample: (mask, temperature, topK, topP, minP, row) => native.sample(mask, temperature, topK, topP, minP, row),
     seed: (seed) => native.seed(seed),
     free: () => native.free(),
   };

@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { FileError } from "../../errors.js";
-import { GGUF_MAGIC, GgufValueType } from "./gguf-format.js";
+import { GGUF_DEFAULT_ALIGNMENT, GGUF_MAGIC, GgufValueType } from "./gguf-format.js";
 
 export type GgufValue = number | bigint | boolean | string | GgufValue[];
 
@@ -14,12 +14,16 @@ export interface GgufTensorInfo {
   /** ggml order: dims[0] is the row length. */
   readonly dims: readonly number[];
   readonly type: number;
+  /** Byte offset of the tensor's data from `GgufHeader.dataStart`. */
+  readonly offset: number;
 }
 
 export interface GgufHeader {
   readonly version: number;
   readonly metadata: ReadonlyMap<string, GgufValue>;
   readonly tensors: ReadonlyMap<string, GgufTensorInfo>;
+  /** File offset of the tensor data section (after the header, aligned to `general.alignment`). */
+  readonly dataStart: number;
 }
 
 /** GGUF versions llama.cpp reads (v1 is long gone). */
@@ -64,6 +68,10 @@ class FileCursor {
     this.buf = next.subarray(0, rest.length + read);
     this.at = 0;
     if (this.buf.length < n) this.fail("file is truncated (metadata ends early)");
+  }
+  /** File offset of the next byte to read. */
+  position(): number {
+    return this.filePos - (this.buf.length - this.at);
   }
   u8(): number {
     this.need(1);
@@ -174,10 +182,13 @@ export function readGgufHeader(path: string): GgufHeader {
       if (nDims > 8) fail(`tensor ${name} has ${nDims} dimensions (corrupt file?)`);
       const dims = Array.from({ length: nDims }, () => Number(r.u64()));
       const type = r.u32();
-      r.u64(); // data offset: not needed to check shapes
-      tensors.set(name, { name, dims, type });
+      const offset = Number(r.u64());
+      tensors.set(name, { name, dims, type, offset });
     }
-    return { version, metadata, tensors };
+    const alignment = metadata.get("general.alignment");
+    const align = typeof alignment === "number" && alignment > 0 ? alignment : GGUF_DEFAULT_ALIGNMENT;
+    const dataStart = Math.ceil(r.position() / align) * align;
+    return { version, metadata, tensors, dataStart };
   } finally {
     closeSync(fd);
   }

@@ -13,6 +13,8 @@ import type { NativeContext } from "../native-shared/cached-context-engine.js";
 export interface NativeMnnModel extends NativeContext {
   /** Resolves with the microseconds MNN spent on the worker thread (the rest is the thread hop). */
   evaluate(keep: number, tokens: Int32Array): Promise<number>;
+  /** A copy of the last evaluated token's logits (engine-agreement checks; NO_LOGITS before any evaluate). */
+  logits(): Float32Array;
   /** Logits width (read from a probe forward pass at load). */
   width(): number;
   /** MNN's own view of the vocabulary: the bytes of every id 0..width-1 from tokenizer_decode. */

@@ -17,14 +17,18 @@ import { checkSampling } from "./sampling.js";
 /** What a native addon handle provides; errors carry the codes of native-error.ts. */
 export interface NativeContext {
   /**
-   * Keeps the first `keep` cached tokens, then evaluates `tokens` in one batch off the JS thread.
+   * Keeps the first `keep` cached tokens, then evaluates `tokens` in one batch off the JS thread,
+   * keeping the logits of its last `rows` tokens (backends with `multiRow`; others get 1).
    * What it resolves with is the backend's (e.g. timings for benches); the engine ignores it.
    */
-  evaluate(keep: number, tokens: Int32Array): Promise<unknown>;
+  evaluate(keep: number, tokens: Int32Array, rows: number): Promise<unknown>;
   /** Tokens the native cache holds (also after a failed evaluation). */
   cached(): number;
-  /** Masked sampling on the last evaluated token's logits; -1 when the mask allows nothing. */
-  sample(mask: Uint32Array, temperature: number, topK: number, topP: number): number;
+  /**
+   * Masked sampling on the logits of row `row` of the last evaluation (default: its last row); -1
+   * when the mask allows nothing. Throws (code LOGITS) when an allowed id's logit is NaN or infinite.
+   */
+  sample(mask: Uint32Array, temperature: number, topK: number, topP: number, minP?: number, row?: number): number;
   seed(seed: number): void;
   /** Idempotent; deferred by the addon until an in-flight evaluation returns. */
   free(): void;
@@ -35,12 +39,15 @@ export interface CachedContextEngineOptions {
   readonly name: string;
   readonly vocabulary: Vocabulary;
   readonly contextLength: number | undefined;
+  /** The backend keeps logits at several positions of one evaluation (speculative verification). */
+  readonly multiRow?: boolean;
 }
 
 export class CachedContextEngine implements Engine {
   readonly name: string;
   readonly vocabulary: Vocabulary;
   readonly contextLength: number | undefined;
+  readonly multiRow: boolean;
   /** Tokens held by the native cache, in order (its mirror). */
   private cached: number[] = [];
   private turn: Promise<void> = Promise.resolve();
@@ -54,6 +61,7 @@ export class CachedContextEngine implements Engine {
     this.name = options.name;
     this.vocabulary = options.vocabulary;
     this.contextLength = options.contextLength;
+    this.multiRow = options.multiRow ?? false;
   }
 
   async createSession(options: SessionOptions = {}): Promise<EngineSession> {
@@ -83,10 +91,10 @@ export class CachedContextEngine implements Engine {
   }
 
   /**
-   * Makes the context hold exactly `tokens` with fresh logits for the last one, evaluating only
-   * what the cache lacks (at least the last token, whose logits are needed).
+   * Makes the context hold exactly `tokens` with fresh logits for the last `rows`, evaluating only
+   * what the cache lacks (at least those last tokens, whose logits are needed).
    */
-  async evaluate(tokens: readonly number[]): Promise<void> {
+  async evaluate(tokens: readonly number[], rows = 1): Promise<void> {
     if (tokens.length === 0) return;
     if (this.contextLength !== undefined && tokens.length > this.contextLength) {
       throw new PocketExtractError("CONTEXT_OVERFLOW", `${tokens.length} tokens exceed the context length ${this.contextLength}`);
@@ -97,12 +105,12 @@ export class CachedContextEngine implements Engine {
     }
     if (this.evaluating) throw new PocketExtractError("ENGINE_FAILED", "feed/sample called while an evaluation is in progress (await each call)");
     let keep = 0;
-    const limit = Math.min(this.cached.length, tokens.length - 1);
+    const limit = Math.min(this.cached.length, tokens.length - rows);
     while (keep < limit && this.cached[keep] === tokens[keep]) keep++;
     this.evaluating = true;
     try {
       this.cached.length = keep;
-      await this.native.evaluate(keep, Int32Array.from(tokens.slice(keep)));
+      await this.native.evaluate(keep, Int32Array.from(tokens.slice(keep)), rows);
       this.cached = [...tokens];
     } catch (err) {
       // A failed batch leaves the cache at whatever the backend kept: mirror that.
@@ -113,9 +121,9 @@ export class CachedContextEngine implements Engine {
     }
   }
 
-  sample(mask: Uint32Array, sampling: SamplingOptions): number {
+  sample(mask: Uint32Array, sampling: SamplingOptions, row?: number): number {
     try {
-      return this.native.sample(mask, sampling.temperature ?? 0, sampling.topK ?? 0, sampling.topP ?? 1);
+      return this.native.sample(mask, sampling.temperature ?? 0, sampling.topK ?? 0, sampling.topP ?? 1, sampling.minP ?? 0, row);
     } catch (err) {
       throw typedNativeError(err, this.name, "sampling");
     }
@@ -127,21 +135,26 @@ class CachedContextSession implements EngineSession {
   private tokens: number[] = [];
   /** False after a rollback: the native logits belong to tokens we forgot. */
   private synced = true;
+  /** Logits rows of the last evaluation (feedRows), while synced. */
+  private rows = 1;
   private closed = false;
+  readonly feedRows?: (ids: readonly number[], rows: number) => Promise<void>;
+  readonly sampleRow?: (row: number, mask: Uint32Array) => Promise<number>;
 
   constructor(
     private readonly engine: CachedContextEngine,
     private readonly options: SessionOptions,
     private readonly release: () => void,
-  ) {}
+  ) {
+    if (engine.multiRow) {
+      this.feedRows = (ids, rows) => this.feedWithRows(ids, rows);
+      this.sampleRow = (row, mask) => this.sampleFromRow(row, mask);
+    }
+  }
 
   async feed(ids: readonly number[]): Promise<void> {
-    this.check();
-    if (ids.length === 0) return;
-    const next = [...this.tokens, ...ids];
-    await this.engine.evaluate(next);
-    this.tokens = next;
-    this.synced = true;
+    if (ids.length > 0) await this.feedWithRows(ids, 1);
+    else this.check();
   }
 
   async sample(mask: Uint32Array): Promise<number> {
@@ -150,8 +163,33 @@ class CachedContextSession implements EngineSession {
     if (!this.synced) {
       await this.engine.evaluate(this.tokens);
       this.synced = true;
+      this.rows = 1;
     }
-    const id = this.engine.sample(mask, this.options.sampling ?? {});
+    return this.choose(mask, this.rows - 1);
+  }
+
+  private async feedWithRows(ids: readonly number[], rows: number): Promise<void> {
+    this.check();
+    if (!(Number.isInteger(rows) && rows >= 1 && rows <= ids.length)) {
+      throw new PocketExtractError("ENGINE_FAILED", `feedRows: rows must be within 1..${ids.length}, got ${rows}`);
+    }
+    const next = [...this.tokens, ...ids];
+    await this.engine.evaluate(next, rows);
+    this.tokens = next;
+    this.synced = true;
+    this.rows = rows;
+  }
+
+  private async sampleFromRow(row: number, mask: Uint32Array): Promise<number> {
+    this.check();
+    if (!this.synced || !(Number.isInteger(row) && row >= 0 && row < this.rows)) {
+      throw new PocketExtractError("ENGINE_FAILED", `sampleRow(${row}): the last feedRows kept ${this.synced ? this.rows : 0} rows`);
+    }
+    return this.choose(mask, row);
+  }
+
+  private choose(mask: Uint32Array, row: number): number {
+    const id = this.engine.sample(mask, this.options.sampling ?? {}, row);
     if (id < 0) throw new PocketExtractError("ENGINE_FAILED", "the mask allows no token");
     return id;
   }

@@ -4,7 +4,7 @@
  */
 import { PocketExtractError } from "../../errors.js";
 
-export type NativeErrorCode = "FREED" | "BUSY" | "MASK_SIZE" | "NO_LOGITS" | "RANGE" | "DECODE" | "LOAD" | "TOKENIZE";
+export type NativeErrorCode = "FREED" | "BUSY" | "MASK_SIZE" | "NO_LOGITS" | "LOGITS" | "RANGE" | "DECODE" | "LOAD" | "TOKENIZE";
 
 export function nativeErrorCode(err: unknown): NativeErrorCode | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -20,6 +20,14 @@ export function typedNativeError(err: unknown, engine: string, doing: string): P
       return new PocketExtractError("ENGINE_DISPOSED", `the ${engine} engine is disposed`, { cause: err });
     case "MASK_SIZE":
       return new PocketExtractError("MASK_SIZE", message, { cause: err });
+    case "LOGITS":
+      // NaN or infinite logits: no token chosen from them means anything (sampling them as
+      // -infinity used to give output like "!!!!").
+      return new PocketExtractError(
+        "LOGITS_INVALID",
+        `${engine} produced invalid logits (${message}). The model file is likely corrupted or mis-converted: re-download or re-convert it.`,
+        { cause: err },
+      );
     default:
       return new PocketExtractError("ENGINE_FAILED", `${engine} ${doing} failed: ${message}`, { cause: err });
   }

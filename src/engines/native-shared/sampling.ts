@@ -5,9 +5,10 @@
 import { checkInteger, checkNumber } from "../../util/check-option.js";
 import type { SamplingOptions } from "../engine.js";
 
-export function checkSampling({ temperature, topK, topP, seed }: SamplingOptions): void {
+export function checkSampling({ temperature, topK, topP, minP, seed }: SamplingOptions): void {
   checkNumber("sampling.temperature", temperature, 0, Number.MAX_VALUE);
   checkInteger("sampling.topK", topK, 0, 2 ** 31 - 1);
   checkNumber("sampling.topP", topP, 0, 1);
+  checkNumber("sampling.minP", minP, 0, 1);
   checkInteger("sampling.seed", seed, 0, Number.MAX_SAFE_INTEGER);
 }

@@ -3,7 +3,10 @@
  * prefers the allowed token that spells the most of the target text at the current position; once
  * the mask forbids the target (an invalid output), it bends: it takes the allowed token that keeps
  * the most of the target, and falls back to ending the document (eos) or the lowest allowed id.
- * Tests use it to show exactly what the grammar does to a given output.
+ * With `canonical`, it first prefers the token the vocabulary's own tokenizer writes at the current
+ * position (a trained model writes text tokenized the way its tokenizer does, which is what
+ * prompt lookup drafting relies on). Tests use it to show exactly what the grammar does to a
+ * given output.
  */
 import type { Vocabulary } from "../../tokens/vocabulary.js";
 import { hasBit, nthSetBit } from "../../util/bitset.js";
@@ -14,6 +17,8 @@ export interface ScriptedEngineOptions {
   readonly vocabulary: Vocabulary;
   /** The output to replay, or a function choosing it from the prompt text (for extract() tests). */
   readonly script: string | ((prompt: string) => string);
+  /** Prefer the tokenizer's own tokenization of the script where the mask allows it. Default false. */
+  readonly canonical?: boolean;
   readonly contextLength?: number;
 }
 
@@ -25,7 +30,7 @@ export class ScriptedEngine extends TestEngine {
   }
 
   protected open(options: SessionOptions): EngineSession {
-    return new ScriptedSession(options, this.vocabulary, this.options.script);
+    return new ScriptedSession(options, this.vocabulary, this.options.script, this.options.canonical ?? false);
   }
 }
 
@@ -33,18 +38,23 @@ const encoder = new TextEncoder();
 
 class ScriptedSession extends TestSession {
   private target: Uint8Array | undefined;
+  /** With `canonical`: the tokenizer's token starting at each byte offset of the target. */
+  private canonicalAt: Map<number, number> | undefined;
 
   constructor(
     options: SessionOptions,
     private readonly vocabulary: Vocabulary,
     private readonly script: string | ((prompt: string) => string),
+    private readonly canonical: boolean,
   ) {
     super(options);
   }
 
-  protected choose(mask: Uint32Array): number {
+  protected choose(mask: Uint32Array, generated: readonly number[]): number {
     const target = this.targetBytes();
-    const at = this.matchedLength(target);
+    const at = this.matchedLength(target, generated);
+    const preferred = this.canonicalAt?.get(at);
+    if (preferred !== undefined && hasBit(mask, preferred)) return preferred;
     let best = -1;
     let bestLen = 0;
     if (at >= 0 && at < target.length) {
@@ -68,9 +78,9 @@ class ScriptedSession extends TestSession {
   }
 
   /** How many target bytes the generated tokens spell, or -1 once they left the target. */
-  private matchedLength(target: Uint8Array): number {
+  private matchedLength(target: Uint8Array, generated: readonly number[]): number {
     let at = 0;
-    for (const id of this.generated) {
+    for (const id of generated) {
       const b = this.vocabulary.bytes(id);
       for (let i = 0; i < b.length; i++, at++) if (target[at] !== b[i]) return -1;
     }
@@ -90,6 +100,14 @@ class ScriptedSession extends TestSession {
     if (!this.target) {
       const text = typeof this.script === "string" ? this.script : this.script(this.vocabulary.decode(this.prompt ?? []));
       this.target = encoder.encode(text);
+      if (this.canonical) {
+        this.canonicalAt = new Map();
+        let offset = 0;
+        for (const id of this.vocabulary.encode(text)) {
+          this.canonicalAt.set(offset, id);
+          offset += this.vocabulary.bytes(id).length;
+        }
+      }
     }
     return this.target;
   }

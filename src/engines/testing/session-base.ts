@@ -34,6 +34,8 @@ export abstract class TestEngine implements Engine {
 export abstract class TestSession implements EngineSession {
   protected prompt: number[] | undefined;
   protected readonly generated: number[] = [];
+  /** Positions with choices after the last feedRows (1 after a plain feed). */
+  private rows = 1;
   private closed = false;
 
   constructor(protected readonly options: SessionOptions) {}
@@ -42,26 +44,49 @@ export abstract class TestSession implements EngineSession {
     this.check();
     if (this.prompt === undefined) this.prompt = [...ids];
     else this.generated.push(...ids);
+    this.rows = 1;
   }
 
   async sample(mask: Uint32Array): Promise<number> {
     this.check();
-    const id = this.choose(mask);
-    if (id < 0) throw new PocketExtractError("ENGINE_FAILED", "the mask allows no token");
-    return id;
+    return this.chooseAfter(this.generated, mask);
+  }
+
+  async feedRows(ids: readonly number[], rows: number): Promise<void> {
+    await this.feed(ids);
+    if (!(Number.isInteger(rows) && rows >= 1 && rows <= ids.length)) {
+      throw new PocketExtractError("ENGINE_FAILED", `feedRows: rows must be within 1..${ids.length}, got ${rows}`);
+    }
+    this.rows = rows;
+  }
+
+  /** As the model would choose after all but the last `rows - 1 - row` generated tokens. */
+  async sampleRow(row: number, mask: Uint32Array): Promise<number> {
+    this.check();
+    if (!(Number.isInteger(row) && row >= 0 && row < this.rows)) {
+      throw new PocketExtractError("ENGINE_FAILED", `sampleRow(${row}): the last feedRows kept ${this.rows} rows`);
+    }
+    return this.chooseAfter(this.generated.slice(0, this.generated.length - (this.rows - 1 - row)), mask);
   }
 
   async rollback(n: number): Promise<void> {
     this.check();
     this.generated.length = Math.max(0, this.generated.length - n);
+    this.rows = 1;
   }
 
   async close(): Promise<void> {
     this.closed = true;
   }
 
-  /** Pick an allowed id, or -1 if none is allowed. */
-  protected abstract choose(mask: Uint32Array): number;
+  /** Pick an allowed id after the `generated` tokens (the output so far), or -1 if none is allowed. */
+  protected abstract choose(mask: Uint32Array, generated: readonly number[]): number;
+
+  private chooseAfter(generated: readonly number[], mask: Uint32Array): number {
+    const id = this.choose(mask, generated);
+    if (id < 0) throw new PocketExtractError("ENGINE_FAILED", "the mask allows no token");
+    return id;
+  }
 
   private check(): void {
     if (this.closed) throw new PocketExtractError("ENGINE_DISPOSED", "session is closed");

@@ -1,0 +1,146 @@
+/**
+ * Grammar-aware speculative decoding, the drafting half: a draft is a guess of the next tokens
+ * (prompt lookup over the document, then the grammar's forced runs after each guessed token),
+ * checked token by token by the grammar before the engine sees it, so a draft that leaves the
+ * grammar is cut where it leaves. The decode loop (generate.ts) verifies it in one forward pass.
+ * Also here: the draft length, which adapts to how much of the drafts the model confirms.
+ */
+import type { Engine } from "../engines/engine.js";
+import type { Matcher } from "../mask/matcher.js";
+
+export interface SpeculativeOptions {
+  /** Draft from the prompt (the document) and the output so far. Default true. */
+  readonly promptLookup?: boolean;
+  /** Draft the token a forced run held back at a token boundary (e.g. `":"` after a key). Default true. */
+  readonly heldBack?: boolean;
+  /**
+   * A smaller model with the same vocabulary that drafts greedily where prompt lookup has no
+   * guess (one forward pass of it per guessed token). Its sessions are opened and closed by the
+   * decode loop; give each concurrent generation its own engine.
+   */
+  readonly draftModel?: Engine;
+  /** Most guessed (not forced) tokens per verification. Default 8. */
+  readonly maxDraft?: number;
+}
+
+/** Guesses what follows a context; asked again after each forced run. */
+export interface Drafter {
+  /**
+   * Up to `limit` guesses of the tokens after `context` (confirmed output, then tokens drafted
+   * this round); [] when it has none. `mask` gives the grammar's mask after `context`.
+   */
+  propose(context: readonly number[], limit: number, mask: () => Uint32Array): number[] | Promise<number[]>;
+}
+
+/** One drafted token: guessed (verified by sampling its row) or forced by the grammar. */
+export interface DraftEntry {
+  readonly id: number;
+  readonly forced: boolean;
+}
+
+/** What drafting needs from the decode loop. */
+export interface DraftContext {
+  readonly matcher: Matcher;
+  readonly eosIds: readonly number[];
+  /** Confirmed output tokens. */
+  readonly output: readonly number[];
+  /**
+   * The forced run the plain loop would take once `pending` more tokens are taken, accepted into
+   * the matcher; empty (matcher unchanged) when it would sample instead.
+   */
+  forcedRun(pending: number): readonly number[];
+  /**
+   * Whether the token just accepted by the matcher, taken after `pending` more tokens, leaves room
+   * to finish the document within the token budget (else the plain loop would withdraw it).
+   */
+  fits(pending: number): boolean;
+}
+
+/**
+ * Builds a draft of at most `limit` guessed tokens from the current state, asking the drafters in
+ * order until one has a guess. The matcher is back in its current state on return. Each guess
+ * must be allowed by the grammar (and not end the document); after it, the forced runs the plain
+ * loop would take are appended.
+ */
+export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[], limit: number, scratch: Uint32Array): Promise<DraftEntry[]> {
+  const { matcher } = ctx;
+  const mark = matcher.length;
+  const entries: DraftEntry[] = [];
+  const context = [...ctx.output];
+  let guessed = 0;
+  let proposal: number[] = [];
+  let next = 0;
+  while (guessed < limit) {
+    if (next >= proposal.length) {
+      proposal = [];
+      next = 0;
+      for (const drafter of drafters) {
+        proposal = await drafter.propose(context, limit - guessed, () => {
+          matcher.fillMask(scratch);
+          return scratch;
+        });
+        if (proposal.length > 0) break;
+      }
+      if (proposal.length === 0) break;
+    }
+    const id = proposal[next++];
+    if (ctx.eosIds.includes(id) || !matcher.accept(id)) break;
+    if (!ctx.fits(entries.length)) {
+      matcher.rollback(1);
+      break;
+    }
+    entries.push({ id, forced: false });
+    context.push(id);
+    guessed++;
+    if (matcher.isClosed()) break;
+    let forcedAny = false;
+    for (let run = ctx.forcedRun(entries.length); run.length > 0; run = ctx.forcedRun(entries.length)) {
+      for (const f of run) {
+        entries.push({ id: f, forced: true });
+        context.push(f);
+      }
+      forcedAny = true;
+    }
+    // Forced text seldom continues the document where the guess came from: look up again.
+    if (forcedAny) next = proposal.length;
+    if (matcher.isClosed()) break;
+  }
+  matcher.rollback(matcher.length - mark);
+  return entries;
+}
+
+/**
+ * Draft length that follows acceptance: longer after fully confirmed drafts, cut to just past the
+ * confirmed part otherwise, and after drafts the model rejects outright, drafting pauses for a
+ * number of steps that doubles with each such failure in a row (up to 63), so a model that never
+ * follows the drafts (random weights) pays for almost no wasted verification.
+ */
+export class DraftLength {
+  private limit: number;
+  private failures = 0;
+  private pause = 0;
+
+  constructor(private readonly max: number) {
+    this.limit = Math.min(4, max);
+  }
+
+  /** Guessed tokens to draft at this step; 0 = decode plainly. */
+  next(): number {
+    if (this.pause > 0) {
+      this.pause--;
+      return 0;
+    }
+    return this.limit;
+  }
+
+  /** Records a verification: `guessed` draft tokens, of which the first `accepted` were confirmed. */
+  record(guessed: number, accepted: number): void {
+    this.limit = accepted === guessed ? Math.min(this.max, this.limit + 2) : Math.max(1, accepted + 1);
+    if (accepted > 0) {
+      this.failures = 0;
+      return;
+    }
+    this.failures++;
+    this.pause = 2 ** Math.min(this.failures - 1, 6) - 1;
+  }
+}

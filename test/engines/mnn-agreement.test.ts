@@ -1,0 +1,87 @@
+/**
+ * MNN and llama.cpp agree on the same weights: POCKET_MNN_MODEL names an MNN export of the
+ * Hugging Face twin (fixtures/hf) of a GGUF fixture, which is picked by the export's hidden size
+ * (64 tiny, 896 pocket). Logits of every position of a ChatML prompt are compared (max |Δ| and
+ * cosine per position, printed), then greedy constrained extractions token for token.
+ * Asserted only when both sides hold the same numbers at 16 bits: an FP16 export
+ * (POCKET_MNN_QUANT_BIT=16) against a GGUF whose matrices are F16 (the tiny fixture). Otherwise
+ * (INT4 export, or the Q8_0 pocket GGUF) the figures are reported, not asserted.
+ */
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureGgufFixture, type GgufPreset, PRESETS } from "../../fixtures/gguf/index.js";
+import { createExtractor } from "../../src/index.js";
+import type { Engine } from "../../src/engines/engine.js";
+import { GgmlType } from "../../src/engines/llama/gguf-format.js";
+import { createLlamaEngine } from "../../src/engines/llama/index.js";
+import { loadMnnAddon, type NativeMnnModel } from "../../src/engines/mnn/addon.js";
+import { createMnnEngine } from "../../src/engines/mnn/index.js";
+import { chatPrompt, SCHEMAS } from "../support/extraction-cases.js";
+import { compareRows, formatAgreement, llamaLogitsPerPosition } from "../support/logit-agreement.js";
+
+const MODEL = process.env.POCKET_MNN_MODEL ? resolve(process.env.POCKET_MNN_MODEL) : undefined;
+const QUANT_BIT = Number(process.env.POCKET_MNN_QUANT_BIT ?? 4);
+if (!MODEL) {
+  console.warn("test/engines/mnn-agreement.test.ts: SKIPPED, POCKET_MNN_MODEL is not set. To run it: POCKET_MNN_MODEL=<export dir> POCKET_MNN_QUANT_BIT=16 npx vitest run test/engines/mnn-agreement.test.ts (README, MNN section)");
+}
+
+function presetOf(modelDir: string): GgufPreset {
+  const { hidden_size: hidden } = JSON.parse(readFileSync(join(modelDir, "llm_config.json"), "utf8")) as { hidden_size: number };
+  const preset = (Object.keys(PRESETS) as GgufPreset[]).find((p) => PRESETS[p].embedding === hidden);
+  if (!preset) throw new Error(`${modelDir}: hidden size ${hidden} is no fixture preset's`);
+  return preset;
+}
+
+describe.skipIf(!MODEL)("MNN vs llama.cpp on the same weights", () => {
+  const modelDir = MODEL!;
+  let preset: GgufPreset;
+  let asserted: boolean;
+  let gguf: string;
+  let native: NativeMnnModel;
+
+  beforeAll(async () => {
+    preset = presetOf(modelDir);
+    asserted = QUANT_BIT === 16 && PRESETS[preset].matrixType === GgmlType.F16;
+    gguf = await ensureGgufFixture(preset);
+    native = await loadMnnAddon().loadModel(join(modelDir, "config.json"), { threads: 1 });
+    console.log(`agreement: MNN ${QUANT_BIT}-bit export (${modelDir}) vs ${gguf}; ${asserted ? "asserted" : "reported only"}`);
+  }, 300_000);
+  afterAll(() => native?.free());
+
+  it("logits of every prompt position: max |Δ| and cosine per position", async () => {
+    const llama = await llamaLogitsPerPosition(gguf, chatPrompt("Extract the order as JSON.", SCHEMAS[0].text));
+    const rows = [];
+    for (let i = 0; i < llama.ids.length; i++) {
+      await native.evaluate(i, Int32Array.of(llama.ids[i]!));
+      rows.push(compareRows(i, llama.rows[i]!, native.logits()));
+    }
+    console.log(formatAgreement(`${preset}: llama.cpp vs MNN ${QUANT_BIT}-bit`, rows));
+    const worst = rows.reduce((a, r) => ({ maxAbsDiff: Math.max(a.maxAbsDiff, r.maxAbsDiff), cosine: Math.min(a.cosine, r.cosine) }), { maxAbsDiff: 0, cosine: 1 });
+    console.log(`${preset} ${QUANT_BIT}-bit: worst max|Δ| ${worst.maxAbsDiff.toExponential(3)}, worst cosine ${worst.cosine.toFixed(7)}, argmax same at ${rows.filter((r) => r.sameArgmax).length}/${rows.length} positions`);
+    if (asserted) {
+      // Both compute in F32 over identical F16 weights; they differ only in summation order and
+      // llama.cpp's F16 rounding of activations.
+      for (const r of rows) expect(r.cosine, `position ${r.position}`).toBeGreaterThan(0.9999);
+    }
+  }, 600_000);
+
+  it("greedy constrained extractions: identical output tokens (first divergence reported)", async () => {
+    const mnn = await createMnnEngine({ modelDir, threads: 1 });
+    const llama = await createLlamaEngine({ modelPath: gguf, threads: 1 });
+    try {
+      const byMnn = await createExtractor({ engine: mnn as Engine, maxTokens: 48 });
+      const byLlama = await createExtractor({ engine: llama as Engine, maxTokens: 48 });
+      for (const { name, schema, text } of SCHEMAS) {
+        const a = (await byLlama.extract(schema, text)).raw;
+        const b = (await byMnn.extract(schema, text)).raw;
+        const same = [...a].findIndex((ch, i) => ch !== b[i]);
+        console.log(`${name}: llama.cpp ${JSON.stringify(a)}\n${" ".repeat(name.length)}  MNN       ${JSON.stringify(b)}${a === b ? "  (identical)" : `  (first difference at char ${same < 0 ? a.length : same})`}`);
+        if (asserted) expect(b, name).toBe(a);
+      }
+    } finally {
+      await mnn.dispose();
+      await llama.dispose();
+    }
+  }, 600_000);
+});
