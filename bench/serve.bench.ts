@@ -24,6 +24,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { ensureGgufFixture } from "../fixtures/gguf/index.js";
+import { readLines } from "../src/cli/jsonl.js";
 import { createExtractor, type Extractor } from "../src/index.js";
 import { ExtractorPool } from "../src/pool/index.js";
 import { enqueueLines } from "../src/queue/index.js";
@@ -175,8 +176,8 @@ async function queueSection(model: string): Promise<Record<string, unknown>[]> {
       const queue = `bench-${workers}`;
       const children = await Promise.all(Array.from({ length: workers }, () => startWorker(model, queue, prefix)));
       const enqueue = async (batch: readonly { id: string; text: string }[], expected: number): Promise<void> => {
-        const lines = batch.map((d, i) => ({ number: i + 1, text: JSON.stringify(d), terminated: true, start: 0 }));
-        await enqueueLines({ queue, prefix, redisUrl: REDIS_URL, schema: SCHEMA }, (async function* () { yield* lines; })());
+        const jsonl = batch.map((d) => `${JSON.stringify(d)}\n`).join("");
+        await enqueueLines({ queue, prefix, redisUrl: REDIS_URL, schema: SCHEMA }, readLines((async function* () { yield jsonl; })()));
         while ((await redis.hlen(`${prefix}:${queue}:pocket-results`)) < expected) await new Promise((resolve) => setTimeout(resolve, 20));
       };
       // Warm-up: each fresh worker process compiles the schema and warms its JIT on these.

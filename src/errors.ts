@@ -45,7 +45,21 @@ export type ErrorCode =
   | "TEXT_TOO_LONG"
   | "OPTION_INVALID"
   // verification of the model's output
-  | "OUTPUT_TOO_COMPLEX";
+  | "OUTPUT_TOO_COMPLEX"
+  // command line: files, resume, locking
+  | "FILE_NOT_FOUND"
+  | "FILE_EXISTS"
+  | "FILE_IS_DIRECTORY"
+  | "FILE_NOT_REGULAR"
+  | "FILE_ACCESS"
+  | "FILE_TOO_LARGE"
+  | "FILE_IO"
+  | "DISK_FULL"
+  | "PATH_CONFLICT"
+  | "OUTPUT_LOCKED"
+  | "RESUME_MISMATCH"
+  | "RESUME_INVALID"
+  | "SCHEMA_EXPORT";
 
 export class PocketExtractError extends Error {
   readonly code: ErrorCode;
@@ -74,7 +88,7 @@ export class SchemaError extends PocketExtractError {
   }
 }
 
-/** A problem with a file the user pointed us at (tokenizer, model). */
+/** A problem with a file the user pointed us at (tokenizer, model, a CLI input or output). */
 export class FileError extends PocketExtractError {
   readonly file: string;
 

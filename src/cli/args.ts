@@ -4,6 +4,8 @@
  * `UsageError` (exit code 2) before any model or file is touched.
  */
 import { parseArgs } from "node:util";
+import { DEFAULT_MAX_TEXT_BYTES } from "../extract/index.js";
+import { defaultMaxLineBytes } from "./jsonl.js";
 
 /** A command line the CLI cannot run; reported with the help hint and exit code 2. */
 export class UsageError extends Error {
@@ -28,6 +30,10 @@ export interface RunArgs {
   readonly report: string | undefined;
   readonly summaryJson: string | undefined;
   readonly quiet: boolean;
+  /** Largest document text, UTF-8 bytes (the SDK's `maxTextBytes`); a longer one gets TEXT_TOO_LONG. */
+  readonly maxTextBytes: number;
+  /** Longest input line read; a longer one gets a LINE_TOO_LONG record, unread. */
+  readonly maxLineBytes: number;
 }
 
 export interface InspectArgs {
@@ -48,11 +54,13 @@ Usage:
 
 run: extract one JSON result per input line; results are appended to --output as they complete.
   --schema <file[#Export]>  Zod schema module (.ts/.mts/.js/.mjs/.cjs; the named export, else the
-                            default export, else the only schema exported) or a JSON Schema .json file
+                            default export, else the only schema exported) or a JSON Schema .json file.
+                            A module is EXECUTED: only give code you trust
   --model <path>            a .gguf file (llama.cpp) or an MNN model directory
   --input <file|->          JSONL input; "-" reads stdin. Each line: {"id": ..., "text": "..."} or a
                             JSON string. Blank lines are skipped.
-  --output <file>           JSONL output, one line per input line (refuses to overwrite; see --resume)
+  --output <file>           JSONL output, one line per input line (refuses to overwrite; see --resume);
+                            locked for the run by <file>.lock
   --text-field <name>       input field holding the text (default: text)
   --id-field <name>         input field holding the id (default: id; absent -> the line number)
   --concurrency <n>         documents in flight (default: 1)
@@ -60,9 +68,15 @@ run: extract one JSON result per input line; results are appended to --output as
   --threads <n>             engine CPU threads (default: the engine's choice)
   --context-length <n>      model context in tokens (default: the engine's)
   --resume                  continue an interrupted run: keep --output, skip the lines it has
+                            (each checked against the digest of its input line)
   --report <file.html>      write a self-contained HTML grounding report at the end
   --summary-json <file>     write the summary as JSON at the end
   --quiet                   no progress bar and no summary on stderr
+  --max-text-bytes <n>      largest document text in UTF-8 bytes (default: 262144 = 256 KiB); a
+                            longer one gets a TEXT_TOO_LONG error line, before any tokenizing
+  --max-line-bytes <n>      longest input line read (default: 6 x --max-text-bytes + 4096, room for
+                            a text at the limit fully escaped); a longer line is skipped unread
+                            and gets a LINE_TOO_LONG error line
 
 inspect: print the compile report (enforced / validated-after / annotation keywords), the grammar
 (GBNF) and the prompt the model sees for a sample text.
@@ -99,13 +113,15 @@ const OPTIONS = {
   report: { type: "string" },
   "summary-json": { type: "string" },
   quiet: { type: "boolean" },
+  "max-text-bytes": { type: "string" },
+  "max-line-bytes": { type: "string" },
   text: { type: "string" },
   "text-file": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
 
-const RUN_ONLY = ["model", "input", "output", "text-field", "id-field", "concurrency", "max-tokens", "threads", "context-length", "resume", "report", "summary-json", "quiet"] as const;
+const RUN_ONLY = ["model", "input", "output", "text-field", "id-field", "concurrency", "max-tokens", "threads", "context-length", "resume", "report", "summary-json", "quiet", "max-text-bytes", "max-line-bytes"] as const;
 const INSPECT_ONLY = ["text", "text-file"] as const;
 
 /**
@@ -141,6 +157,7 @@ export function parseCliArgs(argv: readonly string[], modelOptional = false): Cl
   }
   if (command !== "run") throw new UsageError(`unknown command "${command}" (expected run or inspect)`);
   misplaced(INSPECT_ONLY);
+  const maxTextBytes = positiveInteger(values["max-text-bytes"], "max-text-bytes") ?? DEFAULT_MAX_TEXT_BYTES;
   return {
     command,
     schema: required("schema"),
@@ -157,6 +174,8 @@ export function parseCliArgs(argv: readonly string[], modelOptional = false): Cl
     report: nonEmpty(values.report, "report"),
     summaryJson: nonEmpty(values["summary-json"], "summary-json"),
     quiet: values.quiet ?? false,
+    maxTextBytes,
+    maxLineBytes: positiveInteger(values["max-line-bytes"], "max-line-bytes") ?? defaultMaxLineBytes(maxTextBytes),
   };
 }
 

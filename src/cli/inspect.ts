@@ -4,12 +4,13 @@
  * annotations), the size of the byte automaton, the grammar as GBNF, and the prompt for a sample
  * text. A keyword the compiler cannot handle fails here, with its name and schema path.
  */
-import { readFile } from "node:fs/promises";
 import { buildAutomaton } from "../automaton/index.js";
 import { printGbnf } from "../grammar/index.js";
+import { DEFAULT_MAX_TEXT_BYTES } from "../extract/index.js";
 import { buildPrompt } from "../prompt/index.js";
 import { compileSchema, type KeywordUse } from "../schema/index.js";
 import type { InspectArgs } from "./args.js";
+import { readRegularFile } from "./files.js";
 import type { CliIo } from "./io.js";
 import { loadSchema } from "./schema-loader.js";
 
@@ -17,7 +18,7 @@ const SAMPLE_TEXT = "(the document text goes here)";
 
 export async function inspectCommand(args: InspectArgs, io: CliIo): Promise<number> {
   const { schema, label } = await loadSchema(args.schema);
-  const text = args.textFile !== undefined ? await readFile(args.textFile, "utf8") : (args.text ?? SAMPLE_TEXT);
+  const text = args.textFile !== undefined ? await readRegularFile(args.textFile, "--text-file", DEFAULT_MAX_TEXT_BYTES) : (args.text ?? SAMPLE_TEXT);
   // The options the extractor compiles with (extraction mode, compact output).
   const compiled = compileSchema(schema, { mode: "extraction", format: "compact" });
   const dfa = buildAutomaton(compiled.grammar);

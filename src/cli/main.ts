@@ -1,12 +1,14 @@
 /**
  * `runCli(argv, io)`: the whole command line as a function returning the exit code, used by the
  * bin (src/cli/index.ts) and by tests with an injected engine. A usage error, a typed SDK error
- * that ends the run (schema, model, files) or an unexpected one -> exit 2 with a message; the
+ * that ends the run (schema, model, files: one line with the code, the path and what to do) or an
+ * unexpected one (with its stack: a bug to report) -> exit 2 with a message; the
  * per-document outcomes decide between 0 and 1 (see run.ts).
  */
 import { PocketExtractError } from "../errors.js";
 import { VERSION } from "../version.js";
 import { HELP, UsageError, parseCliArgs } from "./args.js";
+import { fileErrorOf } from "./files.js";
 import { inspectCommand } from "./inspect.js";
 import type { CliIo } from "./io.js";
 import { runCommand } from "./run.js";
@@ -31,7 +33,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case "run":
         return await runCommand(args, io);
     }
-  } catch (err) {
+  } catch (thrown) {
+    // An operating-system file error no step typed itself still gets a typed line, not a stack.
+    const err = fileErrorOf(thrown, "a file") ?? thrown;
     if (err instanceof UsageError) {
       io.stderr.write(`pocket-extract: ${err.message}\n(pocket-extract --help lists the options)\n`);
     } else if (err instanceof PocketExtractError) {

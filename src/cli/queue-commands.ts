@@ -5,10 +5,11 @@
  */
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
+import { DEFAULT_MAX_TEXT_BYTES } from "../extract/index.js";
 import { checkQueueName, collectResults, enqueueLines, startQueueWorker } from "../queue/index.js";
 import { UsageError } from "./args.js";
 import type { CliIo } from "./io.js";
-import { readLines } from "./jsonl.js";
+import { defaultMaxLineBytes, readLines } from "./jsonl.js";
 import { loadSchema } from "./schema-loader.js";
 import type { CollectArgs, EnqueueArgs, WorkerArgs } from "./serving-args.js";
 import { disposePool, openPool, untilStopped } from "./serving-shared.js";
@@ -54,7 +55,7 @@ export async function enqueue(args: EnqueueArgs, io: CliIo): Promise<number> {
   const source = args.input === "-" ? io.stdin! : createReadStream(args.input);
   const summary = await enqueueLines(
     { queue, redisUrl: args.redis, prefix: args.prefix, schema, textField: args.textField, idField: args.idField, attempts: args.attempts, backoffMs: args.backoffMs },
-    readLines(source),
+    readLines(source, { maxLineBytes: defaultMaxLineBytes(DEFAULT_MAX_TEXT_BYTES) }),
   );
   io.stdout.write(`${JSON.stringify({ queue, ...summary })}\n`);
   return 0;

@@ -9,17 +9,23 @@ import type { BatchResult, ExtractStats, FieldResult } from "../extract/index.js
 import { documentStatus, type DocumentStatus } from "../report/index.js";
 import type { Issue } from "../verify/types.js";
 
-/** Error codes of the CLI's own: a line that is not an input document, or an unexpected failure. */
-export type RecordErrorCode = ErrorCode | "INPUT_INVALID" | "INTERNAL";
+/**
+ * Error codes of the CLI's own: a line that is not an input document, a line over
+ * `--max-line-bytes` (skipped unread), or an unexpected failure.
+ */
+export type RecordErrorCode = ErrorCode | "INPUT_INVALID" | "LINE_TOO_LONG" | "INTERNAL";
 
-interface RecordBase {
+/** What ties a record to its input line: `--resume` matches all three against the input. */
+export interface RecordKey {
   /** 1-based line number in the input. */
   readonly line: number;
-  /** The input's id field, or the line number when the line has none. */
+  /** The input's id field, or the line number when the line has none (or was not read). */
   readonly id: string | number;
+  /** SHA-256 (hex) of the input line's bytes without its newline. */
+  readonly inputSha256: string;
 }
 
-export interface ResultRecord extends RecordBase {
+export interface ResultRecord extends RecordKey {
   readonly status: Exclude<DocumentStatus, "failed">;
   readonly ok: boolean;
   readonly data: unknown;
@@ -32,20 +38,19 @@ export interface ResultRecord extends RecordBase {
   readonly error?: undefined;
 }
 
-export interface ErrorRecord extends RecordBase {
+export interface ErrorRecord extends RecordKey {
   readonly status: "failed";
   readonly error: { readonly code: RecordErrorCode; readonly message: string };
 }
 
 export type OutputRecord = ResultRecord | ErrorRecord;
 
-export function recordOf(line: number, id: string | number, out: BatchResult<unknown>): OutputRecord {
-  if (out.error) return errorRecord(line, id, out.error instanceof PocketExtractError ? out.error.code : "INTERNAL", out.error.message);
+export function recordOf(key: RecordKey, out: BatchResult<unknown>): OutputRecord {
+  if (out.error) return errorRecord(key, out.error instanceof PocketExtractError ? out.error.code : "INTERNAL", out.error.message);
   const r = out.result;
   const status = documentStatus(out) as ResultRecord["status"];
   return {
-    line,
-    id,
+    ...key,
     status,
     ok: r.ok,
     data: r.data,
@@ -57,8 +62,8 @@ export function recordOf(line: number, id: string | number, out: BatchResult<unk
   };
 }
 
-export function errorRecord(line: number, id: string | number, code: RecordErrorCode, message: string): ErrorRecord {
-  return { line, id, status: "failed", error: { code, message } };
+export function errorRecord(key: RecordKey, code: RecordErrorCode, message: string): ErrorRecord {
+  return { ...key, status: "failed", error: { code, message } };
 }
 
 /** Reads a line of the output file back; undefined when it is not one of our records. */
@@ -70,9 +75,10 @@ export function parseRecord(text: string): OutputRecord | undefined {
     return undefined;
   }
   if (typeof value !== "object" || value === null) return undefined;
-  const r = value as { line?: unknown; id?: unknown; status?: unknown; error?: { message?: unknown }; fields?: unknown; stats?: unknown };
+  const r = value as { line?: unknown; id?: unknown; inputSha256?: unknown; status?: unknown; error?: { message?: unknown }; fields?: unknown; stats?: unknown };
   const wellFormed =
     Number.isSafeInteger(r.line) &&
+    typeof r.inputSha256 === "string" &&
     (typeof r.id === "string" || typeof r.id === "number") &&
     (r.status === "failed" ? typeof r.error?.message === "string" : Array.isArray(r.fields) && typeof r.stats === "object");
   return wellFormed ? (value as OutputRecord) : undefined;

@@ -3,21 +3,25 @@
  * `extractMany`; each result (or typed error) is appended to the output the moment it completes.
  * On the first SIGINT/SIGTERM no new document is started and the in-flight ones finish; on the
  * second they are abandoned (not written, so --resume redoes them). `--resume` skips the input
- * lines the output already holds, keyed by line number and checked against the id, so a changed
- * input is refused instead of silently misaligned.
+ * lines the output already holds, keyed by line number and checked against the digest of the line
+ * each record was made from, so a changed input is refused instead of silently misaligned. The
+ * output is locked for the run; the files named must be distinct and the input a regular file.
  */
-import { createReadStream, existsSync } from "node:fs";
-import { stat, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { writeFile, type FileHandle } from "node:fs/promises";
 import type { Readable } from "node:stream";
-import { PocketExtractError } from "../errors.js";
+import { FileError, PocketExtractError } from "../errors.js";
 import { createExtractor, type BatchInput, type Extractor } from "../extract/index.js";
 import { writeReport, type ReportEntry } from "../report/index.js";
 import { UsageError, type RunArgs } from "./args.js";
+import { fileErrorOf, openRegularFile, withFileErrors } from "./files.js";
 import type { CliIo, StopSignal } from "./io.js";
 import { JsonlAppender, countContentLines, readLines } from "./jsonl.js";
+import { lockOutput } from "./lock.js";
+import { assertDistinctFiles } from "./paths.js";
 import { Progress } from "./progress.js";
-import { errorRecord, parseInputLine, parseRecord, recordOf, type OutputRecord } from "./record.js";
-import { readPriorOutput } from "./resume.js";
+import { errorRecord, parseInputLine, parseRecord, recordOf, type OutputRecord, type RecordKey } from "./record.js";
+import { MAX_RECORD_BYTES, readPriorOutput } from "./resume.js";
 import { loadSchema } from "./schema-loader.js";
 import { SummaryBuilder, formatSummary } from "./summary.js";
 
@@ -26,10 +30,32 @@ const STOP = Symbol("stop");
 export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
   const started = performance.now();
   const { schema } = await loadSchema(args.schema);
-  if (args.input === "-" ? !io.stdin : !(await stat(args.input).catch(() => undefined))?.isFile()) {
-    throw new UsageError(`--input: ${args.input === "-" ? "no stdin to read" : `${args.input}: no such file`}`);
+  if (args.input === "-" && !io.stdin) throw new UsageError("--input: no stdin to read");
+  assertDistinctFiles([
+    ...(args.input === "-" ? [] : [{ role: "--input", path: args.input }]),
+    { role: "--output", path: args.output },
+    ...(args.report ? [{ role: "--report", path: args.report }] : []),
+    ...(args.summaryJson ? [{ role: "--summary-json", path: args.summaryJson }] : []),
+  ]);
+  const input = args.input === "-" ? undefined : await openRegularFile(args.input, "--input");
+  try {
+    if (existsSync(args.output)) {
+      await (await openRegularFile(args.output, "--output")).close(); // before the lock: no lock file beside a device
+      if (!args.resume) throw new FileError("FILE_EXISTS", args.output, "--output: already exists: pass --resume to continue it, or remove it");
+    }
+    const lock = lockOutput(args.output);
+    try {
+      return await runLocked(args, io, schema, input, started);
+    } finally {
+      lock.release();
+    }
+  } finally {
+    await input?.close();
   }
-  if (!args.resume && existsSync(args.output)) throw new UsageError(`--output: ${args.output} exists: pass --resume to continue it, or remove it`);
+}
+
+/** The run proper, with the output locked and the input (unless stdin) open. */
+async function runLocked(args: RunArgs, io: CliIo, schema: unknown, input: FileHandle | undefined, started: number): Promise<number> {
   const summary = new SummaryBuilder();
   const prior = args.resume ? await readPriorOutput(args.output, (r) => summary.add(r, true)) : undefined;
   if (prior && prior.truncatedBytes > 0 && !args.quiet) {
@@ -42,14 +68,22 @@ export async function runCommand(args: RunArgs, io: CliIo): Promise<number> {
     extractor.compile(schema); // a schema error ends the run here, before the output is touched
     const setupMs = performance.now() - started;
     const batchStarted = performance.now();
-    const batch = await extractAll(args, io, extractor, schema, summary, prior?.done ?? new Map());
+    const batch = await extractAll(args, io, input, extractor, schema, summary, prior?.done ?? new Map());
     const batchMs = performance.now() - batchStarted;
     const result = summary.build({ setupMs, batchMs }, batch.signal);
     const exitCode = batch.signal ? exitCodeOf(batch.signal) : summary.anyFailed ? 1 : 0;
     if (!args.quiet) io.stderr.write(formatSummary(result));
-    if (args.summaryJson) await writeFile(args.summaryJson, `${JSON.stringify({ ...result, exitCode }, null, 2)}\n`);
+    const resultsAreSafe = { DISK_FULL: `free some space; the results are complete in ${args.output}` };
+    if (args.summaryJson) {
+      const path = args.summaryJson;
+      await withFileErrors("--summary-json", path, () => writeFile(path, `${JSON.stringify({ ...result, exitCode }, null, 2)}\n`), resultsAreSafe);
+    }
     // Last: the report covers the whole output file, earlier runs' lines included.
-    if (args.report) await writeReport(await readOutput(args.output), batch.texts, args.report);
+    if (args.report) {
+      const path = args.report;
+      const entries = await readOutput(args.output);
+      await withFileErrors("--report", path, () => writeReport(entries, batch.texts, path), resultsAreSafe);
+    }
     return exitCode;
   } finally {
     if (!io.engine) await extractor.dispose();
@@ -64,26 +98,31 @@ function exitCodeOf(signal: StopSignal): number {
 async function extractAll(
   args: RunArgs,
   io: CliIo,
+  input: FileHandle | undefined,
   extractor: Extractor,
   schema: unknown,
   summary: SummaryBuilder,
-  done: ReadonlyMap<number, string | number>,
+  done: ReadonlyMap<number, RecordKey>,
 ): Promise<{ signal: StopSignal | null; texts: Map<number, string> }> {
-  const total = args.input === "-" ? undefined : await countContentLines(args.input);
+  const total = input ? await countContentLines(input.createReadStream({ start: 0, autoClose: false })) : undefined;
   const progress = !args.quiet && io.stderr.isTTY ? new Progress(io.stderr, total, summary.total) : undefined;
   const say = (message: string): void => {
     if (progress) progress.note(message);
     else if (!args.quiet) io.stderr.write(`${message}\n`);
   };
-  const out = new JsonlAppender(args.output, args.resume ? "append" : "create");
+  const out = await withFileErrors("--output", args.output, () => new JsonlAppender(args.output, args.resume ? "append" : "create"));
   const write = (record: OutputRecord): void => {
-    out.append(record);
+    try {
+      out.append(record);
+    } catch (err) {
+      throw fileErrorOf(err, "--output", args.output, { DISK_FULL: "free some space, then rerun with --resume to finish" }) ?? err;
+    }
     summary.add(record, false);
     progress?.update(summary.total, summary.documents);
   };
   // Texts by input index, kept only for the report.
   const texts = new Map<number, string>();
-  const inFlight = new Map<number, string | number>(); // line -> id
+  const inFlight = new Map<number, RecordKey>(); // line -> its key
   const abandon = new AbortController();
   let stopSignal: StopSignal | undefined;
   let requestStop = (): void => {};
@@ -101,8 +140,13 @@ async function extractAll(
     }
   });
 
-  const stream: Readable = args.input === "-" ? io.stdin! : createReadStream(args.input);
-  const lines = readLines(stream);
+  const stream: Readable = input ? input.createReadStream({ start: 0, autoClose: false }) : io.stdin!;
+  const lines = readLines(stream, { maxLineBytes: args.maxLineBytes });
+  let lastLine = 0;
+  const stopOn = (error: Error): void => {
+    fatal = error;
+    abandon.abort();
+  };
   async function* documents(): AsyncGenerator<BatchInput> {
     for (;;) {
       const pending = lines.next();
@@ -111,39 +155,45 @@ async function extractAll(
       if (next === STOP) return;
       if (next.done) {
         exhausted = true;
+        const beyond = [...done.keys()].filter((n) => n > lastLine).sort((a, b) => a - b)[0];
+        if (beyond !== undefined) stopOn(resumeMismatch(args, `the input has only ${lastLine} lines, but the output holds a result for line ${beyond}`));
         return;
       }
       const line = next.value;
-      const input = parseInputLine(line.text, line.number, args);
-      if (input.kind === "blank") continue;
-      if (args.report && input.kind === "document") texts.set(line.number - 1, input.text);
+      lastLine = line.number;
       const earlier = done.get(line.number);
       if (earlier !== undefined) {
-        if (earlier === input.id) continue;
-        fatal = new UsageError(
-          `--resume: input line ${line.number} has id ${JSON.stringify(input.id)} but ${args.output} holds id ${JSON.stringify(earlier)} for it: the input changed since that output was written`,
-        );
-        abandon.abort();
+        if (earlier.inputSha256 === line.sha256) continue;
+        stopOn(resumeMismatch(args, `input line ${line.number} differs from the line that output record (id ${JSON.stringify(earlier.id)}) was made from`));
         return;
       }
-      if (input.kind === "invalid") {
-        write(errorRecord(line.number, input.id, "INPUT_INVALID", input.message));
+      const key = (id: string | number): RecordKey => ({ line: line.number, id, inputSha256: line.sha256 });
+      if (line.oversized) {
+        const message = `line ${line.number} is ${line.bytes} bytes, over --max-line-bytes ${args.maxLineBytes}; it was skipped unread`;
+        write(errorRecord(key(line.number), "LINE_TOO_LONG", message));
         continue;
       }
-      inFlight.set(line.number, input.id);
-      yield { id: line.number, text: input.text };
+      const parsed = parseInputLine(line.text, line.number, args);
+      if (parsed.kind === "blank") continue;
+      if (parsed.kind === "invalid") {
+        write(errorRecord(key(parsed.id), "INPUT_INVALID", parsed.message));
+        continue;
+      }
+      if (args.report) texts.set(line.number - 1, parsed.text);
+      inFlight.set(line.number, key(parsed.id));
+      yield { id: line.number, text: parsed.text };
     }
   }
 
   try {
-    const batch = extractor.extractMany(schema, documents(), { concurrency: args.concurrency, maxTokens: args.maxTokens, signal: abandon.signal });
+    const batch = extractor.extractMany(schema, documents(), { concurrency: args.concurrency, maxTokens: args.maxTokens, maxTextBytes: args.maxTextBytes, signal: abandon.signal });
     for await (const result of batch) {
       const line = result.id as number;
-      const id = inFlight.get(line)!;
+      const key = inFlight.get(line)!;
       inFlight.delete(line);
       // An abandoned document is not done: leaving it out of the output makes --resume redo it.
       if (abandon.signal.aborted && result.error instanceof PocketExtractError && result.error.code === "ABORTED") continue;
-      write(recordOf(line, id, result));
+      write(recordOf(key, result));
     }
   } finally {
     unsubscribe?.();
@@ -156,13 +206,26 @@ async function extractAll(
   return { signal: stopSignal !== undefined && !exhausted ? stopSignal : null, texts };
 }
 
+function resumeMismatch(args: RunArgs, what: string): FileError {
+  return new FileError(
+    "RESUME_MISMATCH",
+    args.input,
+    `--resume: ${what}: this is not the input ${args.output} was made from; give that input, or start a new --output`,
+  );
+}
+
 /** Every record of the output file, as report entries. */
 async function readOutput(path: string): Promise<ReportEntry[]> {
   const entries: ReportEntry[] = [];
-  for await (const line of readLines(createReadStream(path))) {
-    const r = parseRecord(line.text);
-    if (!r) continue;
-    entries.push(r.error ? { id: r.id, index: r.line - 1, error: r.error } : { id: r.id, index: r.line - 1, result: r });
+  const handle = await openRegularFile(path, "--output");
+  try {
+    for await (const line of readLines(handle.createReadStream({ autoClose: false }), { maxLineBytes: MAX_RECORD_BYTES })) {
+      const r = parseRecord(line.text);
+      if (!r) continue;
+      entries.push(r.error ? { id: r.id, index: r.line - 1, error: r.error } : { id: r.id, index: r.line - 1, result: r });
+    }
+  } finally {
+    await handle.close();
   }
   return entries;
 }

@@ -3,9 +3,10 @@
  * twice adds nothing (BullMQ keeps one job per id, and ids that already have a result are
  * skipped). The schema is converted to JSON Schema, checked by the schema compiler (an unsupported
  * keyword fails here, before any job exists) and stored once by digest. A line that is not a
- * document gets its INPUT_INVALID error record at once: nothing to retry.
+ * document gets its INPUT_INVALID error record at once (a line over the reader's limit its
+ * LINE_TOO_LONG): nothing to retry.
  */
-import { errorRecord, parseInputLine } from "../cli/record.js";
+import { errorRecord, parseInputLine, type RecordKey } from "../cli/record.js";
 import type { Line } from "../cli/jsonl.js";
 import { compileSchema, toJsonSchema } from "../schema/index.js";
 import { documentKey, openRedis, storeKeys, type QueueLocation } from "./connection.js";
@@ -25,7 +26,7 @@ export interface EnqueueSummary {
   readonly submitted: number;
   /** Documents skipped because the result store already has their result. */
   readonly alreadyDone: number;
-  /** Lines recorded as INPUT_INVALID. */
+  /** Lines recorded as INPUT_INVALID or LINE_TOO_LONG. */
   readonly invalid: number;
 }
 
@@ -54,14 +55,20 @@ export async function enqueueLines(options: EnqueueOptions, lines: AsyncIterable
       batch = [];
     };
     for await (const line of lines) {
+      const key = (id: string | number): RecordKey => ({ line: line.number, id, inputSha256: line.sha256 });
+      if (line.oversized) {
+        invalid++;
+        await results.put(errorRecord(key(line.number), "LINE_TOO_LONG", `line ${line.number} is ${line.bytes} bytes, over the line limit; it was skipped unread`));
+        continue;
+      }
       const input = parseInputLine(line.text, line.number, fields);
       if (input.kind === "blank") continue;
       if (input.kind === "invalid") {
         invalid++;
-        await results.put(errorRecord(line.number, input.id, "INPUT_INVALID", input.message));
+        await results.put(errorRecord(key(input.id), "INPUT_INVALID", input.message));
         continue;
       }
-      batch.push({ id: input.id, line: line.number, text: input.text, schema: schemaDigest });
+      batch.push({ id: input.id, line: line.number, inputSha256: line.sha256, text: input.text, schema: schemaDigest });
       if (batch.length >= BATCH) await flush();
     }
     if (batch.length > 0) await flush();

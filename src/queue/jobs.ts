@@ -11,6 +11,8 @@ export interface DocumentJob {
   readonly id: string | number;
   /** 1-based line of the input file it was enqueued from. */
   readonly line: number;
+  /** SHA-256 of that input line (the output record carries it). */
+  readonly inputSha256: string;
   readonly text: string;
   /** SHA-256 digest of the JSON Schema in the schema store. */
   readonly schema: string;

@@ -43,8 +43,8 @@ export function startQueueWorker(options: QueueWorkerOptions): QueueWorker {
   const schemas = new SchemaStore(redis, keys.schemas);
   const results = new ResultStore(redis, keys.results);
 
-  const record = async (job: Job<DocumentJob>, out: Parameters<typeof recordOf>[2]): Promise<void> => {
-    const r = recordOf(job.data.line, job.data.id, out);
+  const record = async (job: Job<DocumentJob>, out: Parameters<typeof recordOf>[1]): Promise<void> => {
+    const r = recordOf({ line: job.data.line, id: job.data.id, inputSha256: job.data.inputSha256 }, out);
     const wrote = await results.put(r);
     options.onDocument?.({ id: job.data.id, status: r.status, wrote });
   };

@@ -4,6 +4,7 @@
  * line, changed input), signals (finish in-flight, abandon on the second), stdin, progress,
  * summary, schema loading and `inspect`.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync, appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -158,7 +159,6 @@ describe("run: usage errors exit 2", () => {
   });
 
   it.each([
-    [["--input", "/nonexistent.jsonl", "--output", "/tmp/x.jsonl"], "no such file"],
     [["--input", "a", "--output", "b", "--concurrency", "0"], "--concurrency must be a positive integer"],
     [["--bogus"], "Unknown option '--bogus'"],
     [["--text", "x"], "--text is not an option of \"run\""],
@@ -167,6 +167,12 @@ describe("run: usage errors exit 2", () => {
     expect(await run(io, ...argv)).toBe(2);
     expect(io.err()).toContain(message);
     expect(io.err()).toContain("--help");
+  });
+
+  it("names a missing input with a typed one-line error", async () => {
+    const io = captureIo(scriptedEngine());
+    expect(await run(io, "--input", "/nonexistent.jsonl", "--output", join(scratchDir(), "x.jsonl"))).toBe(2);
+    expect(io.err()).toBe("pocket-extract: FILE_NOT_FOUND: /nonexistent.jsonl: --input: no such file or directory; check the path\n");
   });
 
   it("needs --model when no engine is injected", async () => {
@@ -226,7 +232,8 @@ describe("run --resume", () => {
     const swapped = writeJsonl(join(dir, "swapped.jsonl"), [DOCS[1], DOCS[0]].map(({ id, text }) => ({ id, text })));
     const io = captureIo(scriptedEngine());
     expect(await run(io, "--input", swapped, "--output", output, "--resume")).toBe(2);
-    expect(io.err()).toContain('input line 1 has id "bob" but');
+    expect(io.err()).toContain('RESUME_MISMATCH: ');
+    expect(io.err()).toContain('input line 1 differs from the line that output record (id "alice") was made from');
   });
 
   it("refuses an output file that is not ours", async () => {
@@ -287,7 +294,7 @@ describe("schema files", () => {
 
   it.each([
     ["order.ts", "exports several schemas (Order, Person): pick one with"],
-    ["order.ts#Nope", 'has no export "Nope" (exports: Order, Person)'],
+    ["order.ts#Nope", 'SCHEMA_EXPORT: ' + join(FIXTURES, "order.ts") + ': --schema: no export "Nope" (exports: Order, Person)'],
     ["person.json#X", "only applies to modules"],
     ["missing.ts", "no such file"],
   ])("refuses %s", async (spec, message) => {
@@ -331,7 +338,8 @@ it("resume counts an error line as done: a failed document is not retried", asyn
   const dir = scratchDir();
   const input = docsInput(dir);
   const output = join(dir, "out.jsonl");
-  appendFileSync(output, `${JSON.stringify({ line: 1, id: "alice", status: "failed", error: { code: "INTERNAL", message: "x" } })}\n`);
+  const inputSha256 = createHash("sha256").update(readFileSync(input, "utf8").split("\n")[0]).digest("hex");
+  appendFileSync(output, `${JSON.stringify({ line: 1, id: "alice", inputSha256, status: "failed", error: { code: "INTERNAL", message: "x" } })}\n`);
   const sessions: number[] = [];
   await run(captureIo(hookedEngine((n) => sessions.push(n))), "--input", input, "--output", output, "--resume", "--quiet");
   expect(sessions).toEqual([1, 2, 3]);
