@@ -5,7 +5,9 @@
  * chain of `$defs` each `anyOf: [{$ref: next}, {$ref: next, description}]` doubles per level),
  * and a validator explores that expansion on a failing value. Each subschema counts 1 plus what
  * it applies (`$defs` count only where referenced); a reference back into a schema being
- * expanded (recursion) counts 1, its depth being bounded by the instance. The walk is iterative
+ * expanded (recursion) counts 1, its depth being bounded by the instance, unless the loop never
+ * descends into the instance (only `$ref` and in-place applicators such as `anyOf`): every
+ * validator would recurse forever there, so it is refused with SCHEMA_REF. The walk is iterative
  * and memoized per schema object, so it costs the schema's size whatever it expands to.
  */
 import { SchemaError } from "../errors.js";
@@ -14,34 +16,51 @@ import type { RefResolver } from "./refs.js";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+interface Child {
+  readonly node: unknown;
+  readonly pointer: string;
+  /** Reached without descending into the instance (`$ref` or an in-place applicator). */
+  readonly inPlace: boolean;
+}
+
 interface Frame {
   readonly node: Record<string, unknown>;
   readonly pointer: string;
-  readonly children: { node: unknown; pointer: string }[];
+  readonly children: Child[];
+  /** The edge from the parent frame to this one applies to the same instance. */
+  readonly inPlace: boolean;
   next: number;
   total: number;
 }
+
+/** Keywords whose subschemas apply to the instance itself, not to a part of it. */
+const IN_PLACE = new Set(["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies"]);
 
 /** Throws SCHEMA_TOO_COMPLEX when the expanded size of `root` exceeds `limit`. */
 export function checkExpansion(root: unknown, resolver: RefResolver, limit: number): void {
   const done = new WeakMap<object, number>();
   const onPath = new WeakSet<object>();
   const stack: Frame[] = [];
-  const open = (node: unknown, pointer: string): number | undefined => {
+  const open = (node: unknown, pointer: string, inPlace: boolean): number | undefined => {
     if (!isRecord(node)) return 1;
     const known = done.get(node);
     if (known !== undefined) return known;
-    if (onPath.has(node)) return 1;
-    const children: { node: unknown; pointer: string }[] = [];
+    if (onPath.has(node)) {
+      if (inPlace) refuseLoopInPlace(stack, node);
+      return 1;
+    }
+    const children: Child[] = [];
     if (typeof node.$ref === "string") {
       const target = resolver.resolve(node.$ref, node, pointer);
-      children.push({ node: target.node, pointer: target.pointer });
+      children.push({ node: target.node, pointer: target.pointer, inPlace: true });
     }
     forEachSubschema(node, pointer, (child, childPointer) => {
-      if (!childPointer.startsWith(`${pointer}/$defs/`) && !childPointer.startsWith(`${pointer}/definitions/`)) children.push({ node: child, pointer: childPointer });
+      if (childPointer.startsWith(`${pointer}/$defs/`) || childPointer.startsWith(`${pointer}/definitions/`)) return;
+      const keyword = childPointer.slice(pointer.length + 1).split("/", 1)[0] ?? "";
+      children.push({ node: child, pointer: childPointer, inPlace: IN_PLACE.has(keyword) });
     });
     onPath.add(node);
-    stack.push({ node, pointer, children, next: 0, total: 1 });
+    stack.push({ node, pointer, children, inPlace, next: 0, total: 1 });
     return undefined;
   };
   const add = (frame: Frame, cost: number): void => {
@@ -54,12 +73,12 @@ export function checkExpansion(root: unknown, resolver: RefResolver, limit: numb
       );
     }
   };
-  if (open(root, "") !== undefined) return;
+  if (open(root, "", false) !== undefined) return;
   while (stack.length > 0) {
     const frame = stack[stack.length - 1];
     if (frame.next < frame.children.length) {
       const child = frame.children[frame.next++];
-      const cost = open(child.node, child.pointer);
+      const cost = open(child.node, child.pointer, child.inPlace);
       if (cost !== undefined) add(frame, cost);
       continue;
     }
@@ -67,5 +86,24 @@ export function checkExpansion(root: unknown, resolver: RefResolver, limit: numb
     onPath.delete(frame.node);
     done.set(frame.node, frame.total);
     if (stack.length > 0) add(stack[stack.length - 1], frame.total);
+  }
+}
+
+/**
+ * `target` is on the walk's path and was reached again through an in-place edge: when every edge
+ * from it to here is in-place too, the loop never consumes any of the instance.
+ */
+function refuseLoopInPlace(stack: readonly Frame[], target: object): void {
+  const site = stack[stack.length - 1]?.pointer ?? "";
+  for (let i = stack.length - 1; i >= 0; i--) {
+    const frame = stack[i];
+    if (frame.node === target) {
+      throw new SchemaError(
+        "SCHEMA_REF",
+        `this reference loops back to ${frame.pointer || "#"} without descending into a property or an item, so every validator would recurse forever; make the recursion go through "properties", "items" or similar`,
+        { keyword: "$ref", pointer: site },
+      );
+    }
+    if (!frame.inPlace) return;
   }
 }

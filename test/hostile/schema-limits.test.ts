@@ -39,6 +39,25 @@ describe("validation that could explode is refused at compile", () => {
   });
 });
 
+describe("a $ref loop that never descends into the instance is refused (found by npm run fuzz, extract:20266902)", () => {
+  // Before: compiled, then ajv's validator overflowed the stack on the output `false`.
+  for (const [name, schema] of [
+    ["the root through anyOf", { anyOf: [{ type: "string" }, { $ref: "#" }] }],
+    ["two $defs through allOf and not", { $ref: "#/$defs/a", $defs: { a: { allOf: [{ $ref: "#/$defs/b" }] }, b: { not: { $ref: "#/$defs/a" } } } }],
+  ] as const) {
+    it(`${name}: SCHEMA_REF at compile and from extract()`, async () => {
+      const e = expectCode((await withinBounds({ ms: 1_000, rssMB: 100 }, () => compile(schema))).error, "SCHEMA_REF");
+      expect(e.message).toMatch(/loops back/);
+      const ex = await createExtractor({ engine: new ScriptedEngine({ vocabulary: vocab, script: "false" }), maxTokens: 20 });
+      expectCode((await withinBounds({ ms: 2_000, rssMB: 100 }, () => ex.extract(schema, "abc"))).error, "SCHEMA_REF");
+    });
+  }
+  it("recursion through properties or items still compiles", () => {
+    expect(() => compile({ type: "object", properties: { next: { anyOf: [{ $ref: "#" }, { type: "null" }] } } })).not.toThrow();
+    expect(() => compile({ type: "array", items: { $ref: "#" }, maxItems: 2 })).not.toThrow();
+  });
+});
+
 describe("wide and deep schemas: compile or a typed error, never a RangeError", () => {
   for (const n of [3_000, 20_000]) {
     it(`an object with ${n} optional properties: SCHEMA_TOO_LARGE naming maxSchemaProperties`, async () => {
