@@ -7,7 +7,7 @@
 import { compileGrammar, type CompiledGrammar } from "../compile/index.js";
 import { DEFAULT_MAX_TOKENS, generate } from "../decode/generate.js";
 import type { Engine } from "../engines/engine.js";
-import { PocketExtractError } from "../errors.js";
+import { asPocketExtractError, PocketExtractError } from "../errors.js";
 import { buildPrompt } from "../prompt/index.js";
 import { encodeSegments } from "../tokens/plain-text.js";
 import type { ZodLike } from "../verify/index.js";
@@ -101,7 +101,7 @@ export class Extractor {
         key,
         this.run(schema, input.text, options).then(
           (result): Done => ({ kind: "done", key, out: { id, index: key, result } }),
-          (error: unknown): Done => ({ kind: "done", key, out: { id, index: key, error: error instanceof Error ? error : new Error(String(error)) } }),
+          (error: unknown): Done => ({ kind: "done", key, out: { id, index: key, error: asPocketExtractError(error) } }),
         ),
       );
     }

@@ -8,6 +8,7 @@ import type { SpeculativeOptions } from "../decode/speculative.js";
 import type { SamplingOptions } from "../engines/engine.js";
 import type { SchemaLimits } from "../schema/types.js";
 import type { FieldReport, Issue } from "../verify/types.js";
+import type { PocketExtractError } from "../errors.js";
 
 /** Output type of a Zod schema (v4 or v3); `unknown` for plain JSON Schema. */
 export type InferOutput<S> = S extends { _zod: { output: infer O } } ? O : S extends { _output: infer O } ? O : unknown;
@@ -32,11 +33,11 @@ export interface ExtractStats extends GenerateStats {
   readonly attempts: number;
 }
 
-export interface ExtractResult<T> {
-  /** True when `data` is present: the output is complete, valid, and no required field is missing. */
-  readonly ok: boolean;
-  /** Zod's output for the extracted value, or null when it cannot satisfy the schema. */
-  readonly data: T | null;
+/** What every result holds, valid or not. */
+interface ResultParts {
+  /** True when no field is `fabricated`: every stated value has support in the text. Independent
+   *  of `ok`: a valid result can hold a fabricated value, and an invalid one can be grounded. */
+  readonly grounded: boolean;
   /** The parsed JSON value even when it is not valid (null escapes of optional fields removed). */
   readonly partial: unknown;
   /** One entry per leaf path: status, value, source spans. */
@@ -47,6 +48,24 @@ export interface ExtractResult<T> {
   readonly raw: string;
   readonly stats: ExtractStats;
 }
+
+/**
+ * One extraction's result. `ok` is the discriminant: after `if (result.ok)`, `data` is `T`.
+ * `ok` means valid (complete output that satisfies the schema; no field `invalid`, a required
+ * field answered null included); `grounded` means no field is fabricated.
+ */
+export type ExtractResult<T> =
+  | (ResultParts & {
+      /** The output is complete and satisfies the schema (ajv, then the schema's own validation). */
+      readonly ok: true;
+      /** The schema's output for the extracted value. */
+      readonly data: T;
+    })
+  | (ResultParts & {
+      readonly ok: false;
+      /** No valid value: see `issues`, `fields` and `partial`. */
+      readonly data: null;
+    });
 
 /** Extraction options; the schema limits (maxSchemaBytes, maxSchemaDepth, maxSchemaProperties,
  *  maxSchemaExpansion) apply to the schema's compile, see SchemaLimits. */
@@ -84,7 +103,7 @@ export interface BatchInput {
 
 export type BatchResult<T> =
   | { readonly id: string | number; readonly index: number; readonly result: ExtractResult<T>; readonly error?: undefined }
-  | { readonly id: string | number; readonly index: number; readonly result?: undefined; readonly error: Error };
+  | { readonly id: string | number; readonly index: number; readonly result?: undefined; readonly error: PocketExtractError };
 
 export interface BatchOptions extends ExtractOptions {
   /** Documents in flight at once (default 1; engines serialize their context anyway). */

@@ -42,11 +42,12 @@ export interface Span {
 
 /**
  * - found: the value is supported by at least one span of the text.
- * - missing: null, absent, or empty; the text did not state it.
+ * - missing: null, absent, or empty where the schema allows it; the text did not state it.
  * - fabricated: a value with no support in the text.
  * - inferred: a boolean, an enum/const value not written in the text, or a field the schema marks
  *   as derived (`"x-pocket": { "derived": true }`): not expected to appear verbatim.
- * - invalid: the value failed validation at exactly this path (see `GroundOptions.issues`).
+ * - invalid: the value failed validation at exactly this path (see `GroundOptions.issues`), or
+ *   a required field came back null or absent (the schema is not satisfied; see `verify`).
  */
 export type FieldStatus = "found" | "missing" | "fabricated" | "inferred" | "invalid";
 
