@@ -16,6 +16,7 @@ import { parsePartialJson } from "./partial-json.js";
 import { DEFAULT_MAX_STRING_LENGTH, DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from "../schema/index.js";
 import { checkExtractOptions, DEFAULT_MAX_TEXT_BYTES } from "./options.js";
 import { checkText, checkTextBytes } from "./text-checks.js";
+import { ASYNC_DISPOSE } from "../util/async-dispose.js";
 import { hasVerbatimFields } from "./verbatim.js";
 import { verifyOutput } from "./verify-output.js";
 import type {
@@ -29,7 +30,7 @@ import type {
   StreamEvent,
 } from "./types.js";
 
-export class Extractor {
+export class Extractor implements AsyncDisposable {
   private disposed = false;
 
   constructor(
@@ -145,6 +146,11 @@ export class Extractor {
     if (this.disposed) return;
     this.disposed = true;
     await this.engine.dispose();
+  }
+
+  /** `await using extractor = await createExtractor(...)` disposes it at the end of the scope. */
+  async [ASYNC_DISPOSE](): Promise<void> {
+    await this.dispose();
   }
 
   private async run<S>(
