@@ -10,7 +10,7 @@ import type { Engine } from "../engines/engine.js";
 import { asPocketExtractError, PocketExtractError } from "../errors.js";
 import { buildPrompt } from "../prompt/index.js";
 import { encodeSegments } from "../tokens/plain-text.js";
-import type { ZodLike } from "../verify/index.js";
+import { ownValidation } from "../schema/standard.js";
 import type { JsonSchema } from "../verify/types.js";
 import { parsePartialJson } from "./partial-json.js";
 import { DEFAULT_MAX_STRING_LENGTH, DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from "../schema/index.js";
@@ -176,7 +176,7 @@ export class Extractor implements AsyncDisposable {
         `prompt (${promptIds.length} tokens) + maxTokens (${maxTokens}) exceeds the model context (${limit} tokens); shorten the text or lower maxTokens`,
       );
     }
-    const zod = isZodLike(schema) ? (schema as ZodLike<InferOutput<S>>) : undefined;
+    const zod = ownValidation<InferOutput<S>>(schema);
     const attempts = 1 + (o.retries ?? 0);
     let result: ExtractResult<InferOutput<S>> | undefined;
     for (let attempt = 0; attempt < attempts && !result?.ok; attempt++) {
@@ -210,10 +210,6 @@ function schemaLimits(o: ExtractOptions): SchemaLimits {
   const limits: { -readonly [K in keyof SchemaLimits]: SchemaLimits[K] } = {};
   for (const key of Object.keys(DEFAULT_SCHEMA_LIMITS) as (keyof SchemaLimits)[]) if (o[key] !== undefined) limits[key] = o[key];
   return limits;
-}
-
-function isZodLike(value: unknown): boolean {
-  return typeof value === "object" && value !== null && typeof (value as { safeParse?: unknown }).safeParse === "function";
 }
 
 function toAsyncIterator<T>(source: Iterable<T> | AsyncIterable<T>): AsyncIterator<T> {

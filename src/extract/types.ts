@@ -7,11 +7,26 @@ import type { GenerateStats } from "../decode/generate.js";
 import type { SpeculativeOptions } from "../decode/speculative.js";
 import type { SamplingOptions } from "../engines/engine.js";
 import type { SchemaLimits } from "../schema/types.js";
-import type { FieldReport, Issue } from "../verify/types.js";
+import type { FieldReport, Issue, JsonSchemaObject } from "../verify/types.js";
 import type { PocketExtractError } from "../errors.js";
 
-/** Output type of a Zod schema (v4 or v3); `unknown` for plain JSON Schema. */
-export type InferOutput<S> = S extends { _zod: { output: infer O } } ? O : S extends { _output: infer O } ? O : unknown;
+declare const schemaOutput: unique symbol;
+/** A plain JSON Schema tagged with the type of the values it describes: see `jsonSchema<T>()`. */
+export type TypedJsonSchema<T> = JsonSchemaObject & { readonly [schemaOutput]?: T };
+
+/** Output type of a schema: Zod (v4 or v3), any Standard Schema (its `types.output`: valibot,
+ *  arktype, ...), a `jsonSchema<T>()`; `unknown` for an untyped plain JSON Schema. */
+export type InferOutput<S> = S extends { _zod: { output: infer O } }
+  ? O
+  : S extends { _output: infer O }
+    ? O
+    : S extends { readonly "~standard": { readonly types?: infer Types } }
+      ? NonNullable<Types> extends { readonly output: infer O }
+        ? O
+        : unknown
+      : S extends { readonly [schemaOutput]?: infer O }
+        ? O
+        : unknown;
 
 /** What a streamed partial value may look like: any part may still be missing. */
 export type DeepPartial<T> = T extends readonly (infer U)[]

@@ -14,12 +14,13 @@ export interface JsonSchemaObject {
 export type JsonPath = readonly (string | number)[];
 
 /** One validation problem. `pointer` is the RFC 6901 form of `path` ("" is the root).
- *  `source`: the validator that found it, or "json" for the raw text itself (a repeated key). */
+ *  `source`: the validator that found it ("schema": a Standard Schema's own `~standard.validate`),
+ *  or "json" for the raw text itself (a repeated key). */
 export interface Issue {
   readonly path: (string | number)[];
   readonly pointer: string;
   readonly message: string;
-  readonly source: "ajv" | "zod" | "json";
+  readonly source: "ajv" | "zod" | "schema" | "json";
 }
 
 /**
