@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { toJSONSchema, type $ZodType } from "zod/v4/core";
 import type { zodToJsonSchema as ZodToJsonSchema } from "zod-to-json-schema";
 import { SchemaError } from "../errors.js";
+import { findUnrepresentable } from "./zod-unrepresentable.js";
 import { isStandardSchema, standardToJsonSchema, type StandardSchemaLike } from "./standard.js";
 import type { JsonSchema } from "./types.js";
 
@@ -44,6 +45,11 @@ export function toJsonSchema(input: unknown): JsonSchema {
     if (source === "standard") return standardToJsonSchema(input as StandardSchemaLike);
   } catch (err) {
     if (err instanceof SchemaError) throw err;
+    const where = source === "zod4" ? findUnrepresentable(input as $ZodType) : [];
+    if (where.length > 0) {
+      const list = where.map((u) => `${u.construct} at ${u.field}: ${u.fix}`).join("; ");
+      throw new SchemaError("SCHEMA_UNSUPPORTED", `the Zod schema cannot be expressed as JSON Schema: ${list}`, { pointer: where[0].pointer }, { cause: err });
+    }
     throw new SchemaError("SCHEMA_UNSUPPORTED", `the Zod schema cannot be expressed as JSON Schema: ${(err as Error).message}`, { pointer: "" }, { cause: err });
   }
   return input as JsonSchema;
