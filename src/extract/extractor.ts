@@ -30,7 +30,7 @@ import type {
   StreamEvent,
 } from "./types.js";
 
-export class Extractor implements AsyncDisposable {
+export class Extractor {
   private disposed = false;
 
   constructor(
