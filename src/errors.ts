@@ -59,7 +59,9 @@ export type ErrorCode =
   | "OUTPUT_LOCKED"
   | "RESUME_MISMATCH"
   | "RESUME_INVALID"
-  | "SCHEMA_EXPORT";
+  | "SCHEMA_EXPORT"
+  // a failure that was not one of the above (a bug or a foreign error; `cause` holds it)
+  | "INTERNAL";
 
 export class PocketExtractError extends Error {
   readonly code: ErrorCode;
@@ -69,6 +71,13 @@ export class PocketExtractError extends Error {
     this.name = new.target.name;
     this.code = code;
   }
+}
+
+/** `err` as a PocketExtractError: itself when it is one, else an INTERNAL error wrapping it (as
+ *  `cause`) with its message, so every error a batch reports carries a `code`. */
+export function asPocketExtractError(err: unknown): PocketExtractError {
+  if (err instanceof PocketExtractError) return err;
+  return new PocketExtractError("INTERNAL", err instanceof Error ? err.message : String(err), { cause: err });
 }
 
 /** A problem located in a schema: `keyword` is the JSON Schema keyword, `pointer` a JSON pointer. */

@@ -50,10 +50,11 @@ export function compileGrammar(input: unknown, vocabulary: Vocabulary, options: 
   if (options.cache === false) return compileUncached(input, vocabulary, options, false);
   // Fast path for the same schema object (the extractor's per-document call): no re-conversion.
   const identityKey = JSON.stringify([vocabulary.fingerprint, options]);
-  const seen = typeof input === "object" && input !== null ? byIdentity.get(input)?.get(identityKey) : undefined;
+  const keyed = (typeof input === "object" || typeof input === "function") && input !== null; // arktype schemas are functions
+  const seen = keyed ? byIdentity.get(input)?.get(identityKey) : undefined;
   if (seen) return { ...seen, compileMs: 0 };
   const result = compileUncached(input, vocabulary, options);
-  if (typeof input === "object" && input !== null) {
+  if (keyed) {
     let perInput = byIdentity.get(input);
     if (!perInput) byIdentity.set(input, (perInput = new LruCache(16)));
     perInput.set(identityKey, result);

@@ -7,15 +7,16 @@
 import { compileGrammar, type CompiledGrammar } from "../compile/index.js";
 import { DEFAULT_MAX_TOKENS, generate } from "../decode/generate.js";
 import type { Engine } from "../engines/engine.js";
-import { PocketExtractError } from "../errors.js";
+import { asPocketExtractError, PocketExtractError } from "../errors.js";
 import { buildPrompt } from "../prompt/index.js";
 import { encodeSegments } from "../tokens/plain-text.js";
-import type { ZodLike } from "../verify/index.js";
+import { ownValidation } from "../schema/standard.js";
 import type { JsonSchema } from "../verify/types.js";
 import { parsePartialJson } from "./partial-json.js";
 import { DEFAULT_MAX_STRING_LENGTH, DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from "../schema/index.js";
 import { checkExtractOptions, DEFAULT_MAX_TEXT_BYTES } from "./options.js";
 import { checkText, checkTextBytes } from "./text-checks.js";
+import { ASYNC_DISPOSE } from "../util/async-dispose.js";
 import { hasVerbatimFields } from "./verbatim.js";
 import { verifyOutput } from "./verify-output.js";
 import type {
@@ -101,7 +102,7 @@ export class Extractor {
         key,
         this.run(schema, input.text, options).then(
           (result): Done => ({ kind: "done", key, out: { id, index: key, result } }),
-          (error: unknown): Done => ({ kind: "done", key, out: { id, index: key, error: error instanceof Error ? error : new Error(String(error)) } }),
+          (error: unknown): Done => ({ kind: "done", key, out: { id, index: key, error: asPocketExtractError(error) } }),
         ),
       );
     }
@@ -147,6 +148,11 @@ export class Extractor {
     await this.engine.dispose();
   }
 
+  /** `await using extractor = await createExtractor(...)` disposes it at the end of the scope. */
+  async [ASYNC_DISPOSE](): Promise<void> {
+    await this.dispose();
+  }
+
   private async run<S>(
     schema: S,
     text: string,
@@ -170,7 +176,7 @@ export class Extractor {
         `prompt (${promptIds.length} tokens) + maxTokens (${maxTokens}) exceeds the model context (${limit} tokens); shorten the text or lower maxTokens`,
       );
     }
-    const zod = isZodLike(schema) ? (schema as ZodLike<InferOutput<S>>) : undefined;
+    const zod = ownValidation<InferOutput<S>>(schema);
     const attempts = 1 + (o.retries ?? 0);
     let result: ExtractResult<InferOutput<S>> | undefined;
     for (let attempt = 0; attempt < attempts && !result?.ok; attempt++) {
@@ -204,10 +210,6 @@ function schemaLimits(o: ExtractOptions): SchemaLimits {
   const limits: { -readonly [K in keyof SchemaLimits]: SchemaLimits[K] } = {};
   for (const key of Object.keys(DEFAULT_SCHEMA_LIMITS) as (keyof SchemaLimits)[]) if (o[key] !== undefined) limits[key] = o[key];
   return limits;
-}
-
-function isZodLike(value: unknown): boolean {
-  return typeof value === "object" && value !== null && typeof (value as { safeParse?: unknown }).safeParse === "function";
 }
 
 function toAsyncIterator<T>(source: Iterable<T> | AsyncIterable<T>): AsyncIterator<T> {

@@ -4,6 +4,7 @@ export { Extractor } from "./extractor.js";
 export { DEFAULT_MAX_TEXT_BYTES, OPTION_RANGES } from "./options.js";
 export { parsePartialJson } from "./partial-json.js";
 export { verbatim } from "./verbatim.js";
+export { jsonSchema } from "./json-schema.js";
 export type {
   BatchInput,
   BatchOptions,
@@ -15,4 +16,5 @@ export type {
   FieldResult,
   InferOutput,
   StreamEvent,
+  TypedJsonSchema,
 } from "./types.js";

@@ -7,10 +7,26 @@ import type { GenerateStats } from "../decode/generate.js";
 import type { SpeculativeOptions } from "../decode/speculative.js";
 import type { SamplingOptions } from "../engines/engine.js";
 import type { SchemaLimits } from "../schema/types.js";
-import type { FieldReport, Issue } from "../verify/types.js";
+import type { FieldReport, Issue, JsonSchemaObject } from "../verify/types.js";
+import type { PocketExtractError } from "../errors.js";
 
-/** Output type of a Zod schema (v4 or v3); `unknown` for plain JSON Schema. */
-export type InferOutput<S> = S extends { _zod: { output: infer O } } ? O : S extends { _output: infer O } ? O : unknown;
+declare const schemaOutput: unique symbol;
+/** A plain JSON Schema tagged with the type of the values it describes: see `jsonSchema<T>()`. */
+export type TypedJsonSchema<T> = JsonSchemaObject & { readonly [schemaOutput]?: T };
+
+/** Output type of a schema: Zod (v4 or v3), any Standard Schema (its `types.output`: valibot,
+ *  arktype, ...), a `jsonSchema<T>()`; `unknown` for an untyped plain JSON Schema. */
+export type InferOutput<S> = S extends { _zod: { output: infer O } }
+  ? O
+  : S extends { _output: infer O }
+    ? O
+    : S extends { readonly "~standard": { readonly types?: infer Types } }
+      ? NonNullable<Types> extends { readonly output: infer O }
+        ? O
+        : unknown
+      : S extends { readonly [schemaOutput]?: infer O }
+        ? O
+        : unknown;
 
 /** What a streamed partial value may look like: any part may still be missing. */
 export type DeepPartial<T> = T extends readonly (infer U)[]
@@ -32,11 +48,11 @@ export interface ExtractStats extends GenerateStats {
   readonly attempts: number;
 }
 
-export interface ExtractResult<T> {
-  /** True when `data` is present: the output is complete, valid, and no required field is missing. */
-  readonly ok: boolean;
-  /** Zod's output for the extracted value, or null when it cannot satisfy the schema. */
-  readonly data: T | null;
+/** What every result holds, valid or not. */
+interface ResultParts {
+  /** True when no field is `fabricated`: every stated value has support in the text. Independent
+   *  of `ok`: a valid result can hold a fabricated value, and an invalid one can be grounded. */
+  readonly grounded: boolean;
   /** The parsed JSON value even when it is not valid (null escapes of optional fields removed). */
   readonly partial: unknown;
   /** One entry per leaf path: status, value, source spans. */
@@ -47,6 +63,24 @@ export interface ExtractResult<T> {
   readonly raw: string;
   readonly stats: ExtractStats;
 }
+
+/**
+ * One extraction's result. `ok` is the discriminant: after `if (result.ok)`, `data` is `T`.
+ * `ok` means valid (complete output that satisfies the schema; no field `invalid`, a required
+ * field answered null included); `grounded` means no field is fabricated.
+ */
+export type ExtractResult<T> =
+  | (ResultParts & {
+      /** The output is complete and satisfies the schema (ajv, then the schema's own validation). */
+      readonly ok: true;
+      /** The schema's output for the extracted value. */
+      readonly data: T;
+    })
+  | (ResultParts & {
+      readonly ok: false;
+      /** No valid value: see `issues`, `fields` and `partial`. */
+      readonly data: null;
+    });
 
 /** Extraction options; the schema limits (maxSchemaBytes, maxSchemaDepth, maxSchemaProperties,
  *  maxSchemaExpansion) apply to the schema's compile, see SchemaLimits. */
@@ -84,7 +118,7 @@ export interface BatchInput {
 
 export type BatchResult<T> =
   | { readonly id: string | number; readonly index: number; readonly result: ExtractResult<T>; readonly error?: undefined }
-  | { readonly id: string | number; readonly index: number; readonly result?: undefined; readonly error: Error };
+  | { readonly id: string | number; readonly index: number; readonly result?: undefined; readonly error: PocketExtractError };
 
 export interface BatchOptions extends ExtractOptions {
   /** Documents in flight at once (default 1; engines serialize their context anyway). */

@@ -24,7 +24,8 @@ export interface OutputToVerify<T> {
   readonly extraIssues?: readonly Issue[];
 }
 
-export type VerifiedOutput<T> = Pick<ExtractResult<T>, "ok" | "data" | "partial" | "fields" | "issues">;
+export type VerifiedOutput<T> = DistributiveOmit<ExtractResult<T>, "raw" | "stats">;
+type DistributiveOmit<U, K extends PropertyKey> = U extends unknown ? Omit<U, K> : never;
 
 export function verifyOutput<T>(o: OutputToVerify<T>): VerifiedOutput<T> {
   const escapes = resolveNullEscapes(JSON.parse(o.raw), (v) => validate(v, o.jsonSchema).issues);
@@ -32,12 +33,7 @@ export function verifyOutput<T>(o: OutputToVerify<T>): VerifiedOutput<T> {
   const checked = verify(escapes.value, o.text, { jsonSchema: o.jsonSchema, zodSchema: o.zod, extraIssues });
   const missing = new Set(escapes.missingRequired);
   const issues = checked.issues.map((i) => (missing.has(i.pointer) ? { ...i, message: MISSING_REQUIRED } : i));
-  const ok = checked.ok && o.cutAt === undefined;
-  return {
-    ok,
-    data: ok ? checked.data : null,
-    partial: escapes.value,
-    fields: markTruncated(checked.fields, o.raw, o.cutAt),
-    issues,
-  };
+  const fields = markTruncated(checked.fields, o.raw, o.cutAt);
+  const parts = { grounded: !fields.some((f) => f.status === "fabricated"), partial: escapes.value, fields, issues };
+  return checked.ok && o.cutAt === undefined ? { ...parts, ok: true, data: checked.data as T } : { ...parts, ok: false, data: null };
 }

@@ -10,6 +10,7 @@ import { UnrecoverableError, Worker, type Job } from "bullmq";
 import { recordOf } from "../cli/record.js";
 import type { ExtractorPool } from "../pool/index.js";
 import { isDocumentFault } from "../pool/index.js";
+import { asPocketExtractError } from "../errors.js";
 import { connectionOptions, openRedis, prefixOf, storeKeys, type QueueLocation } from "./connection.js";
 import type { DocumentJob } from "./jobs.js";
 import { ResultStore, SchemaStore } from "./stores.js";
@@ -57,7 +58,7 @@ export function startQueueWorker(options: QueueWorkerOptions): QueueWorker {
       const result = await options.pool.use((extractor) => extractor.extract(schema, text));
       await record(job, { id, index: 0, result });
     } catch (err) {
-      const error = err instanceof Error ? err : new Error(String(err));
+      const error = asPocketExtractError(err);
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       if (isDocumentFault(error) || lastAttempt) {
         await record(job, { id, index: 0, error });
@@ -84,7 +85,7 @@ export function startQueueWorker(options: QueueWorkerOptions): QueueWorker {
   worker.on("failed", (job, err) => {
     if (!job) return;
     const recordIfFinal = async (): Promise<void> => {
-      if ((await job.isFailed()) && !(await results.has(job.data.id))) await record(job, { id: job.data.id, index: 0, error: err });
+      if ((await job.isFailed()) && !(await results.has(job.data.id))) await record(job, { id: job.data.id, index: 0, error: asPocketExtractError(err) });
     };
     recordIfFinal().catch(onError);
   });

@@ -6,7 +6,7 @@
  * have produced them, so a fixture the model could never emit fails loudly instead of passing.
  */
 import { sample } from "fast-check";
-import { PocketExtractError } from "../errors.js";
+import { asPocketExtractError, PocketExtractError } from "../errors.js";
 import { parsePartialJson } from "../extract/partial-json.js";
 import { checkText } from "../extract/text-checks.js";
 import type { Extractor } from "../extract/extractor.js";
@@ -74,7 +74,7 @@ export function fakeExtractor(options: FakeExtractorOptions = {}): FakeExtractor
       try {
         yield { id: id ?? i, index: i, result: await answer(schema, text, opts) };
       } catch (error) {
-        yield { id: id ?? i, index: i, error: error instanceof Error ? error : new Error(String(error)) };
+        yield { id: id ?? i, index: i, error: asPocketExtractError(error) };
       }
     }
   }

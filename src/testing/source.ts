@@ -6,6 +6,7 @@
  */
 import { buildAutomaton } from "../automaton/index.js";
 import { compileSchema, DEFAULT_MAX_STRING_LENGTH, type JsonSchemaObject } from "../schema/index.js";
+import { ownValidation } from "../schema/standard.js";
 import type { ZodLike } from "../verify/index.js";
 import { DfaWalker } from "./walk.js";
 
@@ -39,7 +40,7 @@ export function schemaSource(schema: unknown, options: SourceOptions): SchemaSou
   const source: SchemaSource = {
     walker: new DfaWalker(buildAutomaton(compiled.grammar)),
     jsonSchema: compiled.jsonSchema,
-    zod: isZodLike(schema) ? schema : undefined,
+    zod: ownValidation(schema),
   };
   if (typeof schema === "object" && schema !== null) {
     const map = perSchema ?? new Map<string, SchemaSource>();
@@ -49,6 +50,3 @@ export function schemaSource(schema: unknown, options: SourceOptions): SchemaSou
   return source;
 }
 
-function isZodLike(value: unknown): value is ZodLike {
-  return typeof value === "object" && value !== null && typeof (value as { safeParse?: unknown }).safeParse === "function";
-}

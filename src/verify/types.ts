@@ -14,12 +14,13 @@ export interface JsonSchemaObject {
 export type JsonPath = readonly (string | number)[];
 
 /** One validation problem. `pointer` is the RFC 6901 form of `path` ("" is the root).
- *  `source`: the validator that found it, or "json" for the raw text itself (a repeated key). */
+ *  `source`: the validator that found it ("schema": a Standard Schema's own `~standard.validate`),
+ *  or "json" for the raw text itself (a repeated key). */
 export interface Issue {
   readonly path: (string | number)[];
   readonly pointer: string;
   readonly message: string;
-  readonly source: "ajv" | "zod" | "json";
+  readonly source: "ajv" | "zod" | "schema" | "json";
 }
 
 /**
@@ -42,11 +43,12 @@ export interface Span {
 
 /**
  * - found: the value is supported by at least one span of the text.
- * - missing: null, absent, or empty; the text did not state it.
+ * - missing: null, absent, or empty where the schema allows it; the text did not state it.
  * - fabricated: a value with no support in the text.
  * - inferred: a boolean, an enum/const value not written in the text, or a field the schema marks
  *   as derived (`"x-pocket": { "derived": true }`): not expected to appear verbatim.
- * - invalid: the value failed validation at exactly this path (see `GroundOptions.issues`).
+ * - invalid: the value failed validation at exactly this path (see `GroundOptions.issues`), or
+ *   a required field came back null or absent (the schema is not satisfied; see `verify`).
  */
 export type FieldStatus = "found" | "missing" | "fabricated" | "inferred" | "invalid";
 

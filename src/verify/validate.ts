@@ -18,6 +18,8 @@ import type { Issue, JsonSchema, JsonSchemaObject } from "./types.js";
 /** The part of a zod schema (v3 or v4) validation needs. */
 export interface ZodLike<Out = unknown> {
   safeParse(data: unknown): ZodSafeParse<Out>;
+  /** How its issues are labelled (default "zod"; "schema" for a Standard Schema's validation). */
+  readonly issueSource?: "zod" | "schema";
 }
 export type ZodSafeParse<Out> =
   | { readonly success: true; readonly data: Out }
@@ -156,7 +158,7 @@ export function validate<T = unknown>(value: unknown, jsonSchema: JsonSchema, zo
       for (const zi of r.error.issues) {
         const path = zi.path.map((k) => (typeof k === "number" ? k : String(k)));
         const pointer = toPointer(path);
-        if (!seen.has(pointer)) issues.push({ path, pointer, message: zi.message, source: "zod" });
+        if (!seen.has(pointer)) issues.push({ path, pointer, message: zi.message, source: zodSchema.issueSource ?? "zod" });
       }
     }
   }

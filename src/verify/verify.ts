@@ -1,7 +1,9 @@
 /**
  * Validation and grounding in one call, the way the extractor uses them: validate the value,
  * then ground every leaf with the validation issues attached, so a leaf that failed validation
- * is `invalid` and a required leaf that came back null is `missing` (and the result not ok).
+ * is `invalid`. A required leaf that came back null (or absent) is `invalid` too: it fails the
+ * schema at that path, so fields, issues, the result's `ok` and the CLI's document status agree.
+ * `missing` is reserved for absences the schema allows.
  */
 import { groundFields, type GroundOptions } from "./ground.js";
 import type { PreparedText } from "./prepared.js";
@@ -17,7 +19,8 @@ export interface VerifyOptions<T> extends Omit<GroundOptions, "schema" | "issues
 }
 
 export interface Verification<T> {
-  /** The value satisfies the schema (ajv and zod) and no required field is missing. Grounding
+  /** The value satisfies the schema (ajv and zod) and no field is `invalid` (a required
+   *  field answered null included). Grounding
    *  does not affect `ok`: a fabricated field is reported, not rejected. */
   readonly ok: boolean;
   readonly data: T | null;
@@ -29,9 +32,11 @@ export function verify<T = unknown>(value: unknown, text: string | PreparedText,
   const { jsonSchema, zodSchema, extraIssues = [], ...ground } = options;
   const v = validate(value, jsonSchema, zodSchema);
   const issues = [...v.issues, ...extraIssues];
-  const fields = groundFields(value, text, { ...ground, schema: jsonSchema, issues });
   // A required field is only unsatisfied when it is absent or null (the model's "not stated"
   // escape); an empty string or array is a value the schema accepts, reported `missing` but kept.
-  const ok = issues.length === 0 && !fields.some((f) => f.required && (f.value === null || f.value === undefined));
+  const fields = groundFields(value, text, { ...ground, schema: jsonSchema, issues }).map((f) =>
+    f.required && (f.value === null || f.value === undefined) ? { ...f, status: "invalid" as const } : f,
+  );
+  const ok = issues.length === 0 && !fields.some((f) => f.status === "invalid");
   return { ok, data: ok ? v.data : null, issues, fields };
 }

@@ -95,6 +95,9 @@ describe("run: output lines", () => {
     expect(summary.errors).toEqual({ TEXT_EMPTY: 1, INPUT_INVALID: 2 });
     expect(summary.fields.found).toBeGreaterThanOrEqual(4);
     expect(summary.fields.fabricated).toBe(1);
+    // dan's required name answered null: the document, its field and the summary all say invalid.
+    expect((byLine.get(4) as ResultRecord).fields.find((f) => f.pointer === "/name")!.status).toBe("invalid");
+    expect(summary.fields.invalid).toBe(1);
     expect(summary.exitCode).toBe(1);
     expect(summary.interrupted).toBeNull();
     expect(summary.time.maskShare).toBeGreaterThan(0);

@@ -45,12 +45,13 @@ describe("extract() through the real mask path", () => {
     expect(r.fields.find((f) => f.pointer === "/product")!.status).toBe("fabricated");
   });
 
-  it("reports a required field answered with null as missing: ok false, data null, partial kept", async () => {
+  it("reports a required field answered with null as invalid: ok false, data null, partial kept", async () => {
     const ex = await scripted('{"product":null,"quantity":3,"price":null}');
     const r = await ex.extract(Order, TEXT);
     expect(r.ok).toBe(false);
     expect(r.data).toBeNull();
-    expect(r.fields.find((f) => f.pointer === "/product")!.status).toBe("missing");
+    expect(r.fields.find((f) => f.pointer === "/product")!.status).toBe("invalid");
+    expect(r.fields.find((f) => f.pointer === "/price")!.status).toBe("missing"); // nullable: an allowed absence
     expect(r.issues.some((i) => i.pointer === "/product" && /not stated/.test(i.message))).toBe(true);
     expect(r.partial).toEqual({ product: null, quantity: 3, price: null });
   });

@@ -32,10 +32,12 @@ function checkConsistency(r: ExtractResult<unknown>): void {
     expect(r.stats.cutShort).toBe(false);
   }
   for (const f of r.fields) {
-    // A required field answered null fails; an empty "" or [] is `missing` too but valid, and
-    // the real extractor then says ok (see "equals what the real extractor returns").
-    if (f.required && f.status === "missing" && (f.value === null || f.value === undefined)) expect(r.ok).toBe(false);
+    // A required field answered null is `invalid` and fails the result; an empty "" or [] is
+    // `missing` but valid, and the real extractor then says ok (see "equals what the real extractor returns").
+    if (f.required && (f.value === null || f.value === undefined)) expect(f.status).toBe("invalid");
+    if (f.status === "invalid") expect(r.ok).toBe(false);
     if (f.status === "invalid") expect(r.issues.some((i) => i.pointer === f.pointer)).toBe(true);
+    expect(r.grounded).toBe(!r.fields.some((g) => g.status === "fabricated"));
     if (f.truncated) expect(r.stats.cutShort).toBe(true);
   }
   const s = r.stats;

@@ -133,7 +133,7 @@ describe("groundFields", () => {
 });
 
 describe("verify", () => {
-  it("validates and grounds in one call; a required null makes the result not ok", () => {
+  it("validates and grounds in one call; a required null is invalid and makes the result not ok", () => {
     const Contact = z.object({ name: z.string(), phone: z.string().nullable() });
     const js = z.toJSONSchema(Contact) as JsonSchema;
     const good = verify({ name: "张伟", phone: null }, text, { jsonSchema: js, zodSchema: Contact });
@@ -143,7 +143,7 @@ describe("verify", () => {
     const bad = verify({ name: null, phone: "138" }, text, { jsonSchema: js, zodSchema: Contact });
     expect(bad.ok).toBe(false);
     expect(bad.data).toBeNull();
-    expect(bad.fields.map((f) => [f.pointer, f.status, f.required])).toEqual([["/name", "missing", true], ["/phone", "fabricated", false]]);
+    expect(bad.fields.map((f) => [f.pointer, f.status, f.required])).toEqual([["/name", "invalid", true], ["/phone", "fabricated", false]]);
     expect(bad.issues.map((i) => i.pointer)).toContain("/name");
   });
 });
