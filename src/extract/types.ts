@@ -7,6 +7,7 @@ import type { GenerateStats } from "../decode/generate.js";
 import type { SpeculativeOptions } from "../decode/speculative.js";
 import type { SamplingOptions } from "../engines/engine.js";
 import type { SchemaLimits } from "../schema/types.js";
+import type { GroundingOptions } from "../verify/ground.js";
 import type { FieldReport, Issue } from "../verify/types.js";
 
 /** Output type of a Zod schema (v4 or v3); `unknown` for plain JSON Schema. */
@@ -65,6 +66,9 @@ export interface ExtractOptions extends SchemaLimits {
   readonly defaultMaxStringLength?: number;
   /** Retries when zod refinements fail (resampling with a new seed); default 0, at most 100. */
   readonly retries?: number;
+  /** How grounding reads dates, suffixed numbers and currencies in the text (GroundingOptions);
+   *  its language defaults to `language`. */
+  readonly grounding?: GroundingOptions;
   /** Largest document in UTF-8 bytes, checked before any tokenizing (TEXT_TOO_LONG); default
    *  262,144 (256 KiB). Also bounds `instruction`. */
   readonly maxTextBytes?: number;
