@@ -24,16 +24,23 @@ const AFTER: readonly (readonly [string, readonly string[]])[] = [
 const CODES = ["USD", "CNY", "EUR", "GBP", "JPY", "HKD", "CAD", "AUD", "SGD", "TWD", "NZD", "INR", "KRW", "CHF"];
 
 const escape = (s: string): string => s.replace(/[$]/g, "\\$");
-const alternatives = (marks: readonly (readonly [string, readonly string[]])[]): string =>
-  [...marks.map(([m]) => escape(m)), ...CODES.map((c) => c.toLowerCase())].join("|");
+const isLatin = (m: string): boolean => /^[a-z]/.test(m);
+/** The marks as regex alternatives; a Latin mark must be a whole word on its `side` (rmb, not
+ *  the end of "farmrmb"), CJK marks and symbols need no boundary. */
+const alternatives = (marks: readonly (readonly [string, readonly string[]])[], side: "before" | "after"): string => {
+  const all = [...marks.map(([m]) => m), ...CODES.map((c) => c.toLowerCase())];
+  const latin = all.filter(isLatin).map(escape).join("|");
+  const other = all.filter((m) => !isLatin(m)).map(escape).join("|");
+  return side === "before" ? `(?<![A-Za-z])(?:${latin})|${other}` : `(?:${latin})(?![A-Za-z])|${other}`;
+};
 
 /** The mark just before an amount (the text up to the amount ends with it). */
-export const CURRENCY_BEFORE = new RegExp(`(?<![A-Za-z])(?:${alternatives(BEFORE)})\\s*$`, "i");
-/** The mark just after an amount. Latin words must end there (5 dollarsign is not a mark). */
-export const CURRENCY_AFTER = new RegExp(`^\\s*(?:${alternatives(AFTER)})(?![A-Za-z])`, "i");
+export const CURRENCY_BEFORE = new RegExp(`(?:${alternatives(BEFORE, "before")})\\s*$`, "i");
+/** The mark just after an amount. */
+export const CURRENCY_AFTER = new RegExp(`^\\s*(?:${alternatives(AFTER, "after")})`, "i");
 /** Source text of the marks for building value patterns. */
-export const CURRENCY_BEFORE_SOURCE = alternatives(BEFORE);
-export const CURRENCY_AFTER_SOURCE = alternatives(AFTER);
+export const CURRENCY_BEFORE_SOURCE = alternatives(BEFORE, "before");
+export const CURRENCY_AFTER_SOURCE = alternatives(AFTER, "after");
 
 /** The currencies a mark (as matched by the patterns above, spaces allowed) can stand for. */
 export function currenciesOf(mark: string): readonly string[] {
