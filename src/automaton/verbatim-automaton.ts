@@ -211,8 +211,9 @@ export interface SubstringAutomaton {
   readonly next: readonly ReadonlyMap<number, number>[];
   readonly start: number;
   readonly accepting: Uint8Array;
-  /** Length of each state's longest string in the marked sequence (transitions lengthen it). */
-  readonly len: readonly number[];
+  /** States by decreasing length of their longest string: every transition leads to a state
+   *  listed before its source. */
+  readonly order: Int32Array;
 }
 
 /**
@@ -245,12 +246,25 @@ export function wordAlignedSubstrings(codePoints: readonly number[]): SubstringA
   const accepting = new Uint8Array(sam.length);
   for (let s = 1; s < sam.length; s++) if (s !== start && sam[s].has(BOUNDARY) && last[s] !== BOUNDARY && !isSpace(last[s])) accepting[s] = 1;
   // Trim: a value may not step where it cannot end ("Emily " at the end of the text).
+  const order = byDecreasingLength(len);
   const live = new Uint8Array(sam.length);
-  for (const s of Array.from(next.keys()).sort((x, y) => len[y] - len[x])) {
+  for (const s of order) {
     for (const [cp, t] of next[s]) if (live[t] === 0) next[s].delete(cp);
     live[s] = accepting[s] === 1 || next[s].size > 0 ? 1 : 0;
   }
-  return { next, start, accepting, len };
+  return { next, start, accepting, order };
+}
+
+/** State ids sorted by decreasing `len` (a counting sort: lengths are at most the text's). */
+function byDecreasingLength(len: readonly number[]): Int32Array {
+  let max = 0;
+  for (const l of len) max = Math.max(max, l);
+  const counts = new Int32Array(max + 2);
+  for (const l of len) counts[max - l + 1]++;
+  for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
+  const order = new Int32Array(len.length);
+  len.forEach((l, s) => (order[counts[max - l]++] = s));
+  return order;
 }
 
 /**
@@ -278,9 +292,8 @@ export function shortestVerbatimValue(text: string): number {
 
 /** Per state, the fewest bytes (by `spelled`) to an accepting state; Infinity where none. */
 function bytesToEnd(a: SubstringAutomaton, spelled: (cp: number) => number): Float64Array {
-  const order = Array.from(a.next.keys()).sort((x, y) => a.len[y] - a.len[x]);
   const toEnd = new Float64Array(a.next.length).fill(Infinity);
-  for (const s of order) {
+  for (const s of a.order) {
     if (a.accepting[s] === 1) toEnd[s] = 0;
     else for (const [cp, t] of a.next[s]) toEnd[s] = Math.min(toEnd[s], spelled(cp) + toEnd[t]);
   }
