@@ -12,6 +12,7 @@ export * from "./engines/index.js";
 export { loadTokenizerJson, vocabularyFromBytes, TokenTrie, type Vocabulary } from "./tokens/index.js";
 export { PocketExtractError, SchemaError, FileError, OptionError, type ErrorCode } from "./errors.js";
 export type { FieldReport, FieldStatus, Issue, Span, JsonSchema } from "./verify/types.js";
+export type { GroundingOptions, DateOrder } from "./verify/index.js";
 export {
   writeReport,
   renderReport,

@@ -2,14 +2,15 @@
  * Structural keys of grammar rules, for sharing built automata across grammars: two rules with
  * equal keys have equal automata whatever their names. A rule's key is its expression with each
  * reference replaced by the referenced rule's key id (interned, so keys do not nest) and each
- * string by its spec. Verbatim strings are keyed without their text: callers never depend on it,
- * because a verbatim string is always called (rule-automata.ts). Rules in recursive components
+ * string by its spec. Verbatim strings are keyed by their shortest value, not their text: callers
+ * depend on nothing else, because a verbatim string is always called (rule-automata.ts). Rules in recursive components
  * have no key (their automata depend on their cycle): neither do rules that reference them.
  */
 import type { Expr, Grammar } from "../grammar/ir.js";
 import { LruCache } from "../util/lru.js";
 import { JsonStrings, type JsonStringSpec } from "./json-string.js";
 import type { Leaf } from "./expr-nfa.js";
+import { shortestVerbatimValue } from "./verbatim-automaton.js";
 
 /** Key -> id, process-wide. Ids are never reused, so an evicted key can never be confused. */
 const keyIds = new LruCache<string, number>(8192);
@@ -104,8 +105,12 @@ function stringKey(spec: JsonStringSpec): string {
 
 function computeStringKey(spec: JsonStringSpec): string {
   if (spec.substringOf === undefined) return `s${internKey(JsonStrings.keyOf(spec))}`;
-  // Only whether the text is empty changes the caller (an empty text leaves no string at all).
-  return `v${spec.substringOf.length === 0 ? "0" : "1"}${internKey(JsonStrings.keyOf({ ...spec, substringOf: "" }))}`;
+  // A plain verbatim string (no bounds, no pattern) changes its callers only through its
+  // shortest value (their distances; none at all: no string). Other verbatim strings are keyed
+  // by their text: what their bounds leave of it is only known once built.
+  const plain = spec.minLength <= 1 && spec.maxLength === Infinity && spec.pattern === undefined && !spec.exclude?.length && !spec.excludePatterns?.length;
+  if (!plain) return `s${internKey(JsonStrings.keyOf(spec))}`;
+  return `v${shortestVerbatimValue(spec.substringOf)}:${internKey(JsonStrings.keyOf({ ...spec, substringOf: "" }))}`;
 }
 
 function findLeaf(expr: Expr, match: (leaf: Leaf) => boolean): Leaf | undefined {

@@ -1,8 +1,8 @@
 /**
- * Content automaton of a verbatim field with a length bound or a pattern: exactly the non-empty
- * substrings of a source text, as raw UTF-8 (whole characters only), which json-string.ts then
- * bounds, filters, escapes and quotes like any other string content. It is the suffix automaton
- * of the text's code points with each code point spelled out in UTF-8 through small intermediate
+ * Content automaton of a verbatim field with a length bound or a pattern: exactly the substrings
+ * of a source text a verbatim value may be (word-aligned, see verbatim-automaton.ts), as raw
+ * UTF-8 (whole characters only), which json-string.ts then bounds, filters, escapes and quotes
+ * like any other string content. It is that substring automaton with each code point spelled out in UTF-8 through small intermediate
  * states; UTF-8 is a prefix-free code, so the result stays deterministic. (Plain verbatim fields
  * use verbatim-automaton.ts, which builds the finished token directly and sparsely.)
  */
@@ -10,11 +10,11 @@ import type { Budget } from "./budget.js";
 import type { ByteDfa } from "./dfa.js";
 import { DfaBuilder } from "./dfa-builder.js";
 import { encodeCodePoint } from "./utf8.js";
-import { sourceCodePoints, suffixAutomaton } from "./verbatim-automaton.js";
+import { sourceCodePoints, wordAlignedSubstrings } from "./verbatim-automaton.js";
 
 export function substringContent(text: string, budget: Budget, what: string): ByteDfa {
   const codePoints = sourceCodePoints(text, what);
-  const sam = suffixAutomaton(codePoints);
+  const { next: sam, start, accepting } = wordAlignedSubstrings(codePoints);
   // One class per byte value the text uses; every other byte is dead everywhere (class 0).
   const classOf = new Uint8Array(256);
   let numClasses = 1;
@@ -22,7 +22,7 @@ export function substringContent(text: string, budget: Budget, what: string): By
     for (const b of encodeCodePoint(cp)) if (classOf[b] === 0) classOf[b] = numClasses++;
   }
   const out = new DfaBuilder(classOf, numClasses, budget, what);
-  for (let s = 0; s < sam.length; s++) out.addState(s !== 0);
+  for (let s = 0; s < sam.length; s++) out.addState(accepting[s] === 1);
   for (let s = 0; s < sam.length; s++) {
     budget.charge(sam[s].size, what);
     for (const [cp, target] of sam[s]) {
@@ -40,5 +40,5 @@ export function substringContent(text: string, budget: Budget, what: string): By
       out.set(at, classOf[bytes[bytes.length - 1]], target);
     }
   }
-  return out.build(0);
+  return out.build(start);
 }

@@ -6,6 +6,8 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_MAX_TEXT_BYTES } from "../extract/index.js";
 import { defaultMaxLineBytes } from "./jsonl.js";
+import type { GroundingOptions } from "../verify/index.js";
+import { GROUNDING_HELP, GROUNDING_OPTION_NAMES, GROUNDING_OPTIONS, groundingFromArgs } from "./grounding-args.js";
 
 /** A command line the CLI cannot run; reported with the help hint and exit code 2. */
 export class UsageError extends Error {
@@ -34,6 +36,7 @@ export interface RunArgs {
   readonly maxTextBytes: number;
   /** Longest input line read; a longer one gets a LINE_TOO_LONG record, unread. */
   readonly maxLineBytes: number;
+  readonly grounding: GroundingOptions;
 }
 
 export interface InspectArgs {
@@ -77,7 +80,7 @@ run: extract one JSON result per input line; results are appended to --output as
   --max-line-bytes <n>      longest input line read (default: 6 x --max-text-bytes + 4096, room for
                             a text at the limit fully escaped); a longer line is skipped unread
                             and gets a LINE_TOO_LONG error line
-
+${GROUNDING_HELP}
 inspect: print the compile report (enforced / validated-after / annotation keywords), the grammar
 (GBNF) and the prompt the model sees for a sample text.
   --schema <file[#Export]>  as for run
@@ -119,9 +122,10 @@ const OPTIONS = {
   "text-file": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
+  ...GROUNDING_OPTIONS,
 } as const;
 
-const RUN_ONLY = ["model", "input", "output", "text-field", "id-field", "concurrency", "max-tokens", "threads", "context-length", "resume", "report", "summary-json", "quiet", "max-text-bytes", "max-line-bytes"] as const;
+const RUN_ONLY = ["model", "input", "output", "text-field", "id-field", "concurrency", "max-tokens", "threads", "context-length", "resume", "report", "summary-json", "quiet", "max-text-bytes", "max-line-bytes", ...GROUNDING_OPTION_NAMES] as const;
 const INSPECT_ONLY = ["text", "text-file"] as const;
 
 /**
@@ -176,6 +180,7 @@ export function parseCliArgs(argv: readonly string[], modelOptional = false): Cl
     quiet: values.quiet ?? false,
     maxTextBytes,
     maxLineBytes: positiveInteger(values["max-line-bytes"], "max-line-bytes") ?? defaultMaxLineBytes(maxTextBytes),
+    grounding: groundingFromArgs(values),
   };
 }
 

@@ -176,6 +176,8 @@ export class Extractor {
         `prompt (${promptIds.length} tokens) + maxTokens (${maxTokens}) exceeds the model context (${limit} tokens); shorten the text or lower maxTokens`,
       );
     }
+    // Grounding options merge key by key: a call's dateOrder keeps the extractor's currency.
+    const grounding = { language: o.language, ...this.defaults.grounding, ...options.grounding };
     const zod = ownValidation<InferOutput<S>>(schema);
     const attempts = 1 + (o.retries ?? 0);
     let result: ExtractResult<InferOutput<S>> | undefined;
@@ -190,7 +192,7 @@ export class Extractor {
         await session.close();
       }
       result = {
-        ...verifyOutput({ raw: generated.text, text, jsonSchema, zod, cutAt: generated.cutAt }),
+        ...verifyOutput({ raw: generated.text, text, jsonSchema, zod, grounding, cutAt: generated.cutAt }),
         raw: generated.text,
         stats: {
           ...generated.stats,

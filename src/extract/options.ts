@@ -7,6 +7,7 @@
 import { OptionError } from "../errors.js";
 import { checkSampling } from "../engines/native-shared/sampling.js";
 import { checkInteger } from "../util/check-option.js";
+import { checkGroundingOptions } from "../verify/ground.js";
 import type { BatchOptions, ExtractOptions } from "./types.js";
 
 /** Default largest document, in UTF-8 bytes, checked before any tokenizing (256 KiB). */
@@ -26,5 +27,9 @@ export function checkExtractOptions(o: ExtractOptions & BatchOptions): void {
   }
   if (o.instruction !== undefined && typeof o.instruction !== "string") throw new OptionError("instruction", o.instruction, "a string");
   if (o.sampling !== undefined) checkSampling(o.sampling);
+  if (o.grounding !== undefined) {
+    if (typeof o.grounding !== "object" || o.grounding === null) throw new OptionError("grounding", o.grounding, "an object of grounding options");
+    checkGroundingOptions(o.grounding);
+  }
   if (o.examples !== undefined && !Array.isArray(o.examples)) throw new OptionError("examples", o.examples, "an array of { text, output }");
 }

@@ -9,6 +9,7 @@ import type { SamplingOptions } from "../engines/engine.js";
 import type { SchemaLimits } from "../schema/types.js";
 import type { FieldReport, Issue, JsonSchemaObject } from "../verify/types.js";
 import type { PocketExtractError } from "../errors.js";
+import type { GroundingOptions } from "../verify/ground.js";
 
 declare const schemaOutput: unique symbol;
 /** A plain JSON Schema tagged with the type of the values it describes: see `jsonSchema<T>()`. */
@@ -99,6 +100,9 @@ export interface ExtractOptions extends SchemaLimits {
   readonly defaultMaxStringLength?: number;
   /** Retries when zod refinements fail (resampling with a new seed); default 0, at most 100. */
   readonly retries?: number;
+  /** How grounding reads dates, suffixed numbers and currencies in the text (GroundingOptions);
+   *  its language defaults to `language`. */
+  readonly grounding?: GroundingOptions;
   /** Largest document in UTF-8 bytes, checked before any tokenizing (TEXT_TOO_LONG); default
    *  262,144 (256 KiB). Also bounds `instruction`. */
   readonly maxTextBytes?: number;

@@ -3,7 +3,7 @@
  * validate (ajv, then zod), report repeated keys (duplicate-keys.ts) and ground every field, mark the fields budget-aware completion cut
  * short. One function so the extractor and pocket-extract/testing build results the same way.
  */
-import { verify, type ZodLike } from "../verify/index.js";
+import { verify, type GroundingOptions, type ZodLike } from "../verify/index.js";
 import type { Issue, JsonSchema } from "../verify/types.js";
 import { duplicateKeyIssues } from "../verify/duplicate-keys.js";
 import { validate } from "../verify/validate.js";
@@ -20,6 +20,7 @@ export interface OutputToVerify<T> {
   readonly zod?: ZodLike<T>;
   /** Byte offset of `raw` where budget-aware completion took over, if it did. */
   readonly cutAt?: number;
+  readonly grounding?: GroundingOptions;
   /** Extra problems found elsewhere (they make the result not ok). */
   readonly extraIssues?: readonly Issue[];
 }
@@ -30,7 +31,7 @@ type DistributiveOmit<U, K extends PropertyKey> = U extends unknown ? Omit<U, K>
 export function verifyOutput<T>(o: OutputToVerify<T>): VerifiedOutput<T> {
   const escapes = resolveNullEscapes(JSON.parse(o.raw), (v) => validate(v, o.jsonSchema).issues);
   const extraIssues = [...duplicateKeyIssues(o.raw), ...(o.extraIssues ?? [])];
-  const checked = verify(escapes.value, o.text, { jsonSchema: o.jsonSchema, zodSchema: o.zod, extraIssues });
+  const checked = verify(escapes.value, o.text, { ...o.grounding, jsonSchema: o.jsonSchema, zodSchema: o.zod, extraIssues });
   const missing = new Set(escapes.missingRequired);
   const issues = checked.issues.map((i) => (missing.has(i.pointer) ? { ...i, message: MISSING_REQUIRED } : i));
   const fields = markTruncated(checked.fields, o.raw, o.cutAt);

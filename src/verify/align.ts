@@ -15,17 +15,24 @@
  * two-character CJK values match wherever they occur. Values of 1-2 normalized characters are
  * never fuzzy-matched, whatever the options (one edit would already be half the value).
  */
-import { dateScore, parseDateValue, readingsFor, type DateOrder } from "./dates.js";
+import { currenciesAgree, parseCurrencyValue } from "./currency.js";
+import { dateScore, parseDateReadings, readingsFor, type DatePolicy } from "./dates.js";
 import { isWordChar } from "./fold.js";
 import { fuzzyFind, toUnits } from "./fuzzy.js";
 import { normalizeWithMap } from "./normalize.js";
-import { parseNumberValue } from "./numbers.js";
+import { parseNumberValue, type NumberEntity, type NumberValue } from "./numbers.js";
 import { canonicalPhone, parsePhoneValue } from "./phones.js";
 import type { PreparedText } from "./prepared.js";
 import type { Span } from "./types.js";
 
 export interface AlignOptions {
-  readonly dateOrder: DateOrder;
+  /** How all-numeric dates read, resolved for this text (dates.ts, `datePolicy`). */
+  readonly datePolicy: DatePolicy;
+  /** Read suffixed numbers (K, M, B, million, 万, 亿) as their multiplied value too. */
+  readonly numberSuffixes: boolean;
+  /** Currency of amounts written without a mark (ISO code), or false to ignore which currency
+   *  an amount is in. */
+  readonly currency: string | false;
   readonly fuzzy: boolean;
   readonly fuzzyThreshold: number;
   readonly minFuzzyLength: number;
@@ -78,17 +85,36 @@ function normalizedSpans(nv: string, p: PreparedText, out: Candidate[]): void {
   }
 }
 
-/** Numbers in the text equal to `n`; exact when the original text there reads `literal`. */
-function numberSpans(n: number, currency: boolean, literal: string, p: PreparedText, out: Candidate[]): void {
+/** Whether a text number may support a value: same kind (a percentage supports only
+ *  percentages) and, when currencies are compared, a currency both can be in. */
+function numberAgrees(e: NumberEntity, want: NumberValue, o: AlignOptions): boolean {
+  if (want.percent && !e.percent) return false;
+  if (e.scaled && !o.numberSuffixes) return false;
+  if (o.currency === false || !want.currencies) return true;
+  return currenciesAgree(want.currencies, e.currencies ?? [o.currency]);
+}
+
+/** Numbers in the text equal to the value; exact when the original text there reads `literal`. */
+function numberSpans(want: NumberValue, literal: string, p: PreparedText, o: AlignOptions, out: Candidate[]): void {
+  const n = want.value;
   const tol = 1e-9 * Math.max(1, Math.abs(n));
   const limit = out.length + MAX_CANDIDATES;
   for (const e of p.numbers) {
     if (out.length >= limit) break;
-    if (Math.abs(e.value - n) > tol) continue;
-    const start = currency ? e.outerStart : e.start;
-    const end = currency ? e.outerEnd : e.end;
+    if (Math.abs(e.value - n) > tol || !numberAgrees(e, want, o)) continue;
+    const start = want.currencies ? e.outerStart : e.start;
+    const end = want.currencies ? e.outerEnd : e.end;
     const exact = p.text.slice(start, end) === literal;
     out.push({ start, end, match: exact ? "exact" : "normalized", score: exact ? 1 : NORMALIZED_SCORE });
+  }
+}
+
+/** A currency value (USD, 美元, €) is supported by a mark of that currency on an amount. */
+function currencySpans(codes: readonly string[], p: PreparedText, out: Candidate[]): void {
+  for (const e of p.numbers) {
+    if (e.mark && e.currencies && currenciesAgree(codes, e.currencies)) {
+      out.push({ start: e.mark.start, end: e.mark.end, match: "normalized", score: NORMALIZED_SCORE });
+    }
   }
 }
 
@@ -96,11 +122,13 @@ function phoneSpans(digits: string, p: PreparedText, out: Candidate[]): void {
   for (const e of p.phones) if (e.digits === digits) out.push({ start: e.start, end: e.end, match: "normalized", score: NORMALIZED_SCORE });
 }
 
-function dateSpans(value: string, p: PreparedText, order: DateOrder, out: Candidate[]): void {
-  const want = parseDateValue(value, order);
-  if (!want) return;
+/** Dates in the text equal to the value. The policy is the text's convention: under "auto" an
+ *  ambiguous value (12/08/2026, written by the model) may be meant either way. */
+function dateSpans(value: string, p: PreparedText, policy: DatePolicy, out: Candidate[]): void {
+  const wants = parseDateReadings(value, policy.lenient ? { order: "any", lenient: true } : policy);
+  if (wants.length === 0) return;
   for (const e of p.dates) {
-    const score = Math.max(0, ...readingsFor(e, order).map((r) => dateScore(want, r)));
+    const score = Math.max(0, ...readingsFor(e, policy).flatMap((r) => wants.map((w) => dateScore(w, r))));
     if (score > 0) out.push({ start: e.start, end: e.end, match: "normalized", score: score * NORMALIZED_SCORE });
   }
 }
@@ -138,7 +166,7 @@ export function alignValue(value: string | number, p: PreparedText, o: AlignOpti
   const cands: Candidate[] = [];
   if (typeof value === "number") {
     if (!Number.isFinite(value)) return [];
-    numberSpans(value, false, String(value), p, cands);
+    numberSpans({ value, percent: false }, String(value), p, o, cands);
     const phone = Number.isInteger(value) && value > 0 ? canonicalPhone(String(value)) : undefined;
     if (phone) phoneSpans(phone, p, cands);
     return rank(cands, p.text);
@@ -146,14 +174,17 @@ export function alignValue(value: string | number, p: PreparedText, o: AlignOpti
   const v = value.trim();
   if (v.length === 0) return [];
   exactSpans(v, p, cands);
+  const num = parseNumberValue(v);
   const nvMap = normalizeWithMap(v);
   const nv = nvMap.text;
-  if (nv.length > 0) normalizedSpans(nv, p, cands);
-  dateSpans(v, p, o.dateOrder, cands);
+  // Normalizing drops the percent sign: 15% would match any 15. Percentages go by number only.
+  if (nv.length > 0 && !num?.percent) normalizedSpans(nv, p, cands);
+  dateSpans(v, p, o.datePolicy, cands);
   const phone = parsePhoneValue(v);
   if (phone) phoneSpans(phone, p, cands);
-  const num = parseNumberValue(v);
-  if (num) numberSpans(num.value, num.currency, v, p, cands);
+  if (num) numberSpans(num, v, p, o, cands);
+  const currency = o.currency === false ? undefined : parseCurrencyValue(v);
+  if (currency) currencySpans(currency, p, cands);
   if (cands.length === 0 && o.fuzzy && nv.length >= Math.max(3, o.minFuzzyLength)) {
     const { starts, ends } = p.normalized;
     const units = toUnits(nvMap);

@@ -4,6 +4,8 @@
  * punctuation) that normalized comparison ignores.
  */
 
+import { isWordCodePoint } from "../util/word-chars.js";
+
 const SEPARATOR = /^[\p{P}\p{Z}\s+~^`|]$/u;
 
 /** Folds one code point; may return several characters (NFKC expansion) or the same one. */
@@ -28,10 +30,7 @@ export function foldWidth(text: string): string {
 }
 
 /** ASCII letter or digit after width folding: the characters that form words in Latin script,
- *  where a match must not start or end in the middle of a word. */
+ *  where a match must not start or end in the middle of a word (util/word-chars.ts). */
 export function isWordChar(ch: string | undefined): boolean {
-  if (ch === undefined) return false;
-  const c = ch.charCodeAt(0);
-  const a = c >= 0xff01 && c <= 0xff5e ? c - 0xfee0 : c;
-  return (a >= 48 && a <= 57) || (a >= 65 && a <= 90) || (a >= 97 && a <= 122);
+  return ch !== undefined && isWordCodePoint(ch.charCodeAt(0));
 }

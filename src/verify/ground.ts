@@ -9,10 +9,12 @@
  *  - enum / const values -> found when written in the text (exact or normalized), else inferred;
  *  - strings and numbers -> found when aligned (align.ts), else fabricated.
  */
-import { PocketExtractError } from "../errors.js";
+import { OptionError, PocketExtractError } from "../errors.js";
 import { checkInteger } from "../util/check-option.js";
 import { alignValue, type AlignOptions, type FuzzyBudget } from "./align.js";
-import type { DateOrder } from "./dates.js";
+import { datePolicy, DATE_ORDERS, type DateOrder } from "./dates.js";
+import { defaultCurrency } from "./currency.js";
+import { detectLanguage } from "../util/language.js";
 import { collectLeaves, type Leaf } from "./leaves.js";
 import { prepareText, type PreparedText } from "./prepared.js";
 import type { FieldReport, FieldStatus, Issue, JsonSchema, Span } from "./types.js";
@@ -24,8 +26,20 @@ export interface GroundOptions {
   readonly schema?: JsonSchema;
   /** Validation issues (from `validate`); a leaf with an issue at its exact path is `invalid`. */
   readonly issues?: readonly Pick<Issue, "pointer">[];
-  /** How to read nn/nn/yyyy dates in the text; default "dmy". */
+  /** How to read all-numeric dates (04/10/2026, 26/03/15) in the text; default "auto" (see
+   *  `DateOrder`: single-reading dates as written, the rest by the text's unambiguous dates,
+   *  else by language: English month first, Chinese year first). */
   readonly dateOrder?: DateOrder;
+  /** Language of the text for the defaults above and below; default "auto" (detected the way
+   *  the prompt language is). */
+  readonly language?: "auto" | "zh" | "en";
+  /** Read K/M/B, thousand/million/billion, 万/亿 after a number as multipliers too ($1.5M
+   *  supports 1500000); default true. The plain number stays a reading either way. */
+  readonly numberSuffixes?: boolean;
+  /** Currency of amounts written without a mark, as an ISO code ("USD"); default by language
+   *  (Chinese: CNY, English: USD). An amount value with a mark ($99.99) is found only on a text
+   *  amount that can be in the same currency. false: currencies are not compared. */
+  readonly currency?: string | false;
   /** Minimum similarity for a fuzzy match, in (0, 1]; default 0.8. */
   readonly fuzzyThreshold?: number;
   /** Minimum normalized length of a string value for fuzzy matching; default 4 (never below 3). */
@@ -38,8 +52,12 @@ export interface GroundOptions {
   readonly maxFuzzyWork?: number;
 }
 
+/** The grounding options an extraction takes (`extract(…, { grounding })`, the CLI's
+ *  --date-order, --currency, --no-number-suffixes). */
+export type GroundingOptions = Pick<GroundOptions, "dateOrder" | "language" | "numberSuffixes" | "currency">;
+
 export const DEFAULT_MAX_FUZZY_WORK = 1_000_000;
-const DEFAULTS = { dateOrder: "dmy", fuzzy: true, fuzzyThreshold: 0.8, minFuzzyLength: 4 } as const;
+const DEFAULTS = { dateOrder: "auto", fuzzy: true, fuzzyThreshold: 0.8, minFuzzyLength: 4, numberSuffixes: true } as const;
 
 function isEmpty(v: unknown): boolean {
   if (v === null || v === undefined) return true;
@@ -80,15 +98,19 @@ function groundedReport(leaf: Leaf, spans: Span[], choice: boolean, invalid: Rea
  * Grounds every leaf of `value` in `text`. `text` may be a `PreparedText` (from `prepareText`)
  * to share the precomputed index across calls explicitly; plain strings are memoized too.
  * Never drops a leaf: the result has one report per leaf, in document order.
- * Throws PocketExtractError OPTION_INVALID for a fuzzyThreshold outside (0, 1] or an unknown
- * dateOrder.
+ * Throws PocketExtractError OPTION_INVALID for a fuzzyThreshold outside (0, 1], an unknown
+ * dateOrder or language, or a currency that is not a three-letter code or false.
  */
 export function groundFields(value: unknown, text: string | PreparedText, options: GroundOptions = {}): FieldReport[] {
   const p = typeof text === "string" ? prepareText(text) : text;
   checkInteger("maxFuzzyWork", options.maxFuzzyWork, 0, Number.MAX_SAFE_INTEGER);
+  checkGroundingOptions(options);
+  const language = !options.language || options.language === "auto" ? detectLanguage(p.text) : options.language;
   const align = {
     fuzzyBudget: { cells: options.maxFuzzyWork ?? DEFAULT_MAX_FUZZY_WORK, skipped: 0 },
-    dateOrder: options.dateOrder ?? DEFAULTS.dateOrder,
+    datePolicy: datePolicy(options.dateOrder ?? DEFAULTS.dateOrder, p.dates, language),
+    numberSuffixes: options.numberSuffixes ?? DEFAULTS.numberSuffixes,
+    currency: options.currency === undefined ? defaultCurrency(language) : options.currency,
     fuzzy: options.fuzzy ?? DEFAULTS.fuzzy,
     fuzzyThreshold: options.fuzzyThreshold ?? DEFAULTS.fuzzyThreshold,
     minFuzzyLength: options.minFuzzyLength ?? DEFAULTS.minFuzzyLength,
@@ -96,9 +118,18 @@ export function groundFields(value: unknown, text: string | PreparedText, option
   if (!(align.fuzzyThreshold > 0 && align.fuzzyThreshold <= 1)) {
     throw new PocketExtractError("OPTION_INVALID", `fuzzyThreshold must be in (0, 1], got ${align.fuzzyThreshold}`);
   }
-  if (!["dmy", "mdy", "any"].includes(align.dateOrder)) {
-    throw new PocketExtractError("OPTION_INVALID", `dateOrder must be "dmy", "mdy" or "any", got ${JSON.stringify(align.dateOrder)}`);
-  }
   const invalid = new Set((options.issues ?? []).map((i) => i.pointer));
   return collectLeaves(value, options.schema).map((leaf) => groundLeaf(leaf, p, align, invalid));
+}
+
+/** The grounding options' own checks (also run by the extractor before any decoding). */
+export function checkGroundingOptions(o: GroundingOptions): void {
+  if (o.dateOrder !== undefined && !DATE_ORDERS.includes(o.dateOrder)) {
+    throw new OptionError("dateOrder", o.dateOrder, `one of ${DATE_ORDERS.map((d) => `"${d}"`).join(", ")}`);
+  }
+  if (o.language !== undefined && !["auto", "zh", "en"].includes(o.language)) throw new OptionError("language", o.language, `"auto", "zh" or "en"`);
+  if (o.numberSuffixes !== undefined && typeof o.numberSuffixes !== "boolean") throw new OptionError("numberSuffixes", o.numberSuffixes, "a boolean");
+  if (o.currency !== undefined && o.currency !== false && !(typeof o.currency === "string" && /^[A-Z]{3}$/.test(o.currency))) {
+    throw new OptionError("currency", o.currency, `an ISO 4217 code such as "USD", or false`);
+  }
 }

@@ -45,6 +45,34 @@ describe("verbatim fields", () => {
     expect(name.best?.match).toBe("exact");
   });
 
+  it("random engine: every verbatim value is reported found, with a span that reads the value", async () => {
+    let checked = 0;
+    const texts = [TEXT, "Emily Carter met Em Li and Emilia in Room 4B, 杭州西湖区文三路90号。", "王小明，李雷 and Han Meimei: 3 x A4 paper"];
+    for (const [k, text] of texts.entries()) {
+      const ex = await createExtractor({ engine: new RandomEngine({ vocabulary: vocab, seed: 11 + k, eosProbability: 0.9 }), maxTokens: 80 });
+      for (let i = 0; i < 12; i++) {
+        const r = await ex.extract(Contact, text);
+        for (const f of r.fields.filter((f) => f.pointer !== "/vip" && typeof f.value === "string")) {
+          expect(f.status, `${JSON.stringify(f.value)} in ${JSON.stringify(text)}`).toBe("found");
+          expect(text.slice(f.best!.start, f.best!.end)).toBe(f.value);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it("does not stop inside a word: a scripted part word (Em of Emily) is carried on to a whole word", async () => {
+    const text = "Call Emily Chen.";
+    const ex = await createExtractor({ engine: new ScriptedEngine({ vocabulary: vocab, script: '{"name":"Em","vip":false}' }) });
+    const r = await ex.extract(Contact, text);
+    const name = r.fields.find((f) => f.pointer === "/name")!;
+    expect(name.value).not.toBe("Em");
+    expect(String(name.value).startsWith("Em")).toBe(true);
+    expect(name.status).toBe("found");
+    expect(text.slice(name.best!.start, name.best!.end)).toBe(name.value);
+  });
+
   it("compiles per document and reports the verbatim keyword as enforced", async () => {
     const ex = await createExtractor({ engine: new ScriptedEngine({ vocabulary: vocab, script: "{}" }) });
     const compiled = ex.compile(Contact, {}, TEXT);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { alignValue, prepareText, type AlignOptions, type Span } from "../../src/verify/index.js";
 
-const opts: AlignOptions = { dateOrder: "dmy", fuzzy: true, fuzzyThreshold: 0.8, minFuzzyLength: 4 };
+const opts: AlignOptions = { datePolicy: { order: "dmy", lenient: false }, numberSuffixes: true, currency: false, fuzzy: true, fuzzyThreshold: 0.8, minFuzzyLength: 4 };
 const align = (value: string | number, text: string, o: Partial<AlignOptions> = {}): Span[] => alignValue(value, prepareText(text), { ...opts, ...o });
 const best = (value: string | number, text: string, o: Partial<AlignOptions> = {}): Pick<Span, "text" | "match"> | undefined => {
   const s = align(value, text, o)[0];
@@ -57,7 +57,7 @@ describe("alignValue: normalized", () => {
 
   it("reads nn/nn/yyyy by dateOrder", () => {
     expect(align("2026-04-10", "due 04/10/2026")).toEqual([]);
-    expect(best("2026-04-10", "due 04/10/2026", { dateOrder: "mdy" })?.text).toBe("04/10/2026");
+    expect(best("2026-04-10", "due 04/10/2026", { datePolicy: { order: "mdy", lenient: false } })?.text).toBe("04/10/2026");
   });
 
   it.each([

@@ -13,7 +13,7 @@ const UNITS = [
 const textArb = fc.array(fc.constantFrom(...UNITS), { maxLength: 60 }).map((xs) => xs.join(""));
 
 function checkSpans(text: string, value: string | number): void {
-  for (const s of alignValue(value, prepareText(text), { dateOrder: "any", fuzzy: true, fuzzyThreshold: 0.8, minFuzzyLength: 3 })) {
+  for (const s of alignValue(value, prepareText(text), { datePolicy: { order: "any", lenient: true }, numberSuffixes: true, currency: "USD", fuzzy: true, fuzzyThreshold: 0.8, minFuzzyLength: 3 })) {
     expect(s.start).toBeGreaterThanOrEqual(0);
     expect(s.end).toBeLessThanOrEqual(text.length);
     expect(s.start).toBeLessThan(s.end);
