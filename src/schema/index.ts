@@ -54,15 +54,15 @@ export function compileSchema(input: unknown, options: CompileOptions = {}): Com
     const why = ctx.lastUnsat ?? { message: "no instance satisfies the schema", keyword: undefined, pointer: "" };
     throw new SchemaError("SCHEMA_UNSATISFIABLE", why.message, { keyword: why.keyword, pointer: why.pointer });
   }
-  // After the compile (whose own budgets bound it), so that a wide schema hears about its
-  // property count first.
-  checkExpansion(schema, ctx.resolver, ctx.options.maxSchemaExpansion);
   const rules = new Map(ctx.rules);
   rules.set(START, body);
   const grammar: Grammar = { start: START, rules };
   if (!productiveRules(grammar).has(START)) {
     throw new SchemaError("SCHEMA_UNSATISFIABLE", "the schema has no finite instance: a $ref cycle without a base case", { keyword: "$ref", pointer: "" });
   }
+  // After the compile (whose own budgets bound it), so that a wide schema hears about its
+  // property count first, and a $ref cycle without a base case is called unsatisfiable.
+  checkExpansion(schema, ctx.resolver, ctx.options.maxSchemaExpansion);
   return {
     grammar,
     jsonSchema: schema === true ? {} : (schema as JsonSchemaObject),
