@@ -31,6 +31,7 @@ function printResult(name: string, text: string, r: ExtractResult<unknown>): voi
   console.log(`── ${name}: ${text}`);
   console.log(`raw:  ${r.raw}`);
   console.log(`ok:   ${r.ok}${r.issues.length ? `  (${r.issues.map((i) => `${i.pointer || "/"}: ${i.message}`).join("; ")})` : ""}`);
+  console.log(`grounded: ${r.grounded}${r.grounded ? "" : "  (some value is not supported by the text)"}`);
   const rows = r.fields.map((f) => [
     f.pointer || "/",
     f.status + (f.truncated ? " (cut)" : ""),
