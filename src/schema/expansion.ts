@@ -27,8 +27,6 @@ interface Frame {
   readonly node: Record<string, unknown>;
   readonly pointer: string;
   readonly children: Child[];
-  /** The edge from the parent frame to this one applies to the same instance. */
-  readonly inPlace: boolean;
   next: number;
   total: number;
 }
@@ -41,14 +39,12 @@ export function checkExpansion(root: unknown, resolver: RefResolver, limit: numb
   const done = new WeakMap<object, number>();
   const onPath = new WeakSet<object>();
   const stack: Frame[] = [];
-  const open = (node: unknown, pointer: string, inPlace: boolean): number | undefined => {
+  const inPlaceEdges = new Map<object, { readonly pointer: string; readonly targets: object[] }>();
+  const open = (node: unknown, pointer: string): number | undefined => {
     if (!isRecord(node)) return 1;
     const known = done.get(node);
     if (known !== undefined) return known;
-    if (onPath.has(node)) {
-      if (inPlace) refuseLoopInPlace(stack, node);
-      return 1;
-    }
+    if (onPath.has(node)) return 1;
     const children: Child[] = [];
     if (typeof node.$ref === "string") {
       const target = resolver.resolve(node.$ref, node, pointer);
@@ -59,8 +55,10 @@ export function checkExpansion(root: unknown, resolver: RefResolver, limit: numb
       const keyword = childPointer.slice(pointer.length + 1).split("/", 1)[0] ?? "";
       children.push({ node: child, pointer: childPointer, inPlace: IN_PLACE.has(keyword) });
     });
+    const targets = children.filter((c) => c.inPlace && isRecord(c.node)).map((c) => c.node as object);
+    if (targets.length > 0) inPlaceEdges.set(node, { pointer, targets });
     onPath.add(node);
-    stack.push({ node, pointer, children, inPlace, next: 0, total: 1 });
+    stack.push({ node, pointer, children, next: 0, total: 1 });
     return undefined;
   };
   const add = (frame: Frame, cost: number): void => {
@@ -73,12 +71,12 @@ export function checkExpansion(root: unknown, resolver: RefResolver, limit: numb
       );
     }
   };
-  if (open(root, "", false) !== undefined) return;
+  if (open(root, "") !== undefined) return;
   while (stack.length > 0) {
     const frame = stack[stack.length - 1];
     if (frame.next < frame.children.length) {
       const child = frame.children[frame.next++];
-      const cost = open(child.node, child.pointer, child.inPlace);
+      const cost = open(child.node, child.pointer);
       if (cost !== undefined) add(frame, cost);
       continue;
     }
@@ -87,23 +85,41 @@ export function checkExpansion(root: unknown, resolver: RefResolver, limit: numb
     done.set(frame.node, frame.total);
     if (stack.length > 0) add(stack[stack.length - 1], frame.total);
   }
+  refuseLoopInPlace(inPlaceEdges);
 }
 
 /**
- * `target` is on the walk's path and was reached again through an in-place edge: when every edge
- * from it to here is in-place too, the loop never consumes any of the instance.
+ * A cycle among the in-place edges (`$ref` and applicators to the same instance) never consumes
+ * any of the instance: found by an iterative depth-first search over those edges alone.
  */
-function refuseLoopInPlace(stack: readonly Frame[], target: object): void {
-  const site = stack[stack.length - 1]?.pointer ?? "";
-  for (let i = stack.length - 1; i >= 0; i--) {
-    const frame = stack[i];
-    if (frame.node === target) {
-      throw new SchemaError(
-        "SCHEMA_REF",
-        `this reference loops back to ${frame.pointer || "#"} without descending into a property or an item, so every validator would recurse forever; make the recursion go through "properties", "items" or similar`,
-        { keyword: "$ref", pointer: site },
-      );
+function refuseLoopInPlace(edges: ReadonlyMap<object, { readonly pointer: string; readonly targets: readonly object[] }>): void {
+  const finished = new WeakSet<object>();
+  const onPath = new WeakSet<object>();
+  for (const start of edges.keys()) {
+    if (finished.has(start)) continue;
+    const stack: { node: object; next: number }[] = [{ node: start, next: 0 }];
+    onPath.add(start);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const out = edges.get(top.node);
+      const target = out?.targets[top.next++];
+      if (target === undefined) {
+        stack.pop();
+        onPath.delete(top.node);
+        finished.add(top.node);
+        continue;
+      }
+      if (onPath.has(target)) {
+        throw new SchemaError(
+          "SCHEMA_REF",
+          `this subschema loops back to ${edges.get(target)?.pointer || "#"} without descending into a property or an item, so every validator would recurse forever; make the recursion go through "properties", "items" or similar`,
+          { keyword: "$ref", pointer: out?.pointer ?? "" },
+        );
+      }
+      if (!finished.has(target)) {
+        onPath.add(target);
+        stack.push({ node: target, next: 0 });
+      }
     }
-    if (!frame.inPlace) return;
   }
 }

@@ -10,6 +10,8 @@ import { compileGrammar, createExtractor, DEFAULT_SCHEMA_LIMITS, SchemaError } f
 import { ScriptedEngine } from "../../src/engines/testing/scripted-engine.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
+import { checkExpansion } from "../../src/schema/expansion.js";
+import { RefResolver } from "../../src/schema/refs.js";
 import { expectCode, withinBounds } from "./bounds.js";
 import { anyOfChain, deepObject, wideObject } from "./schemas.js";
 
@@ -52,6 +54,14 @@ describe("a $ref loop that never descends into the instance is refused (found by
       expectCode((await withinBounds({ ms: 2_000, rssMB: 100 }, () => ex.extract(schema, "abc"))).error, "SCHEMA_REF");
     });
   }
+  it("the expansion walk finds an in-place loop first reached through a property value (checked on the walk alone: the compiler refuses such a schema earlier)", () => {
+    // Depth-first, additionalProperties (walked before anyOf) reaches w and w's `$ref: "#"` first:
+    // the loop root -anyOf-> w -anyOf-> root is in-place although the walk's path to w was not.
+    const schema = { additionalProperties: { $ref: "#/$defs/w" }, anyOf: [{ type: "object" }, { $ref: "#/$defs/w" }], $defs: { w: { anyOf: [{ type: "integer" }, { $ref: "#" }] } } };
+    expect(() => checkExpansion(schema, new RefResolver(schema, false, false), 10_000)).toThrow(/loops back/);
+    const consuming = { additionalProperties: { $ref: "#/$defs/w" }, $defs: { w: { anyOf: [{ type: "integer" }, { $ref: "#" }] } } };
+    expect(() => checkExpansion(consuming, new RefResolver(consuming, false, false), 10_000)).not.toThrow();
+  });
   it("recursion through properties or items still compiles", () => {
     expect(() => compile({ type: "object", properties: { next: { anyOf: [{ $ref: "#" }, { type: "null" }] } } })).not.toThrow();
     expect(() => compile({ type: "array", items: { $ref: "#" }, maxItems: 2 })).not.toThrow();
