@@ -11,10 +11,8 @@
  * and memoized per schema object, so it costs the schema's size whatever it expands to.
  */
 import { SchemaError } from "../errors.js";
-import { forEachSubschema } from "./keywords.js";
+import { forEachSubschema, isRecord } from "./keywords.js";
 import type { RefResolver } from "./refs.js";
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 interface Child {
   readonly node: unknown;

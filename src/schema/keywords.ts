@@ -58,7 +58,7 @@ const escapePointer = (s: string): string => s.replace(/~/g, "~0").replace(/\//g
 export const childPointer = (ptr: string, ...segments: (string | number)[]): string =>
   ptr + segments.map((s) => `/${escapePointer(String(s))}`).join("");
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Calls `visit` with every direct subschema of `node` and its JSON pointer (values that are not
  *  schemas are skipped). */

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, join } from "node:path";
 import { PocketExtractError } from "../../errors.js";
-import { ownPackageRoot } from "../native-shared/package-root.js";
+import { ownPackageRoot, packageRootAbove } from "../native-shared/package-root.js";
 
 /** Platforms with @node-llama-cpp CPU libraries that native/build.mjs can link (glibc Linux). */
 export const BUILDABLE_PLATFORMS: readonly string[] = ["linux-x64", "linux-arm64"];
@@ -37,14 +37,10 @@ export function llamaLibraryDir(platform: string): string | undefined {
   } catch {
     return undefined;
   }
-  for (; dirname(dir) !== dir; dir = dirname(dir)) {
-    const manifest = join(dir, "package.json");
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown }).name === name) {
-      const bins = join(dir, "bins", platform);
-      return existsSync(bins) ? bins : undefined;
-    }
-  }
-  return undefined;
+  const root = packageRootAbove(dir, name);
+  if (root === undefined) return undefined;
+  const bins = join(root, "bins", platform);
+  return existsSync(bins) ? bins : undefined;
 }
 
 /**

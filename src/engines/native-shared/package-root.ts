@@ -13,12 +13,17 @@ let root: string | undefined;
 
 export function ownPackageRoot(): string {
   if (root !== undefined) return root;
-  for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir)) {
+  const here = fileURLToPath(import.meta.url);
+  root = packageRootAbove(dirname(here), PACKAGE_NAME);
+  if (root === undefined) throw new Error(`${PACKAGE_NAME}: no package.json named ${PACKAGE_NAME} above ${here}`);
+  return root;
+}
+
+/** The nearest folder at or above `start` whose package.json is named `name`. */
+export function packageRootAbove(start: string, name: string): string | undefined {
+  for (let dir = start; dirname(dir) !== dir; dir = dirname(dir)) {
     const manifest = join(dir, "package.json");
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown }).name === PACKAGE_NAME) {
-      root = dir;
-      return root;
-    }
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown }).name === name) return dir;
   }
-  throw new Error(`${PACKAGE_NAME}: no package.json named ${PACKAGE_NAME} above ${fileURLToPath(import.meta.url)}`);
+  return undefined;
 }
