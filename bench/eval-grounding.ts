@@ -1,7 +1,7 @@
 /**
  * `npm run eval:grounding`: precision and recall of the `fabricated` flag on the grounding
  * evaluation set (fixtures/grounding), a confusion table of statuses, and every miss. Prints
- * only; the targets (>= 0.99 both) are asserted by test/verify/eval-grounding.test.ts.
+ * only; the targets (>= 0.99 both) are asserted by test/ground/eval-grounding.test.ts.
  */
 import { evaluateGrounding } from "../fixtures/grounding/evaluate.js";
 

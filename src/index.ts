@@ -11,8 +11,9 @@ export * from "./decode/index.js";
 export * from "./engines/index.js";
 export { loadTokenizerJson, vocabularyFromBytes, TokenTrie, type Vocabulary } from "./tokens/index.js";
 export { PocketExtractError, SchemaError, FileError, OptionError, type ErrorCode } from "./errors.js";
-export type { FieldReport, FieldStatus, Issue, Span, JsonSchema } from "./verify/types.js";
-export type { GroundingOptions, DateOrder } from "./verify/index.js";
+export type { FieldReport, FieldStatus, Span, GroundingOptions, DateOrder } from "./ground/index.js";
+export type { Issue } from "./validate/index.js";
+export type { JsonSchema } from "./schema/index.js";
 export {
   writeReport,
   renderReport,

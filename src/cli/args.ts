@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_MAX_TEXT_BYTES } from "../extract/index.js";
 import { defaultMaxLineBytes } from "./jsonl.js";
-import type { GroundingOptions } from "../verify/index.js";
+import type { GroundingOptions } from "../ground/index.js";
 import { GROUNDING_HELP, GROUNDING_OPTION_NAMES, GROUNDING_OPTIONS, groundingFromArgs } from "./grounding-args.js";
 
 /** A command line the CLI cannot run; reported with the help hint and exit code 2. */

@@ -3,7 +3,7 @@
  * their parseArgs definitions, help lines and the conversion to the SDK's GroundingOptions, kept
  * apart so the main argument parser only splices them in.
  */
-import { DATE_ORDERS, type DateOrder, type GroundingOptions } from "../verify/index.js";
+import { DATE_ORDERS, type DateOrder, type GroundingOptions } from "../ground/index.js";
 import { UsageError } from "./args.js";
 
 export const GROUNDING_OPTIONS = {

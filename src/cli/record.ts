@@ -7,7 +7,7 @@
 import { PocketExtractError, type ErrorCode } from "../errors.js";
 import type { BatchResult, ExtractStats, FieldResult } from "../extract/index.js";
 import { documentStatus, type DocumentStatus } from "../report/index.js";
-import type { Issue } from "../verify/types.js";
+import type { Issue } from "../validate/index.js";
 
 /**
  * Error codes of the CLI's own: a line that is not an input document, a line over

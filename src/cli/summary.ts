@@ -5,7 +5,7 @@
  * JSON with `--summary-json`.
  */
 import { DOCUMENT_STATUSES, FIELD_STATUSES, type DocumentStatus } from "../report/index.js";
-import type { FieldStatus } from "../verify/types.js";
+import type { FieldStatus } from "../ground/index.js";
 import type { OutputRecord } from "./record.js";
 
 export interface Summary {

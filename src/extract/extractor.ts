@@ -11,7 +11,7 @@ import { asPocketExtractError, PocketExtractError } from "../errors.js";
 import { buildPrompt } from "../prompt/index.js";
 import { encodeSegments } from "../tokens/plain-text.js";
 import { ownValidation } from "../schema/standard.js";
-import type { JsonSchema } from "../verify/types.js";
+import type { JsonSchema } from "../schema/index.js";
 import { parsePartialJson } from "./partial-json.js";
 import { DEFAULT_MAX_STRING_LENGTH, DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from "../schema/index.js";
 import { checkExtractOptions, DEFAULT_MAX_TEXT_BYTES } from "./options.js";

@@ -3,7 +3,7 @@
  * `extract()` returns `ExtractResult<T>` instead of `unknown`. Type only: the object is returned
  * as is, and ajv checks the output against it at run time (it is trusted to describe `T`).
  */
-import type { JsonSchemaObject } from "../verify/types.js";
+import type { JsonSchemaObject } from "../schema/index.js";
 import type { TypedJsonSchema } from "./types.js";
 
 export function jsonSchema<T>(schema: JsonSchemaObject): TypedJsonSchema<T> {

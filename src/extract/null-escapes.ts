@@ -5,8 +5,8 @@
  * required one stays null and is reported missing. The JSON Schema validator is the oracle (it
  * resolves $refs and combinators the same way the final validation does).
  */
-import { toPointer } from "../verify/pointer.js";
-import type { Issue } from "../verify/types.js";
+import { toPointer } from "../util/json-pointer.js";
+import type { Issue } from "../validate/index.js";
 
 export interface EscapeResolution {
   /** The value with optional null escapes removed (a deep copy; the input is untouched). */

@@ -7,7 +7,7 @@
 import { OptionError } from "../errors.js";
 import { checkSampling } from "../engines/native-shared/sampling.js";
 import { checkInteger } from "../util/check-option.js";
-import { checkGroundingOptions } from "../verify/ground.js";
+import { checkGroundingOptions } from "../ground/index.js";
 import type { BatchOptions, ExtractOptions } from "./types.js";
 
 /** Default largest document, in UTF-8 bytes, checked before any tokenizing (256 KiB). */

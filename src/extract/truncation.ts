@@ -3,7 +3,7 @@
  * complete in the output written before the cut (those values were finished by the shortest
  * completion, not by the model).
  */
-import type { FieldReport } from "../verify/types.js";
+import type { FieldReport } from "../ground/index.js";
 import { parsePartialJson } from "./partial-json.js";
 import type { FieldResult } from "./types.js";
 

@@ -7,9 +7,10 @@ import type { GenerateStats } from "../decode/generate.js";
 import type { SpeculativeOptions } from "../decode/speculative.js";
 import type { SamplingOptions } from "../engines/engine.js";
 import type { SchemaLimits } from "../schema/types.js";
-import type { FieldReport, Issue, JsonSchemaObject } from "../verify/types.js";
+import type { FieldReport, GroundingOptions } from "../ground/index.js";
+import type { JsonSchemaObject } from "../schema/index.js";
+import type { Issue } from "../validate/index.js";
 import type { PocketExtractError } from "../errors.js";
-import type { GroundingOptions } from "../verify/ground.js";
 
 declare const schemaOutput: unique symbol;
 /** A plain JSON Schema tagged with the type of the values it describes: see `jsonSchema<T>()`. */

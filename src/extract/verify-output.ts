@@ -1,15 +1,16 @@
 /**
  * From the model's raw JSON to the verified part of an ExtractResult: resolve the null escapes,
- * validate (ajv, then zod), report repeated keys (duplicate-keys.ts) and ground every field, mark the fields budget-aware completion cut
- * short. One function so the extractor and pocket-extract/testing build results the same way.
+ * report repeated keys (../validate/duplicate-keys.ts), validate and ground every field
+ * (verify-value.ts), mark the fields budget-aware completion cut short. One function so the
+ * extractor and pocket-extract/testing build results the same way.
  */
-import { verify, type GroundingOptions, type ZodLike } from "../verify/index.js";
-import type { Issue, JsonSchema } from "../verify/types.js";
-import { duplicateKeyIssues } from "../verify/duplicate-keys.js";
-import { validate } from "../verify/validate.js";
+import type { GroundingOptions } from "../ground/index.js";
+import type { JsonSchema } from "../schema/index.js";
+import { duplicateKeyIssues, validate, type Issue, type ZodLike } from "../validate/index.js";
 import { resolveNullEscapes } from "./null-escapes.js";
 import { markTruncated } from "./truncation.js";
 import type { ExtractResult } from "./types.js";
+import { verify } from "./verify-value.js";
 
 export const MISSING_REQUIRED = "required field not stated in the text (the model answered null)";
 

@@ -5,7 +5,8 @@
  * when "auto" picks it from the text), so a batch over one schema shares its KV cache.
  */
 import { PocketExtractError } from "../errors.js";
-import { validate, type JsonSchema } from "../verify/index.js";
+import type { JsonSchema } from "../schema/index.js";
+import { validate } from "../validate/index.js";
 import type { PromptSegment } from "../tokens/plain-text.js";
 import { chatTurns, joinSegments } from "./chatml.js";
 import { describeSchema } from "./describe-schema.js";

@@ -5,8 +5,9 @@
  * arrays of objects indent their fields. Deterministic: the same schema always gives the same
  * bytes, which keeps the prompt prefix reusable.
  */
-import { isNullType, isSchemaObject, resolveSchema, unionBranches } from "../verify/index.js";
-import type { JsonSchema, JsonSchemaObject } from "../verify/index.js";
+import { isNullType, resolveSchema, unionBranches } from "../ground/index.js";
+import type { JsonSchema, JsonSchemaObject } from "../schema/index.js";
+import { isRecord } from "../util/is-record.js";
 import type { PromptLanguage } from "./language.js";
 
 interface Words {
@@ -55,7 +56,7 @@ function describeNode(root: JsonSchema, raw: unknown, lang: PromptLanguage, inde
     return { type: parts.map((b) => describeNode(root, b, lang, indent, depth + 1).type).join(w.or), children: [] };
   }
   const types = (typeof s.type === "string" ? [s.type] : Array.isArray(s.type) ? s.type : []).filter((t) => t !== "null");
-  const type = types.length === 1 ? String(types[0]) : types.length > 1 ? types.join(w.or) : isSchemaObject(s.properties) ? "object" : "any";
+  const type = types.length === 1 ? String(types[0]) : types.length > 1 ? types.join(w.or) : isRecord(s.properties) ? "object" : "any";
   if (type === "object") {
     return { type: w.objectWith, children: describeFields(root, s, lang, indent + "  ", depth + 1) };
   }
@@ -73,7 +74,7 @@ function describeNode(root: JsonSchema, raw: unknown, lang: PromptLanguage, inde
 }
 
 function describeFields(root: JsonSchema, s: JsonSchemaObject, lang: PromptLanguage, indent: string, depth: number): string[] {
-  const props = isSchemaObject(s.properties) ? s.properties : {};
+  const props = isRecord(s.properties) ? s.properties : {};
   const required = new Set(Array.isArray(s.required) ? s.required : []);
   const lines: string[] = [];
   for (const [name, raw] of Object.entries(props)) {
@@ -89,7 +90,7 @@ function describeFields(root: JsonSchema, s: JsonSchemaObject, lang: PromptLangu
 /** Describes the top-level value: its fields when it is an object, else its type. */
 export function describeSchema(schema: JsonSchema, lang: PromptLanguage): string {
   const root = resolveSchema(schema, schema);
-  if (root && (root.type === "object" || isSchemaObject(root.properties)) && !isNullType(root)) {
+  if (root && (root.type === "object" || isRecord(root.properties)) && !isNullType(root)) {
     return describeFields(schema, root, lang, "", 0).join("\n");
   }
   const d = describeNode(schema, schema, lang, "", 0);

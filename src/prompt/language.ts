@@ -1,5 +1,5 @@
 /**
  * Which language to instruct the model in; the detection lives in util/ because grounding
- * (verify/) picks its date order and currency defaults by the same rule.
+ * (ground/) picks its date order and currency defaults by the same rule.
  */
 export { detectLanguage, CJK_SHARE_FOR_ZH, type PromptLanguage } from "../util/language.js";

@@ -10,7 +10,7 @@ import { CLIENT_SCRIPT } from "./client.js";
 import { highlightSegments } from "./segments.js";
 import { DOCUMENT_STATUSES, FIELD_STATUSES, documentStatus, type DocumentStatus } from "./status.js";
 import type { ReportEntry, ReportOptions, ReportTexts } from "./types.js";
-import type { FieldStatus } from "../verify/types.js";
+import type { FieldStatus } from "../ground/index.js";
 
 /** A document as the page script reads it (short keys: the payload repeats them thousands of times). */
 interface PageDoc {

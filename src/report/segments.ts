@@ -3,7 +3,7 @@
  * spans (each field contributes its best span). Overlapping spans split into several runs, so the
  * browser only has to wrap runs, never nest or reorder them. Offsets are UTF-16, as in `Span`.
  */
-import type { FieldReport, FieldStatus } from "../verify/types.js";
+import type { FieldReport, FieldStatus } from "../ground/index.js";
 
 export interface Segment {
   readonly text: string;

@@ -4,7 +4,7 @@
  * failed (an error, no result) > invalid (the result does not satisfy the schema) > fabricated
  * (some value has no support in the text) > missing (some field was not stated) > ok.
  */
-import type { FieldStatus } from "../verify/types.js";
+import type { FieldStatus } from "../ground/index.js";
 
 export type DocumentStatus = "ok" | "missing" | "fabricated" | "invalid" | "failed";
 

@@ -2,7 +2,8 @@
  * What the HTML grounding report takes: one entry per document, shaped like `extractMany`'s
  * `BatchResult` (so its results can be passed as they are) and like the CLI's output lines.
  */
-import type { FieldReport, Issue } from "../verify/types.js";
+import type { FieldReport } from "../ground/index.js";
+import type { Issue } from "../validate/index.js";
 
 /** The parts of an extraction result the report shows. `ExtractResult` satisfies it. */
 export interface ReportResult {

@@ -9,7 +9,7 @@
  */
 import { createRequire } from "node:module";
 import { SchemaError } from "../errors.js";
-import type { ZodLike } from "../verify/validate.js";
+import type { ZodLike } from "../validate/index.js";
 import type { JsonSchema } from "./types.js";
 
 type PathSegment = PropertyKey | { readonly key: PropertyKey };

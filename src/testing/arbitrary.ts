@@ -6,7 +6,7 @@
 import type { Arbitrary } from "fast-check";
 import type { InferOutput } from "../extract/types.js";
 import type { JsonValue } from "../schema/index.js";
-import { validate, type ZodLike } from "../verify/index.js";
+import { validate, type ZodLike } from "../validate/index.js";
 import { documents } from "./documents.js";
 import { schemaSource } from "./source.js";
 

@@ -5,8 +5,9 @@
  * Follows `properties`, `items`/`prefixItems` and local `$ref`s; leaves values under unions as
  * they are (which branch applies is the grammar's call).
  */
-import { isSchemaObject, resolveSchema } from "../verify/index.js";
-import type { JsonSchema } from "../verify/types.js";
+import { resolveSchema } from "../ground/index.js";
+import type { JsonSchema } from "../schema/index.js";
+import { isRecord as isSchemaObject } from "../util/is-record.js";
 
 export function inSchemaOrder(value: unknown, schema: unknown, root: JsonSchema): unknown {
   const s = resolveSchema(root, schema);

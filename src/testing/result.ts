@@ -7,7 +7,8 @@
  */
 import type { ExtractResult, ExtractStats } from "../extract/types.js";
 import { verifyOutput } from "../extract/verify-output.js";
-import { toPointer, type ZodLike } from "../verify/index.js";
+import { toPointer } from "../util/json-pointer.js";
+import type { ZodLike } from "../validate/index.js";
 import type { SchemaSource } from "./source.js";
 
 export interface ResultSpec {

@@ -7,7 +7,7 @@
 import { buildAutomaton } from "../automaton/index.js";
 import { compileSchema, DEFAULT_MAX_STRING_LENGTH, type JsonSchemaObject } from "../schema/index.js";
 import { ownValidation } from "../schema/standard.js";
-import type { ZodLike } from "../verify/index.js";
+import type { ZodLike } from "../validate/index.js";
 import { DfaWalker } from "./walk.js";
 
 

@@ -5,7 +5,7 @@
  * one, `textFromValue` writes a text that states the leaf. Every swap is kept only if the whole
  * document is still one the grammar accepts, so results stay faithful to the grammar.
  */
-import { prepareText } from "../verify/index.js";
+import { prepareText } from "../ground/index.js";
 import type { SchemaSource } from "./source.js";
 
 const encoder = new TextEncoder();

@@ -1,7 +1,7 @@
 /**
  * Which characters form words in Latin script: ASCII letters and digits and their full-width
  * forms. A verbatim value may not begin or end inside such a word (the grammar, automaton/), and
- * grounding does not match a value there (verify/): one definition keeps the two in agreement.
+ * grounding does not match a value there (ground/): one definition keeps the two in agreement.
  * Every other character (CJK, punctuation, spaces) is a word on its own.
  */
 export function isWordCodePoint(cp: number): boolean {

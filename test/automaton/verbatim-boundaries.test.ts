@@ -11,7 +11,7 @@ import { buildAutomaton, type GrammarAutomaton } from "../../src/automaton/index
 import { VerbatimAutomaton } from "../../src/automaton/verbatim-automaton.js";
 import { PocketExtractError } from "../../src/errors.js";
 import { isWordCodePoint } from "../../src/util/word-chars.js";
-import { groundFields } from "../../src/verify/index.js";
+import { groundFields } from "../../src/ground/index.js";
 import { accepts, grammar, uncompletableStates } from "./helpers.js";
 
 const PIECES = ["Emily", "Em", "Chen", "a", "I", "42", "2026", "x7", "王小明", "杭州", "的", "，", "。", " ", "  ", "-", "'", "\"", "(", ")", "Ｅｍ", "é", "😀", "\n", "\\", "\t"];

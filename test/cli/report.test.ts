@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { highlightSegments, renderReport, writeReport, type ReportEntry } from "../../src/report/index.js";
-import type { FieldReport, FieldStatus } from "../../src/verify/types.js";
+import type { FieldReport, FieldStatus } from "../../src/ground/index.js";
 import { scratchDir } from "./support/harness.js";
 
 function field(pointer: string, status: FieldStatus, start?: number, end?: number, text = ""): FieldReport {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ensureGgufFixture } from "../../fixtures/gguf/index.js";
 import { createExtractor, type Extractor } from "../../src/index.js";
-import { compileValidator } from "../../src/verify/index.js";
+import { compileValidator } from "../../src/validate/index.js";
 
 const Node: z.ZodType<{ label: string; children: unknown[] }> = z.lazy(() => z.object({ label: z.string().max(8), children: z.array(Node).max(2) }));
 

@@ -4,7 +4,7 @@ import { createExtractor, extract, type Extractor } from "../../src/index.js";
 import { RandomEngine } from "../../src/engines/testing/random-engine.js";
 import { ScriptedEngine } from "../../src/engines/testing/scripted-engine.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
-import { compileValidator } from "../../src/verify/index.js";
+import { compileValidator } from "../../src/validate/index.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
 
 const Order = z.object({

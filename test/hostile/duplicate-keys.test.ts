@@ -11,7 +11,7 @@ import { createExtractor } from "../../src/index.js";
 import { RandomEngine } from "../../src/engines/testing/random-engine.js";
 import { ScriptedEngine } from "../../src/engines/testing/scripted-engine.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
-import { duplicateKeyIssues } from "../../src/verify/duplicate-keys.js";
+import { duplicateKeyIssues } from "../../src/validate/duplicate-keys.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
 import { withinBounds } from "./bounds.js";
 

@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileGrammar, DEFAULT_MAX_TEXT_BYTES } from "../../src/index.js";
 import { verifyOutput } from "../../src/extract/verify-output.js";
-import { groundFields } from "../../src/verify/ground.js";
+import { groundFields } from "../../src/ground/ground.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
 import { withinBounds } from "./bounds.js";

@@ -6,8 +6,8 @@ import type { TokenGrammar } from "../../src/mask/token-grammar.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { hasBit, nthSetBit, popcount } from "../../src/util/bitset.js";
 import { mulberry32 } from "../../src/engines/testing/prng.js";
-import { compileValidator } from "../../src/verify/index.js";
-import type { JsonSchemaObject } from "../../src/verify/types.js";
+import type { JsonSchemaObject } from "../../src/schema/index.js";
+import { compileValidator } from "../../src/validate/index.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
 import { acceptAllChecked, bruteForceMask, firstDifference, randomTokenization } from "../support/token-walk.js";
 

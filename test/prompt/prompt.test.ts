@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { PocketExtractError } from "../../src/errors.js";
 import { buildPrompt, describeSchema, detectLanguage } from "../../src/prompt/index.js";
-import type { JsonSchema } from "../../src/verify/index.js";
+import type { JsonSchema } from "../../src/schema/index.js";
 
 const Order = z.object({
   product: z.string().describe("product name as written in the text"),

@@ -1,7 +1,7 @@
 /**
  * oneOf exclusivity proofs (exclusive.ts) and `not` rewritings (negate.ts, enum values decided
  * per value, string exclusions): wherever the report says every keyword is enforced, the grammar
- * must accept exactly the instances ajv accepts (same draft, ajv 8 as src/verify uses). Checked on
+ * must accept exactly the instances ajv accepts (same draft, ajv 8 as src/validate uses). Checked on
  * handwritten schemas, each also asserted to be reported enforced (the proof fires) or not (it
  * must not fire), and on random schemas built from the keywords involved. Instances come from a
  * fixed pool plus random JSON; an object counts as accepted when some order of its top-level keys

@@ -4,7 +4,7 @@ import type { Extractor } from "../../src/index.js";
 import { resolveNullEscapes } from "../../src/extract/null-escapes.js";
 import { compileSchema } from "../../src/schema/index.js";
 import { arbitrary } from "../../src/testing/index.js";
-import { compileValidator, validate } from "../../src/verify/index.js";
+import { compileValidator, validate } from "../../src/validate/index.js";
 import { grammarAccepts, scriptedExtractor } from "./grammar-oracle.js";
 import { Invoice, Order, Tree } from "./schemas.js";
 

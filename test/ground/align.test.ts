@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alignValue, prepareText, type AlignOptions, type Span } from "../../src/verify/index.js";
+import { alignValue, prepareText, type AlignOptions, type Span } from "../../src/ground/index.js";
 
 const opts: AlignOptions = { datePolicy: { order: "dmy", lenient: false }, numberSuffixes: true, currency: false, fuzzy: true, fuzzyThreshold: 0.8, minFuzzyLength: 4 };
 const align = (value: string | number, text: string, o: Partial<AlignOptions> = {}): Span[] => alignValue(value, prepareText(text), { ...opts, ...o });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { parseChineseNumeral } from "../../src/verify/chinese-numerals.js";
-import { findDates, parseDateValue } from "../../src/verify/dates.js";
-import { parseEnglishNumber } from "../../src/verify/english-numerals.js";
-import { foldWidth } from "../../src/verify/fold.js";
-import { normalizeValue, normalizeWithMap } from "../../src/verify/normalize.js";
-import { findNumbers, parseNumberValue } from "../../src/verify/numbers.js";
-import { canonicalPhone, findPhones, parsePhoneValue } from "../../src/verify/phones.js";
-import { findTimes } from "../../src/verify/times.js";
+import { parseChineseNumeral } from "../../src/ground/chinese-numerals.js";
+import { findDates, parseDateValue } from "../../src/ground/dates.js";
+import { parseEnglishNumber } from "../../src/ground/english-numerals.js";
+import { foldWidth } from "../../src/ground/fold.js";
+import { normalizeValue, normalizeWithMap } from "../../src/ground/normalize.js";
+import { findNumbers, parseNumberValue } from "../../src/ground/numbers.js";
+import { canonicalPhone, findPhones, parsePhoneValue } from "../../src/ground/phones.js";
+import { findTimes } from "../../src/ground/times.js";
 
 describe("Chinese numerals", () => {
   it.each([

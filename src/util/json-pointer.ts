@@ -1,8 +1,11 @@
 /**
- * JSON pointers (RFC 6901) for paths. Reports carry both the array path (easy to walk) and the
- * pointer (easy to compare and print); this is the one place that converts between them.
+ * JSON pointers (RFC 6901) for paths into a JSON value. Validation issues and grounding reports
+ * carry both the array path (easy to walk) and the pointer (easy to compare and print); this is
+ * the one place that converts between them.
  */
-import type { JsonPath } from "./types.js";
+
+/** A path into a JSON value: object keys and array indices. */
+export type JsonPath = readonly (string | number)[];
 
 export function toPointer(path: JsonPath): string {
   let out = "";

@@ -1,27 +1,8 @@
 /**
- * Public types of verification: validation issues, source spans and per-field grounding reports.
- * Kept apart from the code so that the prompt builder and the extractor can import the shapes
- * without pulling in ajv or the alignment machinery.
+ * Public types of grounding: source spans and per-field reports. Kept apart from the code so
+ * that the extractor, the report and the CLI can import the shapes without pulling in the
+ * alignment machinery.
  */
-
-/** A JSON Schema document or sub-schema, as produced by zod's `toJSONSchema` or written by hand. */
-export type JsonSchema = boolean | JsonSchemaObject;
-export interface JsonSchemaObject {
-  readonly [keyword: string]: unknown;
-}
-
-/** A path into a JSON value: object keys and array indices. */
-export type JsonPath = readonly (string | number)[];
-
-/** One validation problem. `pointer` is the RFC 6901 form of `path` ("" is the root).
- *  `source`: the validator that found it ("schema": a Standard Schema's own `~standard.validate`),
- *  or "json" for the raw text itself (a repeated key). */
-export interface Issue {
-  readonly path: (string | number)[];
-  readonly pointer: string;
-  readonly message: string;
-  readonly source: "ajv" | "zod" | "schema" | "json";
-}
 
 /**
  * A piece of the source text supporting a value. Offsets are UTF-16 code-unit offsets into the

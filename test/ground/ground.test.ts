@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { PocketExtractError } from "../../src/errors.js";
-import { groundFields, validate, verify, type FieldReport, type JsonSchema } from "../../src/verify/index.js";
+import { verify } from "../../src/extract/verify-value.js";
+import { groundFields, type FieldReport } from "../../src/ground/index.js";
+import type { JsonSchema } from "../../src/schema/index.js";
+import { validate } from "../../src/validate/index.js";
 
 const text = "客户张伟于2026年3月15日购买了三台笔记本电脑，已付款，单价¥1,299.00。";
 

@@ -4,13 +4,15 @@
  * object. Each leaf carries what grounding needs from the schema: the sub-schema, whether the
  * schema demands a value there (required and not nullable), and whether it is derived.
  *
- * Schema resolution is deliberately shallow: local `$ref`s ("#/$defs/X", "#/definitions/X"),
- * `anyOf`/`oneOf` (the first branch whose type admits the value), `allOf` (properties looked up in
- * every member). Anything else only loses annotations (enum, derived), never leaves.
+ * Schema resolution is deliberately shallow: `$ref`s (resolved as the compiler resolves them,
+ * see schema-nav.ts), `anyOf`/`oneOf` (the first branch whose type admits the value), `allOf`
+ * (properties looked up in every member). Anything else only loses annotations (enum, derived),
+ * never leaves.
  */
-import { toPointer } from "./pointer.js";
-import { isNullType, isSchemaObject as isObj, resolveSchema as resolve, unionBranches } from "./schema-nav.js";
-import type { JsonSchema, JsonSchemaObject } from "./types.js";
+import type { JsonSchema, JsonSchemaObject } from "../schema/index.js";
+import { isRecord } from "../util/is-record.js";
+import { toPointer } from "../util/json-pointer.js";
+import { isNullType, resolveSchema as resolve, unionBranches } from "./schema-nav.js";
 
 /** The annotation key for pocket-extract's own schema annotations. `{"x-pocket": {"derived":
  *  true}}` marks a value that is computed from the text rather than written in it (a total, a
@@ -65,7 +67,7 @@ function admitsNull(root: JsonSchema | undefined, s: Obj | undefined, memo: Weak
   if (s.type === undefined && s.enum === undefined && !("const" in s) && !unionBranches(s)) return true;
   if (isNullType(s)) return true;
   return (unionBranches(s) ?? []).some((b) => {
-    if (!isObj(b)) return admitsNull(root, resolve(root, b), memo);
+    if (!isRecord(b)) return admitsNull(root, resolve(root, b), memo);
     let known = memo.get(b);
     if (known === undefined) {
       memo.set(b, false);
@@ -99,9 +101,9 @@ function members(root: JsonSchema | undefined, s: Obj): Obj[] {
 
 function propertySchema(root: JsonSchema | undefined, ms: readonly Obj[], key: string): Obj | undefined {
   for (const m of ms) {
-    if (isObj(m.properties) && Object.prototype.hasOwnProperty.call(m.properties, key)) return resolve(root, m.properties[key]);
+    if (isRecord(m.properties) && Object.prototype.hasOwnProperty.call(m.properties, key)) return resolve(root, m.properties[key]);
   }
-  for (const m of ms) if (isObj(m.additionalProperties)) return resolve(root, m.additionalProperties);
+  for (const m of ms) if (isRecord(m.additionalProperties)) return resolve(root, m.additionalProperties);
   return undefined;
 }
 
@@ -113,7 +115,7 @@ function requiredKeys(ms: readonly Obj[]): Set<string> {
 
 function declaredKeys(ms: readonly Obj[]): Set<string> {
   const keys = new Set<string>();
-  for (const m of ms) if (isObj(m.properties)) for (const k of Object.keys(m.properties)) keys.add(k);
+  for (const m of ms) if (isRecord(m.properties)) for (const k of Object.keys(m.properties)) keys.add(k);
   return keys;
 }
 
@@ -127,7 +129,7 @@ function itemSchema(root: JsonSchema | undefined, s: Obj | undefined, i: number)
 
 export function isDerived(s: Obj | undefined): boolean {
   const a = s?.[ANNOTATION_KEY];
-  return isObj(a) && a.derived === true;
+  return isRecord(a) && a.derived === true;
 }
 
 /** Lists the leaves of `value` in document order (value's keys first, then absent declared keys). */
@@ -145,7 +147,7 @@ export function collectLeaves(value: unknown, schema?: JsonSchema): Leaf[] {
       v.forEach((item, i) => visit(item, itemSchema(schema, here, i), [...path, i], true, d));
       return;
     }
-    if (isObj(v)) {
+    if (isRecord(v)) {
       const ms = here ? members(schema, here) : [];
       const req = requiredKeys(ms);
       const keys = new Set(Object.keys(v));

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isWordChar } from "../../src/verify/fold.js";
-import { groundFields, normalizeWithMap, prepareText, alignValue } from "../../src/verify/index.js";
+import { isWordChar } from "../../src/ground/fold.js";
+import { groundFields, normalizeWithMap, prepareText, alignValue } from "../../src/ground/index.js";
 
 // Characters that exercise every path: CJK and Chinese numerals, full-width forms, digits with
 // separators, currency, date words, Latin words, whitespace, and astral characters.

@@ -12,8 +12,9 @@ import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { SchemaError } from "../errors.js";
-import { fromPointer, toPointer } from "./pointer.js";
-import type { Issue, JsonSchema, JsonSchemaObject } from "./types.js";
+import type { JsonSchema, JsonSchemaObject } from "../schema/index.js";
+import { fromPointer, toPointer } from "../util/json-pointer.js";
+import type { Issue } from "./types.js";
 
 /** The part of a zod schema (v3 or v4) validation needs. */
 export interface ZodLike<Out = unknown> {

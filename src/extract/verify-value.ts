@@ -5,10 +5,9 @@
  * schema at that path, so fields, issues, the result's `ok` and the CLI's document status agree.
  * `missing` is reserved for absences the schema allows.
  */
-import { groundFields, type GroundOptions } from "./ground.js";
-import type { PreparedText } from "./prepared.js";
-import type { FieldReport, Issue, JsonSchema } from "./types.js";
-import { validate, type ZodLike } from "./validate.js";
+import { groundFields, type FieldReport, type GroundOptions, type PreparedText } from "../ground/index.js";
+import type { JsonSchema } from "../schema/index.js";
+import { validate, type Issue, type ZodLike } from "../validate/index.js";
 
 export interface VerifyOptions<T> extends Omit<GroundOptions, "schema" | "issues"> {
   readonly jsonSchema: JsonSchema;

@@ -3,7 +3,8 @@ import { z } from "zod";
 import * as z3 from "zod/v3";
 import { zodToJsonSchema } from "zod-to-json-schema";
 import { PocketExtractError, SchemaError } from "../../src/errors.js";
-import { compileValidator, validate, type JsonSchema } from "../../src/verify/index.js";
+import type { JsonSchema } from "../../src/schema/index.js";
+import { compileValidator, validate } from "../../src/validate/index.js";
 
 const Order = z.object({
   product: z.string(),

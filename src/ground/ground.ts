@@ -17,7 +17,8 @@ import { defaultCurrency } from "./currency.js";
 import { detectLanguage } from "../util/language.js";
 import { collectLeaves, type Leaf } from "./leaves.js";
 import { prepareText, type PreparedText } from "./prepared.js";
-import type { FieldReport, FieldStatus, Issue, JsonSchema, Span } from "./types.js";
+import type { JsonSchema } from "../schema/index.js";
+import type { FieldReport, FieldStatus, Span } from "./types.js";
 
 export interface GroundOptions {
   /** The JSON Schema the value was extracted with: tells required fields, enums, derived fields
@@ -25,7 +26,7 @@ export interface GroundOptions {
    *  the value is grounded as a plain value. */
   readonly schema?: JsonSchema;
   /** Validation issues (from `validate`); a leaf with an issue at its exact path is `invalid`. */
-  readonly issues?: readonly Pick<Issue, "pointer">[];
+  readonly issues?: readonly { readonly pointer: string }[];
   /** How to read all-numeric dates (04/10/2026, 26/03/15) in the text; default "auto" (see
    *  `DateOrder`: single-reading dates as written, the rest by the text's unambiguous dates,
    *  else by language: English month first, Chinese year first). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groundFields, type GroundOptions } from "../../src/verify/index.js";
+import { groundFields, type GroundOptions } from "../../src/ground/index.js";
 import { OptionError } from "../../src/errors.js";
 
 /** Status and best span of one value grounded in `text`. */
