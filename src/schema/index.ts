@@ -20,7 +20,7 @@ import { DEFAULT_SCHEMA_LIMITS, type CompileOptions, type CompiledSchema, type J
 
 export { toJsonSchema, detectSource, type SchemaSource } from "./detect.js";
 export { LIMITS } from "./context.js";
-export { RefResolver, type Resolved } from "./refs.js";
+export { RefResolver } from "./refs.js";
 export type * from "./types.js";
 export { DEFAULT_MAX_STRING_LENGTH, DEFAULT_SCHEMA_LIMITS } from "./types.js";
 
