@@ -29,7 +29,7 @@ const rootDir = join(nativeDir, "..");
 const objectDir = join(nativeDir, "build", `llama-${process.pid}`);
 const includeDir = join(nativeDir, "llama-include");
 const require = createRequire(join(rootDir, "package.json"));
-const SOURCES = ["masked_sampler.cpp", "llama_model.cpp", "addon.cpp"];
+const SOURCES = ["masked_sampler.cpp", "llama_model.cpp", "llama_addon.cpp"];
 /** Platforms @node-llama-cpp publishes CPU libraries for that this script can link (ELF, g++). */
 const BUILDABLE = ["linux-x64", "linux-arm64"];
 

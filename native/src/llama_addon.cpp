@@ -1,0 +1,148 @@
+// N-API surface of the llama.cpp engine (module "pocket_llama"): the shared handle of
+// model_handle.h over pocket::LlamaModel, plus what only llama.cpp has. JS gets `loadModel()` and a
+// `LlamaModel` handle whose decode runs on a worker thread (Promise) while masking + sampling runs
+// synchronously on the JS thread: it takes microseconds, and reading the mask's memory in place
+// avoids copying 8 KB per token. A freed or busy handle throws a JS error instead of touching
+// llama.cpp, so misuse never crashes the process.
+#include <napi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "llama_model.h"
+#include "model_handle.h"
+
+namespace {
+
+using pocket::coded_error;
+
+struct LlamaBackend {
+  using Model = pocket::LlamaModel;
+  struct LoadOptions {
+    std::string backends_dir;
+    Model::Params params;
+  };
+  static constexpr const char* kClassName = "LlamaModel";
+  static constexpr const char* kEngine = "llama.cpp";
+  static constexpr const char* kWork = "a decode";
+  static constexpr const char* kLoadUsage = "loadModel(path, options)";
+
+  // { backendsDir, contextLength?, threads? }
+  static LoadOptions load_options(const Napi::Object& options) {
+    LoadOptions out;
+    if (options.Has("contextLength")) out.params.context_length = options.Get("contextLength").ToNumber().Uint32Value();
+    if (options.Has("threads")) out.params.threads = options.Get("threads").ToNumber().Int32Value();
+    out.backends_dir = options.Get("backendsDir").ToString().Utf8Value();
+    return out;
+  }
+  static std::unique_ptr<Model> load(const std::string& path, const LoadOptions& options) {
+    pocket::init_llama_runtime(options.backends_dir);
+    return std::make_unique<Model>(path, options.params);
+  }
+
+  static int32_t width(const Model& model) { return model.n_vocab(); }
+  static const float* last_logits(const Model& model) { return model.logits(model.rows() - 1); }
+  // sample(mask, temperature, topK, topP, minP?, row?): `row` picks one of the last decode's
+  // logits rows (default: its last).
+  static const float* sample_logits(const Napi::CallbackInfo& info, const Model& model) {
+    if (info.Length() <= 5 || info[5].IsUndefined()) return last_logits(model);
+    const int32_t row = info[5].ToNumber().Int32Value();
+    if (row < 0 || row >= model.rows()) {
+      throw coded_error(info.Env(), "RANGE", "sample: row " + std::to_string(row) + " outside the " + std::to_string(model.rows()) + " rows of the last decode");
+    }
+    return model.logits(row);
+  }
+};
+
+using Handle = pocket::ModelHandle<LlamaBackend>;
+
+Napi::Value context_length(Handle& handle, const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), handle.live(info.Env()).context_length());
+}
+
+Napi::Value position(Handle& handle, const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), handle.idle(info.Env()).position());
+}
+
+// { bytes: Buffer (all pieces), offsets: Uint32Array(n + 1), attributes: Int32Array(n),
+//   endOfGeneration: Int32Array, eos, eot, pad } (-1 for absent ids).
+Napi::Value vocabulary(Handle& handle, const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  pocket::LlamaModel& model = handle.live(env);
+  const int32_t n = model.n_vocab();
+  Napi::Object out = pocket::vocabulary_bytes(env, n, [&](int32_t id) { return model.piece(id); });
+  auto attributes = Napi::Int32Array::New(env, n);
+  std::vector<int32_t> eog;
+  for (int32_t id = 0; id < n; ++id) {
+    attributes[id] = model.attributes(id);
+    if (model.is_end_of_generation(id)) eog.push_back(id);
+  }
+  auto eog_array = Napi::Int32Array::New(env, eog.size());
+  for (size_t i = 0; i < eog.size(); ++i) eog_array[i] = eog[i];
+  out.Set("attributes", attributes);
+  out.Set("endOfGeneration", eog_array);
+  out.Set("eos", model.eos());
+  out.Set("eot", model.eot());
+  out.Set("pad", model.pad());
+  return out;
+}
+
+Napi::Value tokenize(Handle& handle, const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  pocket::LlamaModel& model = handle.live(env);
+  const std::string text = info[0].As<Napi::String>().Utf8Value();
+  const bool parse_special = info[1].ToBoolean().Value();
+  const std::vector<int32_t> ids = model.tokenize(text, parse_special);
+  auto out = Napi::Int32Array::New(env, ids.size());
+  std::copy(ids.begin(), ids.end(), out.Data());
+  return out;
+}
+
+// decode(tokens: Int32Array, rows = 1) -> Promise<void>: one batch at the current position, off
+// the JS thread, keeping the logits of its last `rows` tokens.
+Napi::Value decode(Handle& handle, const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  handle.idle(env);
+  if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_int32_array) {
+    throw Napi::TypeError::New(env, "decode: tokens must be an Int32Array");
+  }
+  auto tokens = info[0].As<Napi::Int32Array>();
+  const int32_t rows = info.Length() > 1 && !info[1].IsUndefined() ? info[1].ToNumber().Int32Value() : 1;
+  if (rows < 1 || static_cast<size_t>(rows) > tokens.ElementLength()) {
+    throw coded_error(env, "RANGE", "decode: rows must be within 1.." + std::to_string(tokens.ElementLength()));
+  }
+  std::vector<int32_t> ids(tokens.Data(), tokens.Data() + tokens.ElementLength());
+  return handle.run_on_worker(info, [ids = std::move(ids), rows](pocket::LlamaModel& model) {
+    model.decode(ids, rows);
+    return pocket::NoResult{};
+  });
+}
+
+// truncate(n): drops every cached token at position >= n.
+Napi::Value truncate(Handle& handle, const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  pocket::LlamaModel& model = handle.idle(env);
+  try {
+    model.truncate(info[0].ToNumber().Int32Value());
+  } catch (const std::exception& e) {
+    throw coded_error(env, "RANGE", e.what());
+  }
+  return env.Undefined();
+}
+
+Napi::Object init(Napi::Env env, Napi::Object exports) {
+  return pocket::register_addon<LlamaBackend>(env, exports,
+                                              {
+                                                  Handle::method<context_length>("contextLength"),
+                                                  Handle::method<position>("position"),
+                                                  Handle::method<vocabulary>("vocabulary"),
+                                                  Handle::method<tokenize>("tokenize"),
+                                                  Handle::method<decode>("decode"),
+                                                  Handle::method<truncate>("truncate"),
+                                              });
+}
+
+}  // namespace
+
+NODE_API_MODULE(pocket_llama, init)
