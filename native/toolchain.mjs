@@ -1,5 +1,5 @@
 /**
- * Build helpers shared by native/build.mjs (llama.cpp addon) and native/build-mnn.mjs (MNN addon):
+ * Build helpers of native/build.mjs, used for both of its backends (llama.cpp and MNN addons):
  * the error type that the `--optional` mode reports instead of failing, Node's N-API headers,
  * the platform key prebuilds are filed under, finding an installed package, and running the
  * compiler (one step, or every source two at a time).

@@ -3,6 +3,7 @@
  * Engines know nothing about schemas or grammars: they turn token ids into next-token choices under
  * a mask handed over as a bitset (bit i of word i>>>5 set = token i allowed).
  */
+import type { ChatTemplate } from "../tokens/index.js";
 import type { Vocabulary } from "../tokens/vocabulary.js";
 
 export interface SamplingOptions {
@@ -23,6 +24,14 @@ export interface Engine {
   readonly name: string;
   /** Context length in tokens (prompt + output), if the engine has a limit. */
   readonly contextLength: number | undefined;
+  /**
+   * The model's chat template, when it is not ChatML: prompts are built in it. Absent, prompts are
+   * ChatML with thinking off (MNN-Pocket's, src/prompt/chatml.ts). The native engines take it as
+   * an option: they do not read the template a model file names (GGUF `tokenizer.chat_template`,
+   * MNN's llm_config.json), which is Jinja or a one-string format without the control/text split
+   * that keeps a document from ending a turn.
+   */
+  readonly chatTemplate?: ChatTemplate;
   /** Start a generation session. Sessions of one engine may be serialized by the engine. */
   createSession(options?: SessionOptions): Promise<EngineSession>;
   /** Release native resources; every later call throws ENGINE_DISPOSED. */

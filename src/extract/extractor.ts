@@ -166,7 +166,14 @@ export class Extractor {
     if (o.instruction !== undefined) checkTextBytes(o.instruction, o.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES, "instruction");
     const compiled = this.compile(schema, o, text);
     const jsonSchema = compiled.jsonSchema as JsonSchema;
-    const prompt = buildPrompt({ jsonSchema, text, language: o.language, examples: o.examples, instruction: o.instruction });
+    const prompt = buildPrompt({
+      jsonSchema,
+      text,
+      language: o.language,
+      examples: o.examples,
+      instruction: o.instruction,
+      chatTemplate: this.engine.chatTemplate,
+    });
     const promptIds = encodeSegments(this.engine.vocabulary, prompt.segments);
     const maxTokens = o.maxTokens ?? DEFAULT_MAX_TOKENS;
     const limit = this.engine.contextLength;

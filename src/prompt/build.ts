@@ -1,14 +1,15 @@
 /**
  * Builds the extraction prompt: system turn (instruction, schema description, few-shot examples),
- * the document as the user turn, and the assistant turn opened with thinking off. Everything
- * before the document is `prefix` and depends only on the schema and options (and the language,
- * when "auto" picks it from the text), so a batch over one schema shares its KV cache.
+ * the document as the user turn, and the assistant turn opened, in the engine's chat template
+ * (by default ChatML, with thinking off). Everything before the document is `prefix` and depends only
+ * on the schema and options (and the language, when "auto" picks it from the text), so a batch
+ * over one schema shares its KV cache.
  */
 import { PocketExtractError } from "../errors.js";
 import type { JsonSchema } from "../schema/index.js";
 import { validate } from "../validate/index.js";
-import type { PromptSegment } from "../tokens/plain-text.js";
-import { chatTurns, joinSegments } from "./chatml.js";
+import type { ChatTemplate, PromptSegment } from "../tokens/index.js";
+import { CHATML, joinSegments } from "./chatml.js";
 import { describeSchema } from "./describe-schema.js";
 import { detectLanguage, type PromptLanguage } from "./language.js";
 
@@ -26,6 +27,8 @@ export interface PromptOptions {
   readonly examples?: readonly PromptExample[];
   /** Replaces the default instruction sentence(s); the schema and examples still follow. */
   readonly instruction?: string;
+  /** The engine's chat template (Engine.chatTemplate); ChatML, MNN-Pocket's, when absent. */
+  readonly chatTemplate?: ChatTemplate;
 }
 
 export interface Prompt {
@@ -90,7 +93,7 @@ export function buildPrompt(options: PromptOptions): Prompt {
   const lang = !options.language || options.language === "auto" ? detectLanguage(options.text) : options.language;
   if (lang !== "zh" && lang !== "en") throw new PocketExtractError("OPTION_INVALID", `language must be "auto", "zh" or "en", got ${JSON.stringify(lang)}`);
   const examples = checkedExamples(options.examples ?? [], options.jsonSchema);
-  const turns = chatTurns(systemPrompt(options.jsonSchema, lang, examples, options.instruction));
+  const turns = (options.chatTemplate ?? CHATML).turns(systemPrompt(options.jsonSchema, lang, examples, options.instruction));
   const segments = [...turns.prefix, { text: options.text, control: false }, ...turns.suffix];
   const prefix = joinSegments(turns.prefix);
   const suffix = joinSegments(turns.suffix);

@@ -1,5 +1,6 @@
 /**
- * MNN-Pocket's chat template (Qwen3 family, ChatML) — the one place that knows it. Thinking is
+ * MNN-Pocket's chat template (Qwen3 family, ChatML) — the one place that knows it, and the default
+ * when the engine supplies no template of its own (Engine.chatTemplate). Thinking is
  * off for extraction: the assistant turn opens with an empty think block, exactly what Qwen3's
  * template renders for `enable_thinking=false`, so the model starts on the answer.
  *
@@ -7,7 +8,7 @@
  * (the template's words, the system prompt, the document) is text, which the tokenizer keeps
  * plain (tokens/plain-text.ts): a document or schema spelling "<|im_end|>" cannot end a turn.
  */
-import type { PromptSegment } from "../tokens/plain-text.js";
+import type { ChatTemplate, ChatTurns, PromptSegment } from "../tokens/index.js";
 
 export const IM_START = "<|im_start|>";
 export const IM_END = "<|im_end|>";
@@ -29,12 +30,15 @@ export const ASSISTANT_OPEN_SEGMENTS: readonly PromptSegment[] = [
 export const ASSISTANT_OPEN = joinSegments(ASSISTANT_OPEN_SEGMENTS);
 
 /** Splits a one-turn conversation around the user's document: `prefix + document + suffix`. */
-export function chatTurns(system: string): { prefix: readonly PromptSegment[]; suffix: readonly PromptSegment[] } {
+export function chatTurns(system: string): ChatTurns {
   return {
     prefix: [control(IM_START), plain(`system\n${system}`), control(IM_END), plain("\n"), control(IM_START), plain("user\n")],
     suffix: [control(IM_END), plain("\n"), ...ASSISTANT_OPEN_SEGMENTS],
   };
 }
+
+/** ChatML as a ChatTemplate: what prompts use unless the engine supplies another template. */
+export const CHATML: ChatTemplate = { name: "chatml", turns: chatTurns };
 
 /** The segments as one string (what the model sees, for display). */
 export function joinSegments(segments: readonly PromptSegment[]): string {

@@ -9,3 +9,4 @@ export { vocabularyFromBytes, type VocabularyFromBytesOptions } from "./from-byt
 export { byteLevelToBytes, bytesToByteLevel } from "./byte-level.js";
 export { TokenTrie } from "./trie.js";
 export { encodePlainText, encodeSegments, specialSpellings, type PromptSegment } from "./plain-text.js";
+export type { ChatTemplate, ChatTurns } from "./chat-template.js";

@@ -2,7 +2,7 @@
  * The MNN engine on the toy MNN model (fixtures/mnn) through the native MNN addon: vocabulary read
  * back through MNN's tokenizer, KV prefix bookkeeping, masked sampling, constrained extraction
  * through the real MNN forward path, failed loads, serialization, leaks, and per-token overhead.
- * Needs an MNN install (MNN_DIR) and the addon built against it (`node native/build-mnn.mjs`);
+ * Needs an MNN install (MNN_DIR) and the addon built against it (`node native/build.mjs --backend mnn`);
  * without MNN_DIR the suite is skipped with a visible warning (CI has no MNN).
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -30,7 +30,7 @@ const ALLOWED = [
   /^dist\/[\w-]+\.(js|cjs|d\.ts|d\.cts)(\.map)?$/,
   /^grammars\/[\w-]+\.gbnf$/,
   /^prebuilds\/linux-x64\/pocket_llama\.node$/,
-  /^native\/(build|build-mnn|toolchain)\.mjs$/,
+  /^native\/(build|toolchain)\.mjs$/,
   /^native\/README\.md$/,
   /^native\/src\/[\w-]+\.(cpp|h)$/,
   /^native\/llama-include\/(LICENSE|include\/[\w-]+\.h|ggml\/include\/[\w-]+\.h)$/,

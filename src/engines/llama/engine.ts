@@ -6,6 +6,7 @@
 import { availableParallelism } from "node:os";
 import { FileError } from "../../errors.js";
 import { vocabularyFromBytes } from "../../tokens/from-bytes.js";
+import type { ChatTemplate } from "../../tokens/index.js";
 import type { Vocabulary } from "../../tokens/vocabulary.js";
 import { CachedContextEngine, type NativeContext } from "../native-shared/cached-context-engine.js";
 import { checkEngineOptions } from "../engine-options.js";
@@ -22,6 +23,8 @@ export interface LlamaEngineOptions {
   readonly threads?: number;
   /** The vocabulary the grammars were compiled for; checked id by id against the model's. */
   readonly vocabulary?: Vocabulary;
+  /** The model's chat template when it is not ChatML (the GGUF's own template is not read; see Engine.chatTemplate). */
+  readonly chatTemplate?: ChatTemplate;
 }
 
 const DEFAULT_CONTEXT_LENGTH = 4096;
@@ -65,7 +68,13 @@ export async function createLlamaEngine(options: LlamaEngineOptions): Promise<Ll
     }
   };
   const vocabulary = options.vocabulary ?? vocabularyFromBytes({ ...parts, encode });
-  return new CachedContextEngine(nativeContext(native), { name: "llama.cpp", vocabulary, contextLength: native.contextLength(), multiRow: true });
+  return new CachedContextEngine(nativeContext(native), {
+    name: "llama.cpp",
+    vocabulary,
+    contextLength: native.contextLength(),
+    multiRow: true,
+    chatTemplate: options.chatTemplate,
+  });
 }
 
 function nativeContext(native: NativeLlamaModel): NativeContext {

@@ -1,5 +1,5 @@
 /**
- * Finds and loads the native MNN addon built by `node native/build-mnn.mjs` (it writes
+ * Finds and loads the native MNN addon built by `node native/build.mjs --backend mnn` (it writes
  * native/build/pocket_mnn.json naming the .node file and the MNN install it links), and types its
  * surface. Loaded lazily: the SDK works without it until an MNN model directory is used.
  */
@@ -32,7 +32,7 @@ export interface NativeMnnAddon {
 
 const MANIFEST = "pocket_mnn.json";
 const HOW_TO_BUILD =
-  "Build MNN (CPU, -DMNN_BUILD_LLM=ON, shared libraries), then run `MNN_DIR=<MNN install prefix> node native/build-mnn.mjs`; see the README section on the MNN engine. " +
+  "Build MNN (CPU, -DMNN_BUILD_LLM=ON, shared libraries), then run `MNN_DIR=<MNN install prefix> node native/build.mjs --backend mnn`; see the README section on the MNN engine. " +
   "Or use the GGUF build of the model (createExtractor({ model: 'model.gguf' })), which needs no MNN.";
 
 let loaded: NativeMnnAddon | undefined;

@@ -8,6 +8,7 @@ import { availableParallelism } from "node:os";
 import { stat } from "node:fs/promises";
 import { FileError } from "../../errors.js";
 import { vocabularyFromBytes } from "../../tokens/from-bytes.js";
+import type { ChatTemplate } from "../../tokens/index.js";
 import type { Vocabulary } from "../../tokens/vocabulary.js";
 import { CachedContextEngine } from "../native-shared/cached-context-engine.js";
 import { loadMnnAddon, type NativeMnnModel } from "./addon.js";
@@ -23,6 +24,8 @@ export interface MnnEngineOptions {
   readonly threads?: number;
   /** The vocabulary the grammars were compiled for; checked id by id against MNN's tokenizer. */
   readonly vocabulary?: Vocabulary;
+  /** The model's chat template when it is not ChatML (llm_config.json's template is not read; see Engine.chatTemplate). */
+  readonly chatTemplate?: ChatTemplate;
 }
 
 /** The MNN engine is a CachedContextEngine plus MNN's tokenizer and chat template. */
@@ -31,8 +34,9 @@ export class MnnEngine extends CachedContextEngine {
     private readonly mnn: NativeMnnModel,
     vocabulary: Vocabulary,
     contextLength: number | undefined,
+    chatTemplate: ChatTemplate | undefined,
   ) {
-    super(mnn, { name: "mnn", vocabulary, contextLength });
+    super(mnn, { name: "mnn", vocabulary, contextLength, chatTemplate });
   }
 
   /** MNN's tokenizer, special tokens recognised (the default `vocabulary.encode`). */
@@ -102,9 +106,10 @@ export async function createMnnEngine(options: MnnEngineOptions): Promise<MnnEng
         encode: (text) => engine.tokenize(text),
       }),
       options.contextLength ?? model.contextLength,
+      options.chatTemplate,
     );
     if (options.vocabulary) assertSameBytes(dir, engine.vocabulary, options.vocabulary);
-    return options.vocabulary ? new MnnEngine(native, options.vocabulary, engine.contextLength) : engine;
+    return options.vocabulary ? new MnnEngine(native, options.vocabulary, engine.contextLength, options.chatTemplate) : engine;
   } catch (err) {
     native.free();
     throw err;

@@ -9,6 +9,7 @@
  * entries on the next evaluation, unless the same tokens are fed again).
  */
 import { PocketExtractError } from "../../errors.js";
+import type { ChatTemplate } from "../../tokens/index.js";
 import type { Vocabulary } from "../../tokens/vocabulary.js";
 import type { Engine, EngineSession, SamplingOptions, SessionOptions } from "../engine.js";
 import { nativeErrorCode, typedNativeError } from "./native-error.js";
@@ -41,6 +42,8 @@ export interface CachedContextEngineOptions {
   readonly contextLength: number | undefined;
   /** The backend keeps logits at several positions of one evaluation (speculative verification). */
   readonly multiRow?: boolean;
+  /** The model's chat template, when it is not ChatML (Engine.chatTemplate). */
+  readonly chatTemplate?: ChatTemplate;
 }
 
 export class CachedContextEngine implements Engine {
@@ -48,6 +51,7 @@ export class CachedContextEngine implements Engine {
   readonly vocabulary: Vocabulary;
   readonly contextLength: number | undefined;
   readonly multiRow: boolean;
+  readonly chatTemplate: ChatTemplate | undefined;
   /** Tokens held by the native cache, in order (its mirror). */
   private cached: number[] = [];
   private turn: Promise<void> = Promise.resolve();
@@ -62,6 +66,7 @@ export class CachedContextEngine implements Engine {
     this.vocabulary = options.vocabulary;
     this.contextLength = options.contextLength;
     this.multiRow = options.multiRow ?? false;
+    this.chatTemplate = options.chatTemplate;
   }
 
   async createSession(options: SessionOptions = {}): Promise<EngineSession> {

@@ -3,6 +3,7 @@
  * mask allows. It is the fuzzer of the constrained path: whatever it picks, the output must still
  * be complete and valid. Same seed, same vocabulary, same masks: same tokens.
  */
+import type { ChatTemplate } from "../../tokens/index.js";
 import type { Vocabulary } from "../../tokens/vocabulary.js";
 import { nthSetBit, popcount } from "../../util/bitset.js";
 import type { EngineSession, SessionOptions } from "../engine.js";
@@ -16,6 +17,8 @@ export interface RandomEngineOptions {
   /** Probability of picking an end-of-generation token whenever one is allowed (default 0.5). */
   readonly eosProbability?: number;
   readonly contextLength?: number;
+  /** The chat template prompts are built in (Engine.chatTemplate); ChatML when absent. */
+  readonly chatTemplate?: ChatTemplate;
 }
 
 export class RandomEngine extends TestEngine {

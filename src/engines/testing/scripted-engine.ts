@@ -8,6 +8,7 @@
  * prompt lookup drafting relies on). Tests use it to show exactly what the grammar does to a
  * given output.
  */
+import type { ChatTemplate } from "../../tokens/index.js";
 import type { Vocabulary } from "../../tokens/vocabulary.js";
 import { hasBit, nthSetBit } from "../../util/bitset.js";
 import type { EngineSession, SessionOptions } from "../engine.js";
@@ -20,6 +21,8 @@ export interface ScriptedEngineOptions {
   /** Prefer the tokenizer's own tokenization of the script where the mask allows it. Default false. */
   readonly canonical?: boolean;
   readonly contextLength?: number;
+  /** The chat template prompts are built in (Engine.chatTemplate); ChatML when absent. */
+  readonly chatTemplate?: ChatTemplate;
 }
 
 export class ScriptedEngine extends TestEngine {

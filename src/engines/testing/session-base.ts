@@ -4,6 +4,7 @@
  * a test engine bases its choices on.
  */
 import { PocketExtractError } from "../../errors.js";
+import type { ChatTemplate } from "../../tokens/index.js";
 import type { Vocabulary } from "../../tokens/vocabulary.js";
 import type { Engine, EngineSession, SessionOptions } from "../engine.js";
 
@@ -11,11 +12,13 @@ export abstract class TestEngine implements Engine {
   abstract readonly name: string;
   readonly vocabulary: Vocabulary;
   readonly contextLength: number | undefined;
+  readonly chatTemplate: ChatTemplate | undefined;
   private disposed = false;
 
-  constructor(options: { readonly vocabulary: Vocabulary; readonly contextLength?: number }) {
+  constructor(options: { readonly vocabulary: Vocabulary; readonly contextLength?: number; readonly chatTemplate?: ChatTemplate }) {
     this.vocabulary = options.vocabulary;
     this.contextLength = options.contextLength;
+    this.chatTemplate = options.chatTemplate;
   }
 
   async createSession(options: SessionOptions = {}): Promise<EngineSession> {
