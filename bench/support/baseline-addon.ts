@@ -8,14 +8,17 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { platformKey } from "../../src/engines/llama/prebuild.js";
 import { PROJECT_ROOT } from "./paths.js";
 
 /** Path of the pocket_llama.node built from `revision` (a commit, tag or branch of this repo). */
 export function baselineAddon(revision: string): string {
   const commit = execFileSync("git", ["-C", PROJECT_ROOT, "rev-parse", "--verify", `${revision}^{commit}`], { encoding: "utf8" }).trim();
   const dir = join(tmpdir(), `pocket-extract-addon-${commit.slice(0, 12)}`);
+  // Revisions before prebuilds/ wrote a manifest naming the addon; later ones write the prebuild.
   const manifest = join(dir, "native", "build", "pocket_llama.json");
-  if (!existsSync(manifest)) {
+  const prebuild = join(dir, "prebuilds", platformKey(), "pocket_llama.node");
+  if (!existsSync(manifest) && !existsSync(prebuild)) {
     mkdirSync(dir, { recursive: true });
     const archive = execFileSync("git", ["-C", PROJECT_ROOT, "archive", commit, "native"], { maxBuffer: 256 << 20 });
     execFileSync("tar", ["-x", "-C", dir], { input: archive });
@@ -25,5 +28,5 @@ export function baselineAddon(revision: string): string {
     console.log(`building the addon of ${revision} (${commit.slice(0, 12)}) in ${dir} ...`);
     execFileSync(process.execPath, [join(dir, "native", "build.mjs")], { stdio: "inherit" });
   }
-  return (JSON.parse(readFileSync(manifest, "utf8")) as { addon: string }).addon;
+  return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, "utf8")) as { addon: string }).addon : prebuild;
 }

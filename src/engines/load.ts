@@ -5,6 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { FileError } from "../errors.js";
+import type { ChatTemplate } from "../tokens/index.js";
 import type { Engine } from "./engine.js";
 
 export interface LoadEngineOptions {
@@ -12,6 +13,8 @@ export interface LoadEngineOptions {
   readonly contextLength?: number;
   /** CPU threads for the engine (default: the engine's choice). */
   readonly threads?: number;
+  /** The model's chat template when it is not ChatML (Engine.chatTemplate). */
+  readonly chatTemplate?: ChatTemplate;
 }
 
 export async function loadEngine(model: string, options: LoadEngineOptions = {}): Promise<Engine> {
@@ -19,11 +22,11 @@ export async function loadEngine(model: string, options: LoadEngineOptions = {})
   if (!info) throw new FileError("MODEL_NOT_FOUND", model, "no such file or directory (expected a .gguf file or an MNN model directory)");
   if (info.isFile() && model.toLowerCase().endsWith(".gguf")) {
     const { createLlamaEngine } = await import("./llama/index.js");
-    return createLlamaEngine({ modelPath: model, contextLength: options.contextLength, threads: options.threads });
+    return createLlamaEngine({ modelPath: model, contextLength: options.contextLength, threads: options.threads, chatTemplate: options.chatTemplate });
   }
   if (info.isDirectory()) {
     const { createMnnEngine } = await import("./mnn/index.js");
-    return createMnnEngine({ modelDir: model, contextLength: options.contextLength, threads: options.threads });
+    return createMnnEngine({ modelDir: model, contextLength: options.contextLength, threads: options.threads, chatTemplate: options.chatTemplate });
   }
   throw new FileError("MODEL_INVALID", model, "not a .gguf file or an MNN model directory");
 }
