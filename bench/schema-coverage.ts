@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { buildAutomaton } from "../src/automaton/index.js";
 import { PocketExtractError, SchemaError } from "../src/errors.js";
-import { compileSchema } from "../src/schema/index.js";
+import { compileSchema } from "../src/schema-compiler/index.js";
 
 const root = join(import.meta.dirname, "../../shared/corpora/jsonschemabench");
 const arg = (name: string): string | undefined => {

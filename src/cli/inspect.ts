@@ -8,7 +8,7 @@ import { buildAutomaton } from "../automaton/index.js";
 import { printGbnf } from "../grammar/index.js";
 import { DEFAULT_MAX_TEXT_BYTES } from "../extract/index.js";
 import { buildPrompt } from "../prompt/index.js";
-import { compileSchema, type KeywordUse } from "../schema/index.js";
+import { compileSchema, type KeywordUse } from "../schema-compiler/index.js";
 import type { InspectArgs } from "./args.js";
 import { readRegularFile } from "./files.js";
 import type { CliIo } from "./io.js";

@@ -12,7 +12,8 @@ import type { Grammar } from "../grammar/ir.js";
 import { parseGbnf } from "../grammar/index.js";
 import { LruCache } from "../util/lru.js";
 import { TokenGrammar, type TokenGrammarOptions } from "../mask/token-grammar.js";
-import { compileSchema, type CompileOptions, type CompileReport, type JsonSchemaObject } from "../schema/index.js";
+import type { JsonSchemaObject } from "../schema/index.js";
+import { compileSchema, type CompileOptions, type CompileReport } from "../schema-compiler/index.js";
 import type { Vocabulary } from "../tokens/vocabulary.js";
 import { VERSION } from "../version.js";
 

@@ -6,9 +6,8 @@
 import type { GenerateStats } from "../decode/generate.js";
 import type { SpeculativeOptions } from "../decode/speculative.js";
 import type { SamplingOptions } from "../engines/engine.js";
-import type { SchemaLimits } from "../schema/types.js";
 import type { FieldReport, GroundingOptions } from "../ground/index.js";
-import type { JsonSchemaObject } from "../schema/index.js";
+import type { JsonSchemaObject, SchemaLimits } from "../schema/index.js";
 import type { Issue } from "../validate/index.js";
 import type { PocketExtractError } from "../errors.js";
 

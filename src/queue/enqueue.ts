@@ -8,7 +8,8 @@
  */
 import { errorRecord, parseInputLine, type RecordKey } from "../cli/record.js";
 import type { Line } from "../cli/jsonl.js";
-import { compileSchema, toJsonSchema } from "../schema/index.js";
+import { toJsonSchema } from "../schema/index.js";
+import { compileSchema } from "../schema-compiler/index.js";
 import { documentKey, openRedis, storeKeys, type QueueLocation } from "./connection.js";
 import { jobOptions, openQueue, type DocumentJob, type RetryPolicy } from "./jobs.js";
 import { ResultStore, SchemaStore } from "./stores.js";

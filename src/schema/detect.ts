@@ -11,11 +11,10 @@ import { createRequire } from "node:module";
 import { toJSONSchema, type $ZodType } from "zod/v4/core";
 import type { zodToJsonSchema as ZodToJsonSchema } from "zod-to-json-schema";
 import { SchemaError } from "../errors.js";
+import { isRecord } from "../util/is-record.js";
 import { findUnrepresentable } from "./zod-unrepresentable.js";
 import { isStandardSchema, standardToJsonSchema, type StandardSchemaLike } from "./standard.js";
 import type { JsonSchema } from "./types.js";
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export type SchemaSource = "zod4" | "zod3" | "standard" | "json-schema";
 

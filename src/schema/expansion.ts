@@ -11,7 +11,8 @@
  * and memoized per schema object, so it costs the schema's size whatever it expands to.
  */
 import { SchemaError } from "../errors.js";
-import { forEachSubschema, isRecord } from "./keywords.js";
+import { isRecord } from "../util/is-record.js";
+import { forEachSubschema, keywordsWhere } from "./keywords.js";
 import type { RefResolver } from "./refs.js";
 
 interface Child {
@@ -30,7 +31,7 @@ interface Frame {
 }
 
 /** Keywords whose subschemas apply to the instance itself, not to a part of it. */
-const IN_PLACE = new Set(["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies"]);
+const IN_PLACE: ReadonlySet<string> = new Set(keywordsWhere((s) => s.inPlace === true));
 
 /** Throws SCHEMA_TOO_COMPLEX when the expanded size of `root` exceeds `limit`. */
 export function checkExpansion(root: unknown, resolver: RefResolver, limit: number): void {

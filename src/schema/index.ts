@@ -1,74 +1,38 @@
 /**
- * The schema compiler's public face: Zod v4 / Zod v3 / JSON Schema in, grammar IR plus a report
- * of how every keyword is handled out. See types.ts for the options and their defaults.
- *
- * Bounds (each failure is a SchemaError with code, keyword and pointer, raised within bounded
- * time): the SchemaLimits options (serialized size, nesting, declared properties, size with
- * $refs expanded; types.ts), and fixed ones: <= 200,000 subschema compilations, anyOf/oneOf
- * distribution <= 256 branches, $ref inlining (for merges) <= 16 deep, regex size after
- * expanding counted repetition <= 100,000 (see context.ts LIMITS).
+ * The typed schema model's front: JSON Schema types, input adapters (Zod v4 / Zod v3 / Standard
+ * Schema / JSON Schema in, JSON Schema out), draft detection, the one `$ref` resolver, the
+ * keyword table, typed nodes, and the schema-size limits. The compiler to grammar IR is
+ * src/schema-compiler; validation and grounding read the same model.
  */
 
-import { SchemaError } from "../errors.js";
-import type { Grammar } from "../grammar/ir.js";
-import { compileNode } from "./compile.js";
-import { CompileContext } from "./context.js";
-import { checkExpansion } from "./expansion.js";
-import { toJsonSchema } from "./detect.js";
-import { productiveRules } from "./productive.js";
-import { DEFAULT_SCHEMA_LIMITS, type CompileOptions, type CompiledSchema, type JsonSchemaObject } from "./types.js";
-
+export type { JsonSchema, JsonSchemaObject, JsonValue, SchemaLimits } from "./types.js";
+export { DEFAULT_SCHEMA_LIMITS } from "./types.js";
+export type { ZodLike, ZodSafeParse } from "./zod-like.js";
 export { toJsonSchema, detectSource, type SchemaSource } from "./detect.js";
-export { LIMITS } from "./context.js";
-export { RefResolver } from "./refs.js";
-export type * from "./types.js";
-export { DEFAULT_MAX_STRING_LENGTH, DEFAULT_SCHEMA_LIMITS } from "./types.js";
-
-const START = "root";
-
-export function compileSchema(input: unknown, options: CompileOptions = {}): CompiledSchema {
-  const schema = toJsonSchema(input);
-  let size: number;
-  try {
-    size = JSON.stringify(schema).length;
-  } catch (err) {
-    if (err instanceof RangeError) throw new SchemaError("SCHEMA_TOO_LARGE", "the schema nests too deeply to serialize", { pointer: "" }, { cause: err });
-    throw new SchemaError("SCHEMA_INVALID", `the schema is not JSON (${(err as Error).message})`, { pointer: "" }, { cause: err });
-  }
-  const maxBytes = options.maxSchemaBytes ?? DEFAULT_SCHEMA_LIMITS.maxSchemaBytes;
-  if (size > maxBytes) {
-    throw new SchemaError("SCHEMA_TOO_LARGE", `the schema is ${size} bytes serialized (maxSchemaBytes is ${maxBytes})`, { pointer: "" });
-  }
-  if (schema === false) throw new SchemaError("SCHEMA_UNSATISFIABLE", "the schema is false: nothing is valid", { keyword: "false", pointer: "" });
-  const ctx = new CompileContext(schema, options);
-  ctx.report.classifyAll(schema, ctx.legacyRefs);
-  let body;
-  try {
-    body = compileNode(ctx, schema, "", "");
-  } catch (err) {
-    if (err instanceof RangeError) {
-      throw new SchemaError("SCHEMA_TOO_LARGE", "the schema nests too deeply to compile", { pointer: "" }, { cause: err });
-    }
-    throw err;
-  }
-  if (body === null) {
-    const why = ctx.lastUnsat ?? { message: "no instance satisfies the schema", keyword: undefined, pointer: "" };
-    throw new SchemaError("SCHEMA_UNSATISFIABLE", why.message, { keyword: why.keyword, pointer: why.pointer });
-  }
-  const rules = new Map(ctx.rules);
-  rules.set(START, body);
-  const grammar: Grammar = { start: START, rules };
-  if (!productiveRules(grammar).has(START)) {
-    throw new SchemaError("SCHEMA_UNSATISFIABLE", "the schema has no finite instance: a $ref cycle without a base case", { keyword: "$ref", pointer: "" });
-  }
-  // After the compile (whose own budgets bound it), so that a wide schema hears about its
-  // property count first, and a $ref cycle without a base case is called unsatisfiable.
-  checkExpansion(schema, ctx.resolver, ctx.options.maxSchemaExpansion);
-  return {
-    grammar,
-    jsonSchema: schema === true ? {} : (schema as JsonSchemaObject),
-    report: ctx.report.build(),
-    nullEscapes: ctx.nullEscapes,
-    options: ctx.options,
-  };
-}
+export { isStandardSchema, ownValidation, standardParser, standardToJsonSchema, type StandardSchemaLike } from "./standard.js";
+export { detectDraft, type Draft } from "./draft.js";
+export { RefResolver, type Resolved } from "./refs.js";
+export { checkExpansion } from "./expansion.js";
+export { jsonEqual, normalizeNode } from "./normalize.js";
+export {
+  KEYWORDS,
+  KNOWN_FORMATS,
+  REFUSED,
+  VENDOR_KEY,
+  childPointer,
+  defaultClass,
+  forEachSubschema,
+  isAnnotationKeyword,
+  isKeyword,
+  keywordSpec,
+  keywordsWhere,
+  type Handling,
+  type InstanceType,
+  type Keyword,
+  type KeywordClass,
+  type KeywordSpec,
+  type MergeRule,
+  type ValueKind,
+} from "./keywords.js";
+export { JSON_TYPES, SchemaNode, type JsonType, type KeywordValue } from "./node.js";
+export { isRecord } from "../util/is-record.js";

@@ -7,10 +7,10 @@
  */
 
 import { SchemaError } from "../errors.js";
+import { isRecord } from "../util/is-record.js";
 import { forEachSubschema } from "./keywords.js";
 
 const DEFAULT_BASE = "https://pocket-extract.invalid/schema.json";
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export interface Resolved {
   readonly node: unknown;

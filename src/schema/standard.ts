@@ -9,7 +9,7 @@
  */
 import { createRequire } from "node:module";
 import { SchemaError } from "../errors.js";
-import type { ZodLike } from "../validate/index.js";
+import type { ZodLike } from "./zod-like.js";
 import type { JsonSchema } from "./types.js";
 
 type PathSegment = PropertyKey | { readonly key: PropertyKey };

@@ -1,9 +1,7 @@
 /**
- * Public types of the schema compiler: what goes in (JSON Schema, options) and what comes out
- * (grammar, the JSON Schema used, the keyword report, the null-escape list).
+ * The JSON Schema types every folder shares (the compiler, validation, grounding, prompts), and
+ * the user-settable limits on the schemas a compile accepts.
  */
-
-import type { Grammar } from "../grammar/ir.js";
 
 /** A JSON value as JSON Schema keywords hold them. */
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [k: string]: JsonValue };
@@ -11,13 +9,6 @@ export type JsonValue = null | boolean | number | string | readonly JsonValue[] 
 export type JsonSchemaObject = { readonly [keyword: string]: unknown };
 /** A JSON Schema: `true` (anything), `false` (nothing) or a schema object. */
 export type JsonSchema = boolean | JsonSchemaObject;
-
-/**
- * Extraction mode's default bound for strings without maxLength, in characters. Each allowed
- * character of a bounded string costs automaton states (and compile time): 200 covers names,
- * addresses and titles while keeping a typical schema's compile in the tens of milliseconds.
- */
-export const DEFAULT_MAX_STRING_LENGTH = 200;
 
 /**
  * Limits on the schemas a compile accepts (README, "Limits"); each is a typed SchemaError when
@@ -41,79 +32,3 @@ export const DEFAULT_SCHEMA_LIMITS: Required<SchemaLimits> = {
   maxSchemaProperties: 1_000,
   maxSchemaExpansion: 10_000,
 };
-
-export interface CompileOptions extends SchemaLimits {
-  /**
-   * "compact" (default): no whitespace anywhere. "flexible": any JSON whitespace between tokens
-   * (for conformance runs; see format.ts for why it is unbounded).
-   */
-  readonly format?: "compact" | "flexible";
-  /**
-   * "extraction" (default): `additionalProperties` is false unless the schema says otherwise;
-   * every declared property value may also be `null` (the null escape, see `nullEscape`);
-   * strings without a maxLength, pattern or format get `defaultMaxStringLength`.
-   * "jsonschema": standard JSON Schema semantics (additional properties allowed unless
-   * forbidden, no null escape, no default length bound).
-   */
-  readonly mode?: "extraction" | "jsonschema";
-  /** Extraction mode's bound for unbounded strings, in code points. Default 200
-   *  (DEFAULT_MAX_STRING_LENGTH). */
-  readonly defaultMaxStringLength?: number;
-  /**
-   * The source text of the document being extracted from. String schemas marked verbatim
-   * (`"x-pocket": { "verbatim": true }`) then only admit non-empty substrings of it, so the model
-   * cannot write a value the text does not contain. Without it, verbatim marks are ignored.
-   */
-  readonly verbatimSource?: string;
-  /** Extraction mode: property values may be `null` meaning "not in the text". Default true. */
-  readonly nullEscape?: boolean;
-  /** Recursion bound handed to the automaton builder for recursive schemas. Default 8. */
-  readonly maxRecursionDepth?: number;
-  /**
-   * How deep an unconstrained value (`true`, `{}`, `z.unknown()`) may nest containers. Default 8
-   * (3 allows `[{"a":[1]}]`); deeper instances are refused there (see CompileContext.anyValue).
-   */
-  readonly maxAnyValueDepth?: number;
-}
-
-/** Options with their defaults filled in (the source text stays optional). */
-export type ResolvedCompileOptions = Required<Omit<CompileOptions, "verbatimSource">> & Pick<CompileOptions, "verbatimSource">;
-
-/** One keyword occurrence: the keyword, the JSON pointer of the schema holding it, a remark. */
-export interface KeywordUse {
-  readonly keyword: string;
-  readonly pointer: string;
-  readonly note?: string;
-}
-
-/**
- * How every keyword of the schema is handled. Keywords the compiler cannot handle are not listed:
- * they make `compileSchema` throw a `SchemaError` naming the keyword and pointer.
- */
-export interface CompileReport {
-  /** Enforced by the grammar while decoding. */
-  readonly enforced: readonly KeywordUse[];
-  /** Not (or not fully) enforced by the grammar; the verify step checks them after decoding. */
-  readonly validatedAfter: readonly KeywordUse[];
-  /** No effect on validity (title, description, ...); unknown keywords land here with a note. */
-  readonly annotations: readonly KeywordUse[];
-}
-
-/** A declared property whose value may be the `null` escape (extraction mode). */
-export interface NullEscape {
-  /** Instance path as a JSON pointer; `*` stands for any array index or additional key. For
-   *  definitions reached through `$ref`, the path of the first use. */
-  readonly instancePath: string;
-  /** JSON pointer of the property's schema. */
-  readonly schemaPointer: string;
-}
-
-export interface CompiledSchema {
-  readonly grammar: Grammar;
-  /** The JSON Schema that was compiled (Zod input converted); the verify step validates with it. */
-  readonly jsonSchema: JsonSchemaObject;
-  readonly report: CompileReport;
-  readonly nullEscapes: readonly NullEscape[];
-  /** Options in effect, defaults filled in. */
-  readonly options: ResolvedCompileOptions;
-}

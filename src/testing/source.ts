@@ -5,8 +5,8 @@
  * may call `arbitrary(schema)` in every `fc.property` of a suite.
  */
 import { buildAutomaton } from "../automaton/index.js";
-import { compileSchema, DEFAULT_MAX_STRING_LENGTH, type JsonSchemaObject } from "../schema/index.js";
-import { ownValidation } from "../schema/standard.js";
+import { ownValidation, type JsonSchemaObject } from "../schema/index.js";
+import { compileSchema, DEFAULT_MAX_STRING_LENGTH } from "../schema-compiler/index.js";
 import type { ZodLike } from "../validate/index.js";
 import { DfaWalker } from "./walk.js";
 

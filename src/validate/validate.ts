@@ -12,22 +12,11 @@ import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { SchemaError } from "../errors.js";
-import type { JsonSchema, JsonSchemaObject } from "../schema/index.js";
+import type { JsonSchema, JsonSchemaObject, ZodLike } from "../schema/index.js";
 import { fromPointer, toPointer } from "../util/json-pointer.js";
 import type { Issue } from "./types.js";
 
-/** The part of a zod schema (v3 or v4) validation needs. */
-export interface ZodLike<Out = unknown> {
-  safeParse(data: unknown): ZodSafeParse<Out>;
-  /** How its issues are labelled (default "zod"; "schema" for a Standard Schema's validation). */
-  readonly issueSource?: "zod" | "schema";
-}
-export type ZodSafeParse<Out> =
-  | { readonly success: true; readonly data: Out }
-  | {
-      readonly success: false;
-      readonly error: { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] };
-    };
+export type { ZodLike, ZodSafeParse } from "../schema/index.js";
 
 export interface ValidationResult<T> {
   readonly ok: boolean;

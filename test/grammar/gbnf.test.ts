@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildAutomaton, type GrammarAutomaton } from "../../src/automaton/index.js";
 import { alt, chars, jsonString, lit, loadGrammarFile, parseGbnf, printGbnf, printLark, ref, repeat, seq, type Expr, type Grammar } from "../../src/grammar/index.js";
-import { compileSchema } from "../../src/schema/index.js";
+import { compileSchema } from "../../src/schema-compiler/index.js";
 
 /** Exact language equality of two DFAs: breadth-first search over state pairs. */
 function equivalent(a: GrammarAutomaton, b: GrammarAutomaton): boolean {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { groundFields, resolveSchema } from "../../src/ground/index.js";
 import { buildPrompt, describeSchema } from "../../src/prompt/index.js";
-import { compileSchema, type JsonSchemaObject } from "../../src/schema/index.js";
+import type { JsonSchemaObject } from "../../src/schema/index.js";
+import { compileSchema } from "../../src/schema-compiler/index.js";
 
 // References the compiler resolves but a walk of local "#/..." pointers from the root does not:
 // an anchor, an embedded resource named by its `$id`, an absolute URI with a pointer, and a

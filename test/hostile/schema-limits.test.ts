@@ -10,8 +10,7 @@ import { compileGrammar, createExtractor, DEFAULT_SCHEMA_LIMITS, SchemaError } f
 import { ScriptedEngine } from "../../src/engines/testing/scripted-engine.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
-import { checkExpansion } from "../../src/schema/expansion.js";
-import { RefResolver } from "../../src/schema/refs.js";
+import { checkExpansion, RefResolver } from "../../src/schema/index.js";
 import { expectCode, withinBounds } from "./bounds.js";
 import { anyOfChain, deepObject, wideObject } from "./schemas.js";
 

@@ -6,8 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as z3 from "zod/v3";
-import { compileSchema, detectSource, toJsonSchema } from "../../src/schema/index.js";
-import { acceptor } from "./support/accept.js";
+import { detectSource, toJsonSchema } from "../../src/schema/index.js";
+import { compileSchema } from "../../src/schema-compiler/index.js";
+import { acceptor } from "../schema-compiler/support/accept.js";
 
 describe("detection", () => {
   it("recognizes Zod v4, Zod v3 and JSON Schema", () => {

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Extractor } from "../../src/index.js";
 import { resolveNullEscapes } from "../../src/extract/null-escapes.js";
-import { compileSchema } from "../../src/schema/index.js";
+import { compileSchema } from "../../src/schema-compiler/index.js";
 import { arbitrary } from "../../src/testing/index.js";
 import { compileValidator, validate } from "../../src/validate/index.js";
 import { grammarAccepts, scriptedExtractor } from "./grammar-oracle.js";

@@ -8,14 +8,11 @@
  * branches disjoint; both are exact only where the verdict is decided.
  */
 
+import { isAnnotationKeyword, isRecord, jsonEqual, keywordSpec, normalizeNode, SchemaNode, type InstanceType } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
-import { isAnnotationKeyword } from "./keywords.js";
-import { jsonEqual, normalizeNode } from "./normalize.js";
 
 /** true / false, or undefined when undecided. */
 export type Verdict = boolean | undefined;
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** $ref hops on one value before giving up (a cycle such as `{"$ref": "#"}` at the root). */
 const MAX_DEPTH = 64;
@@ -65,8 +62,6 @@ export function testRegex(source: unknown, text: string): Verdict {
   }
 }
 
-const isCount = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n) && n >= 0;
-
 export class Evaluator {
   /** The `not` and `oneOf` keywords (with their nodes) whose verdict was decided on some value. */
   readonly judged: [object, "not" | "oneOf"][] = [];
@@ -78,33 +73,33 @@ export class Evaluator {
     if (schema === false) return false;
     if (!isRecord(schema) || depth > MAX_DEPTH) return undefined;
     if (typeof schema.$ref === "string" && this.ctx.legacyRefs) return this.viaRef(schema, value, depth);
-    const node = normalizeNode(schema);
-    return all(Object.keys(node).map((k) => () => (k === "$ref" ? this.viaRef(schema, value, depth) : this.keyword(node, k, value, depth, schema))));
+    const node = new SchemaNode(normalizeNode(schema), this.pointer);
+    return all(node.keywords().map((k) => () => (k === "$ref" ? this.viaRef(schema, value, depth) : this.keyword(node, k, value, depth, schema))));
   }
 
   /** Whether `value` satisfies keyword `k` of `node` (a normalized node; `raw` is the node it was
    *  normalized from, which carries the base URI and the report's provenance). */
-  keyword(node: Record<string, unknown>, k: string, value: unknown, depth = 0, raw: object = node): Verdict {
+  keyword(node: SchemaNode, k: string, value: unknown, depth = 0, raw: object = node.raw): Verdict {
     if (isAnnotationKeyword(k)) return true;
     const sub = (schema: unknown, v: unknown): Verdict => this.satisfies(schema, v, depth + 1);
     switch (k) {
       case "type": {
-        const types = Array.isArray(node.type) ? node.type : [node.type];
-        return some(types.map((t) => () => hasType(value, t)));
+        const types = node.raw.type;
+        return some((Array.isArray(types) ? types : [types]).map((t) => () => hasType(value, t)));
       }
       case "enum":
-        return Array.isArray(node.enum) ? node.enum.some((v) => jsonEqual(v, value)) : undefined;
+        return node.peek("enum")?.some((v) => jsonEqual(v, value));
       case "nullable":
         // normalizeNode folded `nullable: true` into `type`; alone, ajv rejects the schema.
-        return "type" in node ? true : undefined;
+        return node.has("type") ? true : undefined;
       case "not":
-        return this.judge(raw, "not", negated(sub(node.not, value)));
+        return this.judge(raw, "not", negated(sub(node.get("not"), value)));
       case "allOf":
-        return Array.isArray(node.allOf) ? all(node.allOf.map((s) => () => sub(s, value))) : undefined;
+        return mapDefined(node.peek("allOf"), (list) => all(list.map((s) => () => sub(s, value))));
       case "anyOf":
-        return Array.isArray(node.anyOf) ? some(node.anyOf.map((s) => () => sub(s, value))) : undefined;
+        return mapDefined(node.peek("anyOf"), (list) => some(list.map((s) => () => sub(s, value))));
       case "oneOf":
-        return Array.isArray(node.oneOf) ? this.judge(raw, "oneOf", exactlyOne(node.oneOf.map((s) => sub(s, value)))) : undefined;
+        return mapDefined(node.peek("oneOf"), (list) => this.judge(raw, "oneOf", exactlyOne(list.map((s) => sub(s, value)))));
       default:
         return this.shapeKeyword(node, k, value, sub);
     }
@@ -122,10 +117,9 @@ export class Evaluator {
   }
 
   /** Keywords that constrain one type of value (every other type satisfies them). */
-  private shapeKeyword(node: Record<string, unknown>, k: string, value: unknown, sub: (s: unknown, v: unknown) => Verdict): Verdict {
-    const bound = node[k];
-    if (typeof value === "string") return stringKeyword(k, bound, value);
-    if (typeof value === "number") return numberKeyword(k, bound, value);
+  private shapeKeyword(node: SchemaNode, k: string, value: unknown, sub: (s: unknown, v: unknown) => Verdict): Verdict {
+    if (typeof value === "string") return stringKeyword(node, k, value);
+    if (typeof value === "number") return numberKeyword(node, k, value);
     if (Array.isArray(value)) return arrayKeyword(node, k, value, sub);
     if (isRecord(value)) return objectKeyword(node, k, value, sub);
     return appliesTo(k) === undefined ? undefined : true;
@@ -133,6 +127,7 @@ export class Evaluator {
 }
 
 const negated = (v: Verdict): Verdict => (v === undefined ? undefined : !v);
+const mapDefined = <T>(v: T | undefined, f: (v: T) => Verdict): Verdict => (v === undefined ? undefined : f(v));
 
 function exactlyOne(verdicts: readonly Verdict[]): Verdict {
   const yes = verdicts.filter((v) => v === true).length;
@@ -141,80 +136,70 @@ function exactlyOne(verdicts: readonly Verdict[]): Verdict {
   return yes === 1;
 }
 
-const STRING_KEYWORDS = ["minLength", "maxLength", "pattern"];
-const NUMBER_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
-const ARRAY_KEYWORDS = ["prefixItems", "items", "minItems", "maxItems", "uniqueItems"];
-const OBJECT_KEYWORDS = ["required", "properties", "patternProperties", "additionalProperties", "propertyNames", "minProperties", "maxProperties"];
-
-/** The type a decided keyword constrains; undefined for keywords this module does not decide. */
-function appliesTo(k: string): string | undefined {
-  if (STRING_KEYWORDS.includes(k)) return "string";
-  if (NUMBER_KEYWORDS.includes(k)) return "number";
-  if (ARRAY_KEYWORDS.includes(k)) return "array";
-  if (OBJECT_KEYWORDS.includes(k)) return "object";
-  return undefined;
+/** The type a keyword constrains, for the keywords the table marks decided; undefined otherwise. */
+function appliesTo(k: string): InstanceType | undefined {
+  const spec = keywordSpec(k);
+  return spec?.decided === true ? spec.instance : undefined;
 }
 
-function stringKeyword(k: string, bound: unknown, value: string): Verdict {
+function stringKeyword(node: SchemaNode, k: string, value: string): Verdict {
   if (appliesTo(k) !== "string") return appliesTo(k) === undefined ? undefined : true;
-  if (k === "pattern") return testRegex(bound, value);
-  if (!isCount(bound)) return undefined;
+  if (k === "pattern") return testRegex(node.peek("pattern"), value);
   const length = [...value].length; // code points, as ajv counts
-  return k === "minLength" ? length >= bound : length <= bound;
+  return k === "minLength" ? mapDefined(node.peek("minLength"), (n) => length >= n) : mapDefined(node.peek("maxLength"), (n) => length <= n);
 }
 
-function numberKeyword(k: string, bound: unknown, value: number): Verdict {
+function numberKeyword(node: SchemaNode, k: string, value: number): Verdict {
   if (appliesTo(k) !== "number") return appliesTo(k) === undefined ? undefined : true;
+  if (k === "minimum") return mapDefined(node.peek("minimum"), (b) => value >= b);
+  if (k === "maximum") return mapDefined(node.peek("maximum"), (b) => value <= b);
+  const bound = node.peek(k === "exclusiveMinimum" ? "exclusiveMinimum" : "exclusiveMaximum");
   if (typeof bound !== "number") return undefined;
-  if (k === "minimum") return value >= bound;
-  if (k === "maximum") return value <= bound;
-  if (k === "exclusiveMinimum") return value > bound;
-  return value < bound;
+  return k === "exclusiveMinimum" ? value > bound : value < bound;
 }
 
-function arrayKeyword(node: Record<string, unknown>, k: string, value: readonly unknown[], sub: (s: unknown, v: unknown) => Verdict): Verdict {
+function arrayKeyword(node: SchemaNode, k: string, value: readonly unknown[], sub: (s: unknown, v: unknown) => Verdict): Verdict {
   if (appliesTo(k) !== "array") return appliesTo(k) === undefined ? undefined : true;
-  const prefix = Array.isArray(node.prefixItems) ? node.prefixItems : [];
+  const prefix = node.peek("prefixItems") ?? [];
   switch (k) {
     case "prefixItems":
       return all(value.slice(0, prefix.length).map((v, i) => () => sub(prefix[i], v)));
     case "items":
-      return all(value.slice(prefix.length).map((v) => () => sub(node.items, v)));
+      return all(value.slice(prefix.length).map((v) => () => sub(node.get("items"), v)));
     case "uniqueItems":
-      return node.uniqueItems !== true || value.every((v, i) => value.findIndex((w) => jsonEqual(v, w)) === i);
-    default: {
-      const bound = node[k];
-      if (!isCount(bound)) return undefined;
-      return k === "minItems" ? value.length >= bound : value.length <= bound;
-    }
+      return node.get("uniqueItems") !== true || value.every((v, i) => value.findIndex((w) => jsonEqual(v, w)) === i);
+    case "minItems":
+      return mapDefined(node.peek("minItems"), (n) => value.length >= n);
+    default:
+      return mapDefined(node.peek("maxItems"), (n) => value.length <= n);
   }
 }
 
-function objectKeyword(node: Record<string, unknown>, k: string, value: Record<string, unknown>, sub: (s: unknown, v: unknown) => Verdict): Verdict {
+const NO_SCHEMAS: ReadonlyMap<string, unknown> = new Map();
+
+function objectKeyword(node: SchemaNode, k: string, value: Record<string, unknown>, sub: (s: unknown, v: unknown) => Verdict): Verdict {
   if (appliesTo(k) !== "object") return appliesTo(k) === undefined ? undefined : true;
   const names = Object.keys(value);
-  const declared = isRecord(node.properties) ? node.properties : {};
-  const patterns = isRecord(node.patternProperties) ? node.patternProperties : {};
-  const has = (o: Record<string, unknown>, name: string): boolean => Object.prototype.hasOwnProperty.call(o, name);
+  const declared = node.peek("properties") ?? NO_SCHEMAS;
+  const patterns = [...(node.peek("patternProperties") ?? NO_SCHEMAS)];
   switch (k) {
     case "required":
-      return Array.isArray(node.required) ? node.required.every((r) => typeof r === "string" && has(value, r)) : undefined;
+      return mapDefined(node.peek("required"), (required) => required.every((r) => Object.prototype.hasOwnProperty.call(value, r)));
     case "properties":
-      return all(names.filter((n) => has(declared, n)).map((n) => () => sub(declared[n], value[n])));
+      return all(names.filter((n) => declared.has(n)).map((n) => () => sub(declared.get(n), value[n])));
     case "patternProperties":
-      return all(names.flatMap((n) => Object.keys(patterns).map((p) => () => then(testRegex(p, n), () => sub(patterns[p], value[n])))));
+      return all(names.flatMap((n) => patterns.map(([p, s]) => () => then(testRegex(p, n), () => sub(s, value[n])))));
     case "additionalProperties":
-      return all(names.filter((n) => !has(declared, n)).map((n) => () => {
-        const matched = some(Object.keys(patterns).map((p) => () => testRegex(p, n)));
-        return matched === undefined ? undefined : matched || sub(node.additionalProperties, value[n]);
+      return all(names.filter((n) => !declared.has(n)).map((n) => () => {
+        const matched = some(patterns.map(([p]) => () => testRegex(p, n)));
+        return matched === undefined ? undefined : matched || sub(node.get("additionalProperties"), value[n]);
       }));
     case "propertyNames":
-      return all(names.map((n) => () => sub(node.propertyNames, n)));
-    default: {
-      const bound = node[k];
-      if (!isCount(bound)) return undefined;
-      return k === "minProperties" ? names.length >= bound : names.length <= bound;
-    }
+      return all(names.map((n) => () => sub(node.get("propertyNames"), n)));
+    case "minProperties":
+      return mapDefined(node.peek("minProperties"), (n) => names.length >= n);
+    default:
+      return mapDefined(node.peek("maxProperties"), (n) => names.length <= n);
   }
 }
 

@@ -4,7 +4,7 @@
  * start rule is unproductive, because such a schema has no finite instance.
  */
 
-import type { Expr, Grammar } from "../grammar/ir.js";
+import type { Expr, Grammar } from "../grammar/index.js";
 
 export function productiveRules(grammar: Grammar): Set<string> {
   const productive = new Set<string>();

@@ -10,19 +10,16 @@
  */
 
 import { SchemaError } from "../errors.js";
-import { jsonString, lit, optional, ref, repeat, type Expr } from "../grammar/ir.js";
+import { jsonString, lit, optional, ref, repeat, type Expr } from "../grammar/index.js";
+import { childPointer, isRecord, keywordSpec, SchemaNode } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
 import { cat, union } from "./format.js";
-import { childPointer } from "./keywords.js";
 import { checkPattern, testPattern } from "./patterns.js";
-import { nonNegativeInt } from "./strings.js";
-import type { JsonSchemaObject } from "./types.js";
 
 const PROTO = "__proto__";
+const NO_SCHEMAS: ReadonlyMap<string, unknown> = new Map();
 
 export type CompileFn = (schema: unknown, pointer: string, instancePath: string) => Expr | null;
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 interface KeyRule {
   readonly minLength: number;
@@ -32,22 +29,24 @@ interface KeyRule {
 }
 
 /** The subset of `propertyNames` the grammar can apply to keys. */
-function keyRule(ctx: CompileContext, node: JsonSchemaObject, pointer: string): KeyRule | null {
-  const pn = node.propertyNames;
-  const ptr = childPointer(pointer, "propertyNames");
+function keyRule(ctx: CompileContext, node: SchemaNode): KeyRule | null {
+  const pn = node.get("propertyNames");
+  const ptr = childPointer(node.pointer, "propertyNames");
   const defaultMax = ctx.extraction ? ctx.options.defaultMaxStringLength : Infinity;
   if (pn === undefined || pn === true) return { minLength: 0, maxLength: defaultMax };
   if (pn === false) return null;
-  if (!isRecord(pn)) throw new SchemaError("SCHEMA_INVALID", "propertyNames must be a schema", { keyword: "propertyNames", pointer });
+  if (!isRecord(pn)) throw new SchemaError("SCHEMA_INVALID", "propertyNames must be a schema", { keyword: "propertyNames", pointer: node.pointer });
+  const names = new SchemaNode(pn, ptr);
   const rule: { minLength: number; maxLength: number; pattern?: string; names?: string[] } = {
-    minLength: nonNegativeInt(pn, "minLength", ptr) ?? 0,
-    maxLength: nonNegativeInt(pn, "maxLength", ptr) ?? defaultMax,
+    minLength: names.get("minLength") ?? 0,
+    maxLength: names.get("maxLength") ?? defaultMax,
   };
-  if (pn.pattern !== undefined) rule.pattern = checkPattern(pn.pattern, "pattern", ptr);
-  const values = "const" in pn ? [pn.const] : Array.isArray(pn.enum) ? pn.enum : undefined;
+  const pattern = names.get("pattern");
+  if (pattern !== undefined) rule.pattern = checkPattern(pattern, "pattern", ptr);
+  const values = names.has("const") ? [names.get("const")] : names.peek("enum");
   if (values !== undefined) rule.names = values.filter((v): v is string => typeof v === "string");
-  for (const k of Object.keys(pn)) {
-    if (!["minLength", "maxLength", "pattern", "const", "enum", "type", "title", "description", "$comment"].includes(k)) {
+  for (const k of names.keywords()) {
+    if (keywordSpec(k)?.onKeys !== true) {
       ctx.report.set(ptr, k, "validatedAfter", "propertyNames: only length, pattern and enum apply to keys in the grammar");
     }
   }
@@ -65,27 +64,23 @@ const allOfOf = (parts: unknown[]): unknown => (parts.length === 1 ? parts[0] : 
 function admitsNull(schema: unknown): boolean {
   if (schema === true) return true;
   if (!isRecord(schema)) return false;
-  const t = schema.type;
-  if (t === "null" || (Array.isArray(t) && t.includes("null")) || schema.nullable === true) return true;
-  if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
-  return [schema.anyOf, schema.oneOf].some((b) => Array.isArray(b) && b.some(admitsNull));
+  const node = new SchemaNode(schema, "");
+  if (node.peek("type")?.has("null") === true || node.get("nullable") === true) return true;
+  if (node.peek("enum")?.includes(null) === true) return true;
+  return [node.peek("anyOf"), node.peek("oneOf")].some((b) => b?.some(admitsNull) === true);
 }
 
-export function compileObject(ctx: CompileContext, node: JsonSchemaObject, pointer: string, instancePath: string, compile: CompileFn): Expr | null {
-  const properties = node.properties ?? {};
-  if (!isRecord(properties)) throw new SchemaError("SCHEMA_INVALID", "properties must be an object", { keyword: "properties", pointer });
-  const patternProps = node.patternProperties ?? {};
-  if (!isRecord(patternProps)) throw new SchemaError("SCHEMA_INVALID", "patternProperties must be an object", { keyword: "patternProperties", pointer });
-  const patterns = Object.keys(patternProps).map((p) => checkPattern(p, "patternProperties", pointer));
-  const required = node.required ?? [];
-  if (!Array.isArray(required) || required.some((r) => typeof r !== "string")) {
-    throw new SchemaError("SCHEMA_INVALID", "required must be an array of strings", { keyword: "required", pointer });
-  }
-  const requiredSet = new Set(required as string[]);
-  const additional: unknown = node.additionalProperties ?? (ctx.extraction ? false : true);
-  const keys = keyRule(ctx, node, pointer);
-  const minProps = nonNegativeInt(node, "minProperties", pointer) ?? 0;
-  const maxProps = nonNegativeInt(node, "maxProperties", pointer) ?? Infinity;
+export function compileObject(ctx: CompileContext, node: SchemaNode, instancePath: string, compile: CompileFn): Expr | null {
+  const pointer = node.pointer;
+  const properties = node.get("properties") ?? NO_SCHEMAS;
+  const patternProps = node.get("patternProperties") ?? NO_SCHEMAS;
+  const patterns = [...patternProps.keys()].map((p) => checkPattern(p, "patternProperties", pointer));
+  const required = node.get("required") ?? [];
+  const requiredSet = new Set(required);
+  const additional: unknown = node.get("additionalProperties") ?? (ctx.extraction ? false : true);
+  const keys = keyRule(ctx, node);
+  const minProps = node.get("minProperties") ?? 0;
+  const maxProps = node.get("maxProperties") ?? Infinity;
   if (minProps > maxProps) return ctx.unsat("minProperties > maxProperties", "minProperties", pointer);
   if (keys === null) {
     // propertyNames: false allows only the empty object.
@@ -94,29 +89,29 @@ export function compileObject(ctx: CompileContext, node: JsonSchemaObject, point
   }
 
   // Declared entries: schema order, then required names that are not declared (in required order).
-  const names = [...Object.keys(properties), ...(required as string[]).filter((r) => !Object.prototype.hasOwnProperty.call(properties, r))];
+  const names = [...properties.keys(), ...required.filter((r) => !properties.has(r))];
   const entries: { expr: Expr; required: boolean }[] = [];
   const uniqueNames = [...new Set(names)];
   if (uniqueNames.includes(PROTO)) {
     // Ajv drops "__proto__" from properties and required, and JavaScript objects read it as
     // their prototype: the field could be neither validated nor returned faithfully.
     throw new SchemaError("SCHEMA_UNSUPPORTED", `a property named "${PROTO}" cannot be validated or returned as data (it is JavaScript's prototype accessor); rename the field`, {
-      keyword: Object.prototype.hasOwnProperty.call(properties, PROTO) ? "properties" : "required",
+      keyword: properties.has(PROTO) ? "properties" : "required",
       pointer,
     });
   }
   ctx.countProperties(uniqueNames.length, pointer);
   for (const name of uniqueNames) {
     const isRequired = requiredSet.has(name);
-    const declared = Object.prototype.hasOwnProperty.call(properties, name);
+    const declared = properties.has(name);
     const matching = patterns.filter((p) => testPattern(p, name));
     let schema: unknown;
     let ptr: string;
     if (declared) {
-      schema = allOfOf([properties[name], ...matching.map((p) => patternProps[p])]);
+      schema = allOfOf([properties.get(name), ...matching.map((p) => patternProps.get(p))]);
       ptr = childPointer(pointer, "properties", name);
     } else {
-      schema = matching.length > 0 ? allOfOf(matching.map((p) => patternProps[p])) : additional;
+      schema = matching.length > 0 ? allOfOf(matching.map((p) => patternProps.get(p))) : additional;
       ptr = matching.length > 0 ? childPointer(pointer, "patternProperties", matching[0]) : childPointer(pointer, "additionalProperties");
     }
     const value = keyAllowed(keys, name) ? compile(schema, ptr, childPointer(instancePath, name)) : ctx.unsat(`"${name}" violates propertyNames`, "propertyNames", pointer);
@@ -125,7 +120,7 @@ export function compileObject(ctx: CompileContext, node: JsonSchemaObject, point
       continue;
     }
     let v = ctx.outline(value, `value-${name}`);
-    if (ctx.options.nullEscape && declared && !admitsNull(properties[name])) {
+    if (ctx.options.nullEscape && declared && !admitsNull(properties.get(name))) {
       v = union([value, lit("null")])!;
       ctx.nullEscapes.push({ instancePath: childPointer(instancePath, name), schemaPointer: ptr });
     }
@@ -137,7 +132,7 @@ export function compileObject(ctx: CompileContext, node: JsonSchemaObject, point
   // that copies the result, zod's record parsing included, would set a prototype instead).
   const declaredNames = ctx.extraction ? [...uniqueNames, PROTO] : uniqueNames;
   const extraParts: (Expr | null)[] = patterns.map((p) => {
-    const value = compile(patternProps[p], childPointer(pointer, "patternProperties", p), childPointer(instancePath, "*"));
+    const value = compile(patternProps.get(p), childPointer(pointer, "patternProperties", p), childPointer(instancePath, "*"));
     if (value === null) return null;
     return cat(keyExpr(ctx, keys, pointer, { pattern: p, exclude: declaredNames }), ctx.punct(":"), ctx.outline(value, "value"));
   });

@@ -4,21 +4,18 @@
  * `contains`, `minContains` and `maxContains` are checked after decoding.
  */
 
-import { SchemaError } from "../errors.js";
-import { optional, repeat, type Expr } from "../grammar/ir.js";
+import { optional, repeat, type Expr } from "../grammar/index.js";
+import { childPointer, type SchemaNode } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
 import { cat } from "./format.js";
-import { childPointer } from "./keywords.js";
 import type { CompileFn } from "./objects.js";
-import { nonNegativeInt } from "./strings.js";
-import type { JsonSchemaObject } from "./types.js";
 
-export function compileArray(ctx: CompileContext, node: JsonSchemaObject, pointer: string, instancePath: string, compile: CompileFn): Expr | null {
-  const minItems = nonNegativeInt(node, "minItems", pointer) ?? 0;
-  let maxItems = nonNegativeInt(node, "maxItems", pointer) ?? Infinity;
+export function compileArray(ctx: CompileContext, node: SchemaNode, instancePath: string, compile: CompileFn): Expr | null {
+  const pointer = node.pointer;
+  const minItems = node.get("minItems") ?? 0;
+  let maxItems = node.get("maxItems") ?? Infinity;
   if (minItems > maxItems) return ctx.unsat("minItems > maxItems", "minItems", pointer);
-  const prefixSchemas = node.prefixItems ?? [];
-  if (!Array.isArray(prefixSchemas)) throw new SchemaError("SCHEMA_INVALID", "prefixItems must be an array", { keyword: "prefixItems", pointer });
+  const prefixSchemas = node.get("prefixItems") ?? [];
   const itemPath = childPointer(instancePath, "*");
   const prefix: Expr[] = [];
   for (let i = 0; i < prefixSchemas.length && i < maxItems; i++) {
@@ -29,7 +26,7 @@ export function compileArray(ctx: CompileContext, node: JsonSchemaObject, pointe
     }
     prefix.push(e);
   }
-  const items = prefix.length < prefixSchemas.length || maxItems <= prefix.length ? null : compile(node.items ?? true, childPointer(pointer, "items"), itemPath);
+  const items = prefix.length < prefixSchemas.length || maxItems <= prefix.length ? null : compile(node.get("items") ?? true, childPointer(pointer, "items"), itemPath);
   // The item appears twice below (first item, then the repeated ones): a big one becomes a rule.
   const rest = items === null ? null : ctx.outline(items, "item");
   if (rest === null) maxItems = Math.min(maxItems, prefix.length);

@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildAutomaton } from "../../src/automaton/index.js";
 import { PocketExtractError } from "../../src/errors.js";
-import { compileSchema, type CompileOptions } from "../../src/schema/index.js";
+import { compileSchema, type CompileOptions } from "../../src/schema-compiler/index.js";
 import { acceptor } from "./support/accept.js";
 
 interface Bounds {

@@ -7,31 +7,26 @@
  */
 
 import { SchemaError } from "../errors.js";
-import { lit, type Expr } from "../grammar/ir.js";
+import { lit, type Expr } from "../grammar/index.js";
+import { childPointer, isAnnotationKeyword, isRecord, KEYWORDS, normalizeNode, REFUSED, SchemaNode, type JsonSchema, type JsonSchemaObject, type JsonType } from "../schema/index.js";
+import { compileArray } from "./arrays.js";
 import { LIMITS, type CompileContext } from "./context.js";
 import { branchesExclusive } from "./exclusive.js";
 import { union } from "./format.js";
-import { childPointer, isAnnotationKeyword, REJECTED } from "./keywords.js";
 import { mergeSchemas } from "./merge.js";
 import { excludeStrings, negate, stringExclusion } from "./negate.js";
-import { normalizeNode } from "./normalize.js";
-import { compileArray } from "./arrays.js";
 import { compileInteger, compileNumber } from "./numbers.js";
 import { compileObject } from "./objects.js";
 import { compileString } from "./strings.js";
 import { compileEnum } from "./values.js";
-import type { JsonSchema, JsonSchemaObject } from "./types.js";
-
-const TYPES = ["null", "boolean", "object", "array", "number", "integer", "string"] as const;
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function compileNode(ctx: CompileContext, schema: unknown, pointer: string, instancePath: string): Expr | null {
   ctx.tick(pointer);
   if (schema === true) return ctx.anyValue();
   if (schema === false) return ctx.unsat("the schema is false", "false", pointer);
   if (!isRecord(schema)) throw new SchemaError("SCHEMA_INVALID", "a schema must be an object or a boolean", { pointer });
-  for (const k of REJECTED) {
-    if (k in schema) throw new SchemaError("SCHEMA_UNSUPPORTED", `${k} is not supported (dynamic scope)`, { keyword: k, pointer });
+  for (const k of REFUSED) {
+    if (k in schema) throw new SchemaError("SCHEMA_UNSUPPORTED", `${k} is not supported (${KEYWORDS[k].note})`, { keyword: k, pointer });
   }
   ctx.depth++;
   const inlineBefore = ctx.inlineDepth;
@@ -55,34 +50,43 @@ function without(ctx: CompileContext, node: JsonSchemaObject, keys: readonly str
   return out;
 }
 
+/** A schema's non-empty list of branches (allOf/anyOf/oneOf). */
+function branchesOf(node: SchemaNode, keyword: "allOf" | "anyOf" | "oneOf"): readonly unknown[] {
+  const branches = node.get(keyword);
+  if (branches === undefined || branches.length === 0) throw new SchemaError("SCHEMA_INVALID", `${keyword} must be a non-empty array`, { keyword, pointer: node.pointer });
+  return branches;
+}
+
 function compileSchemaObject(ctx: CompileContext, raw: JsonSchemaObject, pointer: string, instancePath: string): Expr | null {
-  if ("$ref" in raw) {
-    if (typeof raw.$ref !== "string") throw new SchemaError("SCHEMA_INVALID", "$ref must be a string", { keyword: "$ref", pointer });
+  const written = new SchemaNode(raw, pointer);
+  if (written.has("$ref")) {
+    const ref = written.get("$ref");
+    if (ref === undefined) throw new SchemaError("SCHEMA_INVALID", "$ref must be a string", { keyword: "$ref", pointer });
     if (ctx.legacyRefs || !hasAssertions(raw, ["$ref"])) {
-      const target = ctx.resolver.resolve(raw.$ref, raw, pointer);
+      const target = ctx.resolver.resolve(ref, raw, pointer);
       const hint = target.pointer.split("/").pop() || "root";
       return ctx.refRule(target.pointer, hint, () => compileNode(ctx, target.node, target.pointer, instancePath));
     }
     return compileNode(ctx, inlineRefs(ctx, raw, pointer), pointer, instancePath);
   }
-  const node = normalizeNode(raw);
-  if (node !== raw) {
-    ctx.resolver.inheritBase(node, raw);
-    ctx.report.derive(node, raw);
+  const normalized = normalizeNode(raw);
+  if (normalized !== raw) {
+    ctx.resolver.inheritBase(normalized, raw);
+    ctx.report.derive(normalized, raw);
   }
-  if ("allOf" in node) {
-    const branches = node.allOf;
-    if (!Array.isArray(branches) || branches.length === 0) throw new SchemaError("SCHEMA_INVALID", "allOf must be a non-empty array", { keyword: "allOf", pointer });
-    let merged: JsonSchema = inlineRefs(ctx, without(ctx, node, ["allOf"]), pointer);
+  const node = normalized === raw ? written : new SchemaNode(normalized, pointer);
+  if (node.has("allOf")) {
+    const branches = branchesOf(node, "allOf");
+    let merged: JsonSchema = inlineRefs(ctx, without(ctx, normalized, ["allOf"]), pointer);
     for (const b of branches) merged = mergeSchemas(ctx, merged, inlineRefs(ctx, b, pointer), pointer);
     if (merged === false) return null;
     return compileNode(ctx, merged, pointer, instancePath);
   }
   // An enum decides its `not` per value (values.ts); a string exclusion goes to the string token.
-  if ("not" in node && !("enum" in node) && stringExclusion(node.not) === undefined) return compileNot(ctx, node, pointer, instancePath);
-  const groups = (["anyOf", "oneOf"] as const).filter((k) => k in node);
-  if (groups.length > 0) return compileAlternatives(ctx, node, groups, pointer, instancePath);
-  return compileTyped(ctx, node, pointer, instancePath);
+  if (node.has("not") && !node.has("enum") && stringExclusion(node.get("not")) === undefined) return compileNot(ctx, node, instancePath);
+  const groups = (["anyOf", "oneOf"] as const).filter((k) => node.has(k));
+  if (groups.length > 0) return compileAlternatives(ctx, node, groups, instancePath);
+  return compileTyped(ctx, node, instancePath);
 }
 
 /** Replaces a top-level `$ref` by its target merged with the siblings (bounded nesting). */
@@ -101,22 +105,20 @@ function inlineRefs(ctx: CompileContext, schema: unknown, pointer: string): Json
   return mergeSchemas(ctx, rest, inlinedTarget, pointer);
 }
 
-function compileAlternatives(ctx: CompileContext, node: JsonSchemaObject, groups: readonly ("anyOf" | "oneOf")[], pointer: string, instancePath: string): Expr | null {
-  for (const g of groups) {
-    const v = node[g];
-    if (!Array.isArray(v) || v.length === 0) throw new SchemaError("SCHEMA_INVALID", `${g} must be a non-empty array`, { keyword: g, pointer });
-  }
+function compileAlternatives(ctx: CompileContext, node: SchemaNode, groups: readonly ("anyOf" | "oneOf")[], instancePath: string): Expr | null {
+  const pointer = node.pointer;
+  const lists = groups.map((g) => branchesOf(node, g));
   if (groups.includes("oneOf")) {
-    const exclusive = branchesExclusive(ctx, without(ctx, node, ["oneOf"]), node.oneOf as unknown[], pointer);
+    const exclusive = branchesExclusive(ctx, without(ctx, node.raw, ["oneOf"]), branchesOf(node, "oneOf"), pointer);
     const note = exclusive ? "branches proven pairwise disjoint: exact as anyOf" : "exactly-one-branch is checked after decoding";
-    ctx.report.verdict(node, "oneOf", exclusive, note, pointer);
+    ctx.report.verdict(node.raw, "oneOf", exclusive, note, pointer);
   }
-  const rest = without(ctx, node, groups);
+  const rest = without(ctx, node.raw, groups);
   const distribute = hasAssertions(rest, []);
   // Each combination of one branch per group, with the siblings merged in when there are any.
   let combos: { schema: unknown; pointer: string }[] = [{ schema: undefined, pointer }];
-  for (const g of groups) {
-    const branches = node[g] as unknown[];
+  groups.forEach((g, n) => {
+    const branches = lists[n];
     if (combos.length * branches.length > LIMITS.maxBranches) {
       throw new SchemaError("SCHEMA_TOO_LARGE", `${groups.join(" and ")} multiply out to more than ${LIMITS.maxBranches} branches`, { keyword: g, pointer });
     }
@@ -126,7 +128,7 @@ function compileAlternatives(ctx: CompileContext, node: JsonSchemaObject, groups
         pointer: groups.length === 1 ? childPointer(pointer, g, i) : pointer,
       })),
     );
-  }
+  });
   const parts = combos.map((c) => {
     if (!distribute) return compileNode(ctx, c.schema, c.pointer, instancePath);
     const merged = mergeSchemas(ctx, rest, inlineRefs(ctx, c.schema, c.pointer), pointer);
@@ -136,32 +138,20 @@ function compileAlternatives(ctx: CompileContext, node: JsonSchemaObject, groups
   return union(parts);
 }
 
-function readTypes(node: JsonSchemaObject, pointer: string): Set<string> | undefined {
-  const t = node.type;
-  if (t === undefined) return undefined;
-  const list = Array.isArray(t) ? t : [t];
-  for (const x of list) {
-    if (typeof x !== "string" || !(TYPES as readonly string[]).includes(x)) {
-      throw new SchemaError("SCHEMA_INVALID", `unknown type ${JSON.stringify(x)}`, { keyword: "type", pointer });
-    }
-  }
-  return new Set(list as string[]);
-}
-
-function compileTyped(ctx: CompileContext, node: JsonSchemaObject, pointer: string, instancePath: string): Expr | null {
-  const types = readTypes(node, pointer);
-  if ("enum" in node) return compileEnum(ctx, node, types, pointer);
-  if (types === undefined && !hasAssertions(node, [])) return ctx.anyValue();
-  const has = (t: string): boolean => types === undefined || types.has(t);
+function compileTyped(ctx: CompileContext, node: SchemaNode, instancePath: string): Expr | null {
+  const types = node.get("type");
+  if (node.has("enum")) return compileEnum(ctx, node, types);
+  if (types === undefined && !hasAssertions(node.raw, [])) return ctx.anyValue();
+  const has = (t: JsonType): boolean => types === undefined || types.has(t);
   const parts: (Expr | null)[] = [];
   if (has("null")) parts.push(lit("null"));
   if (has("boolean")) parts.push(union([lit("true"), lit("false")]));
-  if (has("number")) parts.push(compileNumber(ctx, node, pointer));
-  else if (has("integer")) parts.push(compileInteger(ctx, node, pointer));
-  parts.push(compileStrings(ctx, node, pointer, has("string")));
+  if (has("number")) parts.push(compileNumber(ctx, node));
+  else if (has("integer")) parts.push(compileInteger(ctx, node));
+  parts.push(compileStrings(ctx, node, has("string")));
   const sub = (schema: unknown, ptr: string, ipath: string): Expr | null => compileNode(ctx, schema, ptr, ipath);
-  if (has("object")) parts.push(compileObject(ctx, node, pointer, instancePath, sub));
-  if (has("array")) parts.push(compileArray(ctx, node, pointer, instancePath, sub));
+  if (has("object")) parts.push(compileObject(ctx, node, instancePath, sub));
+  if (has("array")) parts.push(compileArray(ctx, node, instancePath, sub));
   return union(parts);
 }
 
@@ -169,23 +159,21 @@ function compileTyped(ctx: CompileContext, node: JsonSchemaObject, pointer: stri
  * The string part, minus the strings of a `not: {enum: [strings]}` (the string token's exclusion
  * list, exact; a format's grammar has none, and then the `not` is checked after decoding).
  */
-function compileStrings(ctx: CompileContext, node: JsonSchemaObject, pointer: string, admitted: boolean): Expr | null {
-  const expr = admitted ? compileString(ctx, node, pointer) : null;
-  const excluded = stringExclusion(node.not);
+function compileStrings(ctx: CompileContext, node: SchemaNode, admitted: boolean): Expr | null {
+  const expr = admitted ? compileString(ctx, node) : null;
+  const excluded = stringExclusion(node.get("not"));
   if (excluded === undefined) return expr;
   const narrowed = expr === null ? null : excludeStrings(expr, excluded);
   const exact = narrowed !== undefined;
-  ctx.report.verdict(node, "not", exact, exact ? "excluded from the string token" : "a format's strings cannot exclude values; checked after decoding", pointer);
+  ctx.report.verdict(node.raw, "not", exact, exact ? "excluded from the string token" : "a format's strings cannot exclude values; checked after decoding", node.pointer);
   return exact ? narrowed : expr;
 }
 
 /** anyOf/oneOf alternatives a schema multiplies out to. */
 function branchCount(schema: JsonSchema): number {
   if (typeof schema === "boolean") return 1;
-  return (["anyOf", "oneOf"] as const).reduce((n, g) => {
-    const branches = schema[g];
-    return n * (Array.isArray(branches) ? Math.max(1, branches.length) : 1);
-  }, 1);
+  const node = new SchemaNode(schema, "");
+  return (["anyOf", "oneOf"] as const).reduce((n, g) => n * Math.max(1, node.peek(g)?.length ?? 1), 1);
 }
 
 /**
@@ -193,14 +181,15 @@ function branchCount(schema: JsonSchema): number {
  * (or when it would multiply the alternatives past the limit) the siblings alone are compiled and
  * the `not` is checked after decoding.
  */
-function compileNot(ctx: CompileContext, node: JsonSchemaObject, pointer: string, instancePath: string): Expr | null {
-  const rest = without(ctx, node, ["not"]);
-  const negation = negate(ctx, node.not, pointer);
+function compileNot(ctx: CompileContext, node: SchemaNode, instancePath: string): Expr | null {
+  const pointer = node.pointer;
+  const rest = without(ctx, node.raw, ["not"]);
+  const negation = negate(ctx, node.get("not"), pointer);
   if (negation === undefined || branchCount(rest) * branchCount(negation.schema) > LIMITS.maxBranches) {
-    ctx.report.verdict(node, "not", false, "no exact positive form; checked after decoding", pointer);
+    ctx.report.verdict(node.raw, "not", false, "no exact positive form; checked after decoding", pointer);
     return compileNode(ctx, rest, pointer, instancePath);
   }
-  for (const n of [node, ...negation.consumed]) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);
+  for (const n of [node.raw, ...negation.consumed]) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);
   // Alone, the rewriting compiles as it is (a `$ref` in it stays a rule, so recursion works).
   if (!hasAssertions(rest, [])) return compileNode(ctx, negation.schema, pointer, instancePath);
   return compileNode(ctx, mergeSchemas(ctx, rest, inlineRefs(ctx, negation.schema, pointer), pointer), pointer, instancePath);

@@ -13,7 +13,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PocketExtractError } from "../../src/errors.js";
-import { compileSchema } from "../../src/schema/index.js";
+import { compileSchema } from "../../src/schema-compiler/index.js";
 import { acceptor } from "./support/accept.js";
 
 const D2020 = "https://json-schema.org/draft/2020-12/schema";

@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from "vitest";
 import { SchemaError } from "../../src/errors.js";
-import { compileSchema } from "../../src/schema/index.js";
+import { compileSchema } from "../../src/schema-compiler/index.js";
 
 function failure(fn: () => unknown): SchemaError {
   try {

@@ -5,7 +5,7 @@
  */
 
 import { expect } from "vitest";
-import type { CompileOptions } from "../../../src/schema/index.js";
+import type { CompileOptions } from "../../../src/schema-compiler/index.js";
 import { acceptor } from "./accept.js";
 
 export interface Raw {

@@ -17,12 +17,10 @@
  * exact positive form here; the compiler then checks the `not` after decoding.
  */
 
-import { jsonString, type Expr } from "../grammar/ir.js";
+import { jsonString, type Expr } from "../grammar/index.js";
+import { isAnnotationKeyword, isKeyword, isRecord, KEYWORDS, normalizeNode, SchemaNode, type JsonSchema, type JsonType, type Keyword, type KeywordSpec } from "../schema/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
-import { isAnnotationKeyword } from "./keywords.js";
 import { enumOnly } from "./merge.js";
-import { normalizeNode } from "./normalize.js";
-import type { JsonSchema } from "./types.js";
 import { typesOf } from "./values.js";
 
 export interface Negation {
@@ -31,18 +29,7 @@ export interface Negation {
   readonly consumed: readonly object[];
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const TYPE_NAMES = ["null", "boolean", "object", "array", "string", "number"] as const;
-
-/** Count keywords: the type they constrain and their opposite bound. */
-const COUNT_OPPOSITES: Record<string, readonly [string, string, number]> = {
-  minLength: ["string", "maxLength", -1], maxLength: ["string", "minLength", 1],
-  minItems: ["array", "maxItems", -1], maxItems: ["array", "minItems", 1],
-  minProperties: ["object", "maxProperties", -1], maxProperties: ["object", "minProperties", 1],
-};
-const BOUND_OPPOSITES: Record<string, string> = {
-  minimum: "exclusiveMaximum", exclusiveMinimum: "maximum", maximum: "exclusiveMinimum", exclusiveMaximum: "minimum",
-};
 
 export function negate(ctx: CompileContext, schema: unknown, pointer: string): Negation | undefined {
   const consumed: object[] = [];
@@ -79,11 +66,11 @@ class Negator {
     if (typeof schema === "boolean") return !schema;
     if (!isRecord(schema) || depth > LIMITS.maxInlineDepth) return undefined;
     if (typeof schema.$ref === "string" && this.ctx.legacyRefs) return this.negateRef(schema, depth);
-    const node = normalizeNode(schema);
+    const node = new SchemaNode(normalizeNode(schema), this.pointer);
     const parts: JsonSchema[] = [];
-    for (const k of Object.keys(node)) {
+    for (const k of node.keywords()) {
       // enum already holds only values of the allowed types; `nullable: true` is folded into type.
-      if (isAnnotationKeyword(k) || (k === "type" && "enum" in node) || (k === "nullable" && "type" in node)) continue;
+      if (isAnnotationKeyword(k) || (k === "type" && node.has("enum")) || (k === "nullable" && node.has("type"))) continue;
       const part = k === "$ref" ? this.negateRef(schema, depth) : this.negateKeyword(node, k, schema, depth);
       if (part === undefined) return undefined;
       parts.push(part);
@@ -96,8 +83,8 @@ class Negator {
     return this.negate(this.ctx.resolver.resolve(schema.$ref, schema, this.pointer).node, depth + 1);
   }
 
-  private negateAll(schemas: unknown, depth: number): JsonSchema[] | undefined {
-    if (!Array.isArray(schemas)) return undefined;
+  private negateAll(schemas: readonly unknown[] | undefined, depth: number): JsonSchema[] | undefined {
+    if (schemas === undefined) return undefined;
     const out: JsonSchema[] = [];
     for (const s of schemas) {
       const n = this.negate(s, depth + 1);
@@ -107,42 +94,41 @@ class Negator {
     return out;
   }
 
-  private negateKeyword(node: Record<string, unknown>, k: string, raw: object, depth: number): JsonSchema | undefined {
-    const v = node[k];
+  private negateKeyword(node: SchemaNode, k: string, raw: object, depth: number): JsonSchema | undefined {
     switch (k) {
       case "type":
-        return complementTypes(v);
-      case "enum":
-        return Array.isArray(v) ? complementValues(v.filter((x) => node.type === undefined || typesOf(x).some((t) => [node.type].flat().includes(t)))) : undefined;
+        return mapDefined(node.peek("type"), complementTypes);
+      case "enum": {
+        const types = node.peek("type");
+        return mapDefined(node.peek("enum"), (values) => complementValues(values.filter((x) => types === undefined || typesOf(x).some((t) => types.has(t as JsonType)))));
+      }
       case "not":
         this.consumed.push(raw);
-        return asSchema(v);
-      case "anyOf": {
-        const parts = this.negateAll(v, depth);
-        return parts === undefined ? undefined : { allOf: parts };
-      }
-      case "allOf": {
-        const parts = this.negateAll(v, depth);
-        return parts === undefined ? undefined : anyOfOf(parts);
-      }
+        return asSchema(node.get("not"));
+      case "anyOf":
+        return mapDefined(this.negateAll(node.peek("anyOf"), depth), (parts) => ({ allOf: parts }));
+      case "allOf":
+        return mapDefined(this.negateAll(node.peek("allOf"), depth), anyOfOf);
       case "required":
-        return Array.isArray(v) && v.every((r): r is string => typeof r === "string") ? anyOfOf(v.map((r) => ({ type: "object", properties: { [r]: false } }))) : undefined;
+        return mapDefined(node.peek("required"), (names) => anyOfOf(names.map((r) => ({ type: "object", properties: { [r]: false } }))));
       case "properties":
-        return isRecord(v) ? this.negateProperties(v, depth) : undefined;
-      case "items":
+        return mapDefined(node.peek("properties"), (properties) => this.negateProperties(properties, depth));
+      case "items": {
         // With prefixItems, `items` covers only the rest; `items: true` says nothing.
-        return "prefixItems" in node ? undefined : v === false ? { type: "array", minItems: 1 } : v === true ? false : undefined;
+        const v = node.get("items");
+        return node.has("prefixItems") ? undefined : v === false ? { type: "array", minItems: 1 } : v === true ? false : undefined;
+      }
       case "uniqueItems":
-        return v === false ? false : undefined;
+        return node.get("uniqueItems") === false ? false : undefined;
       default:
-        return k in COUNT_OPPOSITES ? flipCount(k, v) : k in BOUND_OPPOSITES && typeof v === "number" ? { type: "number", [BOUND_OPPOSITES[k]]: v } : undefined;
+        return isKeyword(k) ? flipBound(k, node) : undefined;
     }
   }
 
   /** Some declared property is present with a value its schema rejects. */
-  private negateProperties(properties: Record<string, unknown>, depth: number): JsonSchema | undefined {
+  private negateProperties(properties: ReadonlyMap<string, unknown>, depth: number): JsonSchema | undefined {
     const parts: JsonSchema[] = [];
-    for (const [name, s] of Object.entries(properties)) {
+    for (const [name, s] of properties) {
       const n = this.negate(s, depth + 1);
       if (n === undefined) return undefined;
       parts.push(n === false ? false : { type: "object", required: [name], properties: { [name]: n } });
@@ -151,11 +137,11 @@ class Negator {
   }
 }
 
-function complementTypes(t: unknown): JsonSchema | undefined {
-  const list = Array.isArray(t) ? t : [t];
-  if (!list.every((x) => typeof x === "string" && (x === "integer" || (TYPE_NAMES as readonly string[]).includes(x)))) return undefined;
-  if (list.includes("integer") && !list.includes("number")) return undefined;
-  const rest = TYPE_NAMES.filter((x) => !list.includes(x));
+const mapDefined = <T, R>(v: T | undefined, f: (v: T) => R): R | undefined => (v === undefined ? undefined : f(v));
+
+function complementTypes(types: ReadonlySet<JsonType>): JsonSchema | undefined {
+  if (types.has("integer") && !types.has("number")) return undefined;
+  const rest = TYPE_NAMES.filter((x) => !types.has(x));
   return rest.length === 0 ? false : { type: rest };
 }
 
@@ -172,10 +158,17 @@ function complementValues(values: readonly unknown[]): JsonSchema | undefined {
   return anyOfOf(parts);
 }
 
-/** not (minX n) = of that type with maxX n-1 (nothing when n = 0); not (maxX n) = minX n+1. */
-function flipCount(k: string, n: unknown): JsonSchema | undefined {
-  if (typeof n !== "number" || !Number.isInteger(n) || n < 0) return undefined;
-  const [type, opposite, step] = COUNT_OPPOSITES[k];
-  if (n + step < 0) return false;
-  return { type, [opposite]: n + step };
+/**
+ * A bound's complement, by the keyword table's `opposite`: not (minX n) = of that type with
+ * maxX n-1 (nothing when n = 0), not (maxX n) = minX n+1; not (minimum n) = exclusiveMaximum n, ...
+ */
+function flipBound(k: Keyword, node: SchemaNode): JsonSchema | undefined {
+  const spec: KeywordSpec = KEYWORDS[k];
+  if (spec.opposite === undefined || spec.instance === undefined) return undefined;
+  const n = node.peek(k);
+  if (typeof n !== "number") return undefined;
+  if (spec.value !== "count") return { type: spec.instance, [spec.opposite]: n };
+  const flipped = spec.bound === "lower" ? n - 1 : n + 1;
+  if (flipped < 0) return false;
+  return { type: spec.instance, [spec.opposite]: flipped };
 }

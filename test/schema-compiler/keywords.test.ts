@@ -4,7 +4,7 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { compileSchema } from "../../src/schema/index.js";
+import { compileSchema } from "../../src/schema-compiler/index.js";
 import { expectLanguage, raw } from "./support/expect.js";
 
 const JS = { mode: "jsonschema" } as const;
@@ -114,7 +114,7 @@ describe("numbers", () => {
     expectLanguage({ $schema: "http://json-schema.org/draft-04/schema#", type: "integer", minimum: 5, exclusiveMinimum: true, maximum: 7, exclusiveMaximum: true }, JS, [6], [5, 7]);
     expectLanguage({ type: "integer", minimum: 1.5, maximum: 2.5 }, JS, [2], [1, 3]);
   });
-  it("number bounds are exact (test/schema/number-bounds.test.ts has the property test)", () => {
+  it("number bounds are exact (test/schema-compiler/number-bounds.test.ts has the property test)", () => {
     expectLanguage({ type: "number", minimum: 0 }, JS, [0, 1.5, 3e10], [-1, -0.5]);
     expectLanguage({ type: "number", minimum: 0, maximum: 1 }, JS, [0, 0.25, 1], [-0.5, 1.01, 2]);
     expect(compileSchema({ type: "number", minimum: 0, maximum: 1 }, JS).report.validatedAfter).toEqual([]);

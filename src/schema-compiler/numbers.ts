@@ -9,12 +9,12 @@
  */
 
 import { SchemaError } from "../errors.js";
-import { optional, type Expr } from "../grammar/ir.js";
+import { optional, type Expr } from "../grammar/index.js";
+import { keywordsWhere, type SchemaNode } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
 import { cat } from "./format.js";
 import { integerRange } from "./integer-range.js";
 import { numberRange, type NumberBound } from "./number-range.js";
-import type { JsonSchemaObject } from "./types.js";
 
 interface Bounds {
   readonly min?: number;
@@ -23,29 +23,30 @@ interface Bounds {
   readonly exclusiveMax?: number;
 }
 
-function readBounds(node: JsonSchemaObject, pointer: string): Bounds {
-  const get = (k: string): number | undefined => {
-    const v = node[k];
-    if (v === undefined) return undefined;
-    if (typeof v !== "number" || !Number.isFinite(v)) throw new SchemaError("SCHEMA_INVALID", `${k} must be a number`, { keyword: k, pointer });
+/** The bounds of a normalized node (exclusive bounds are numbers there). */
+function readBounds(node: SchemaNode): Bounds {
+  const m = node.get("multipleOf");
+  if (m !== undefined && m <= 0) throw new SchemaError("SCHEMA_INVALID", "multipleOf must be greater than 0", { keyword: "multipleOf", pointer: node.pointer });
+  const exclusive = (k: "exclusiveMinimum" | "exclusiveMaximum"): number | undefined => {
+    const v = node.get(k);
+    if (typeof v === "boolean") throw new SchemaError("SCHEMA_INVALID", `${k} must be a number`, { keyword: k, pointer: node.pointer });
     return v;
   };
-  const m = get("multipleOf");
-  if (m !== undefined && m <= 0) throw new SchemaError("SCHEMA_INVALID", "multipleOf must be greater than 0", { keyword: "multipleOf", pointer });
-  return { min: get("minimum"), exclusiveMin: get("exclusiveMinimum"), max: get("maximum"), exclusiveMax: get("exclusiveMaximum") };
+  return { min: node.get("minimum"), exclusiveMin: exclusive("exclusiveMinimum"), max: node.get("maximum"), exclusiveMax: exclusive("exclusiveMaximum") };
 }
 
 /** Integer digits of extraction mode's finite numbers (finite-integer in grammars/json.gbnf). */
 const FINITE_INT_DIGITS = 16;
-const BOUND_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] as const;
+const BOUND_KEYWORDS = keywordsWhere((s) => s.instance === "number" && s.bound !== undefined);
 
 const greatest = (xs: readonly (bigint | undefined)[]): bigint | undefined =>
   xs.reduce<bigint | undefined>((acc, v) => (v === undefined ? acc : acc === undefined || v > acc ? v : acc), undefined);
 const least = (xs: readonly (bigint | undefined)[]): bigint | undefined =>
   xs.reduce<bigint | undefined>((acc, v) => (v === undefined ? acc : acc === undefined || v < acc ? v : acc), undefined);
 
-export function compileInteger(ctx: CompileContext, node: JsonSchemaObject, pointer: string): Expr | null {
-  const b = readBounds(node, pointer);
+export function compileInteger(ctx: CompileContext, node: SchemaNode): Expr | null {
+  const pointer = node.pointer;
+  const b = readBounds(node);
   const lo = greatest([b.min !== undefined ? BigInt(Math.ceil(b.min)) : undefined, b.exclusiveMin !== undefined ? BigInt(Math.floor(b.exclusiveMin)) + 1n : undefined]);
   const hi = least([b.max !== undefined ? BigInt(Math.floor(b.max)) : undefined, b.exclusiveMax !== undefined ? BigInt(Math.ceil(b.exclusiveMax)) - 1n : undefined]);
   if (lo === undefined && hi === undefined) return ctx.library("json", "integer");
@@ -64,14 +65,15 @@ function tighter(inclusive: number | undefined, exclusive: number | undefined, l
   return inclusiveWins ? { value: inclusive, inclusive: true } : { value: exclusive, inclusive: false };
 }
 
-export function compileNumber(ctx: CompileContext, node: JsonSchemaObject, pointer: string): Expr | null {
-  const b = readBounds(node, pointer);
+export function compileNumber(ctx: CompileContext, node: SchemaNode): Expr | null {
+  const pointer = node.pointer;
+  const b = readBounds(node);
   const lo = tighter(b.min, b.exclusiveMin, true);
   const hi = tighter(b.max, b.exclusiveMax, false);
   if (lo === undefined && hi === undefined) return ctx.library("json", "number");
   const signOnly = (lo?.value ?? 0) === 0 && (hi?.value ?? 0) === 0;
   const note = signOnly ? undefined : "exact for numbers written without exponent; exponent spellings (1e2) are refused";
-  for (const k of BOUND_KEYWORDS) if (k in node) ctx.report.set(pointer, k, "enforced", note);
+  for (const k of BOUND_KEYWORDS) if (node.has(k)) ctx.report.set(pointer, k, "enforced", note);
   const range = numberRange(lo, hi, ctx.extraction ? FINITE_INT_DIGITS : Infinity);
   if (range === null) return ctx.unsat(`no number between ${lo?.value ?? "-inf"} and ${hi?.value ?? "inf"}`, "minimum", pointer);
   return signOnly ? cat(range, optional(ctx.library("json", "exponent"))) : range;

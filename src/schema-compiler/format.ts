@@ -7,7 +7,7 @@
  * decode loop's token budget already stops a model that would loop on whitespace.
  */
 
-import { alt, chars, lit, repeat, seq, type Expr } from "../grammar/ir.js";
+import { alt, chars, lit, repeat, seq, type Expr } from "../grammar/index.js";
 
 /** The whitespace expression for one gap, or null when the format allows none. */
 export function gapExpr(format: "compact" | "flexible"): Expr | null {

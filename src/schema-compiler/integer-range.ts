@@ -4,7 +4,7 @@
  * end possibly unbounded. Works on bigint so bounds beyond 2^53 stay exact.
  */
 
-import { alt, chars, lit, repeat, seq, type Expr } from "../grammar/ir.js";
+import { alt, chars, lit, repeat, seq, type Expr } from "../grammar/index.js";
 import { cat, union } from "./format.js";
 
 export const DIGIT = chars([0x30, 0x39]);

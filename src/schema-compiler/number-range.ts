@@ -12,7 +12,7 @@
  * exclusiveMinimum 0.1 accepts 0.10000000000000000001 (ajv refuses).
  */
 
-import { chars, empty, lit, repeat, seq, type Expr } from "../grammar/ir.js";
+import { chars, empty, lit, repeat, seq, type Expr } from "../grammar/index.js";
 import { cat, union } from "./format.js";
 import { DIGIT, digitRange, naturalRange } from "./integer-range.js";
 

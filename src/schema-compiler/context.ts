@@ -4,14 +4,12 @@
  */
 
 import { SchemaError } from "../errors.js";
-import { importRules, renameRefs } from "../grammar/rules.js";
-import { loadGrammarFile } from "../grammar/files.js";
-import { alt, jsonString, lit, never, ref, repeatCopies, type Expr } from "../grammar/ir.js";
-import { cat, gapExpr } from "./format.js";
-import { RefResolver } from "./refs.js";
-import { ReportBuilder } from "./report.js";
+import { alt, importRules, jsonString, lit, loadGrammarFile, never, ref, renameRefs, repeatCopies, type Expr } from "../grammar/index.js";
+import { DEFAULT_SCHEMA_LIMITS, detectDraft, RefResolver, type SchemaLimits } from "../schema/index.js";
 import { checkInteger } from "../util/check-option.js";
-import { DEFAULT_MAX_STRING_LENGTH, DEFAULT_SCHEMA_LIMITS, type CompileOptions, type NullEscape, type ResolvedCompileOptions, type SchemaLimits } from "./types.js";
+import { cat, gapExpr } from "./format.js";
+import { ReportBuilder } from "./report.js";
+import { DEFAULT_MAX_STRING_LENGTH, type CompileOptions, type NullEscape, type ResolvedCompileOptions } from "./types.js";
 
 /** Bounds on the work one compilation may do (documented in the README of src/schema). */
 
@@ -79,9 +77,9 @@ export class CompileContext {
     if (mode === "jsonschema" && options.nullEscape === true) {
       throw new SchemaError("SCHEMA_INVALID", "nullEscape applies to extraction mode only", { pointer: "" });
     }
-    const schemaUri = typeof root === "object" && root !== null && "$schema" in root ? String((root as { $schema: unknown }).$schema) : "";
-    this.legacyRefs = /draft-0[3-7]/.test(schemaUri);
-    this.resolver = new RefResolver(root, /draft-0[34]/.test(schemaUri), this.legacyRefs);
+    const draft = detectDraft(root);
+    this.legacyRefs = draft.legacyRefs;
+    this.resolver = new RefResolver(root, draft.draft4Ids, draft.legacyRefs);
     this.gap = gapExpr(this.options.format);
     if (this.gap !== null) this.rules.set("ws", this.gap);
   }

@@ -4,23 +4,21 @@
  * arrays and objects keep their element and key order, with the format's whitespace between tokens.
  */
 
-import { SchemaError } from "../errors.js";
-import { lit, type Expr } from "../grammar/ir.js";
+import { lit, type Expr } from "../grammar/index.js";
+import { isAnnotationKeyword, type SchemaNode } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
 import { Evaluator } from "./evaluate.js";
 import { cat, union } from "./format.js";
-import { isAnnotationKeyword } from "./keywords.js";
-import type { JsonSchemaObject } from "./types.js";
 
 /**
  * An `enum` (or `const`, normalized to one) node: its values of an allowed type that the sibling
  * keywords accept. The evaluator decides most keywords per value at compile time, which is exact;
  * a keyword it leaves undecided for a kept value is checked after decoding.
  */
-export function compileEnum(ctx: CompileContext, node: JsonSchemaObject, types: ReadonlySet<string> | undefined, pointer: string): Expr | null {
-  const values = node.enum;
-  if (!Array.isArray(values)) throw new SchemaError("SCHEMA_INVALID", "enum must be an array", { keyword: "enum", pointer });
-  const checks = Object.keys(node).filter((k) => k !== "enum" && k !== "type" && k !== "nullable" && !isAnnotationKeyword(k));
+export function compileEnum(ctx: CompileContext, node: SchemaNode, types: ReadonlySet<string> | undefined): Expr | null {
+  const pointer = node.pointer;
+  const values = node.get("enum") ?? [];
+  const checks = node.keywords().filter((k) => k !== "enum" && k !== "type" && k !== "nullable" && !isAnnotationKeyword(k));
   const evaluator = new Evaluator(ctx, pointer);
   const undecided = new Set<string>();
   const allowed = values.filter((v) => {
@@ -34,7 +32,7 @@ export function compileEnum(ctx: CompileContext, node: JsonSchemaObject, types: 
   });
   // Inexact verdicts first: they are final, so the exact ones below cannot undo them.
   for (const k of checks) {
-    if (k === "not") ctx.report.verdict(node, k, !undecided.has(k), undecided.has(k) ? "undecided for an enum value; checked after decoding" : "decided for each enum value", pointer);
+    if (k === "not") ctx.report.verdict(node.raw, k, !undecided.has(k), undecided.has(k) ? "undecided for an enum value; checked after decoding" : "decided for each enum value", pointer);
     else if (undecided.has(k)) ctx.report.set(pointer, k, "validatedAfter", "enum/const values are enforced; this keyword is checked after decoding");
   }
   for (const [n, k] of evaluator.judged) ctx.report.verdict(n, k, true, "decided for each enum value", pointer);

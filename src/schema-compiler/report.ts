@@ -9,10 +9,8 @@
  * verdict lands on the input occurrences of the keyword.
  */
 
-import { defaultClass, forEachSubschema, type KeywordClass } from "./keywords.js";
+import { defaultClass, forEachSubschema, isRecord, type KeywordClass } from "../schema/index.js";
 import type { CompileReport, KeywordUse } from "./types.js";
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const key = (pointer: string, keyword: string): string => `${pointer}\u0000${keyword}`;
 const afterKey = (pointer: string, keyword: string): string => `${key(pointer, keyword)}\u0000after`;

@@ -21,9 +21,9 @@
  *    required on one side and `kind: {const: "b"}` on the other).
  */
 
+import { isRecord, jsonEqual, normalizeNode, SchemaNode } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
 import { Evaluator, testRegex } from "./evaluate.js";
-import { jsonEqual, normalizeNode } from "./normalize.js";
 
 type Kind = "null" | "boolean" | "object" | "array" | "string" | "integer" | "fraction";
 
@@ -48,8 +48,8 @@ const KINDS_OF_TYPE: Record<string, readonly Kind[]> = {
 /** Nesting of $ref targets and property shapes looked at (deeper: anything). */
 const MAX_DEPTH = 6;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const has = (o: Record<string, unknown>, name: string): boolean => Object.prototype.hasOwnProperty.call(o, name);
+const NO_SCHEMAS: ReadonlyMap<string, unknown> = new Map();
 
 const ANY: Shape = { kinds: new Set(ALL_KINDS), required: new Set(), property: () => ANY, absent: () => false, admits: () => true };
 const NONE: Shape = { ...ANY, kinds: new Set() };
@@ -157,29 +157,28 @@ class Shaper {
   private compute(schema: Record<string, unknown>, depth: number): Shape {
     const target = typeof schema.$ref === "string" ? this.of(this.ctx.resolver.resolve(schema.$ref, schema, this.pointer).node, depth + 1) : ANY;
     if (typeof schema.$ref === "string" && this.ctx.legacyRefs) return target;
-    const node = normalizeNode(schema);
+    const node = new SchemaNode(normalizeNode(schema), this.pointer);
     let s = intersect(target, this.own(node, depth));
-    if (Array.isArray(node.allOf)) for (const b of node.allOf) s = intersect(s, this.of(b, depth + 1));
-    for (const group of [node.anyOf, node.oneOf]) {
-      if (Array.isArray(group) && group.length > 0) s = intersect(s, group.map((b) => this.of(b, depth + 1)).reduce(unite));
+    for (const b of node.peek("allOf") ?? []) s = intersect(s, this.of(b, depth + 1));
+    for (const group of [node.peek("anyOf"), node.peek("oneOf")]) {
+      if (group !== undefined && group.length > 0) s = intersect(s, group.map((b) => this.of(b, depth + 1)).reduce(unite));
     }
     // The schema itself judges values (it subsumes what the parts above admit).
     return tidy({ ...s, admits: (v) => this.evaluator.satisfies(schema, v) !== false });
   }
 
   /** What `type`, `enum` and the object keywords of one node say. */
-  private own(node: Record<string, unknown>, depth: number): Shape {
-    const types = Array.isArray(node.type) ? node.type : node.type === undefined ? undefined : [node.type];
-    const known = types?.every((t) => typeof t === "string" && t in KINDS_OF_TYPE) === true;
-    const kinds = new Set<Kind>(known ? types!.flatMap((t) => KINDS_OF_TYPE[t as string]) : ALL_KINDS);
-    const properties = isRecord(node.properties) ? node.properties : {};
-    const patterns = isRecord(node.patternProperties) ? node.patternProperties : {};
-    const required = Array.isArray(node.required) ? node.required.filter((r): r is string => typeof r === "string") : [];
+  private own(node: SchemaNode, depth: number): Shape {
+    const types = node.peek("type");
+    const kinds = new Set<Kind>(types === undefined ? ALL_KINDS : [...types].flatMap((t) => KINDS_OF_TYPE[t]));
+    const properties = node.peek("properties") ?? NO_SCHEMAS;
+    const patterns = node.peek("patternProperties") ?? NO_SCHEMAS;
+    const values = node.peek("enum");
     return tidy({
       kinds,
-      ...(Array.isArray(node.enum) ? { values: node.enum } : {}),
-      required: new Set(required),
-      property: memo((n) => (has(properties, n) ? this.of(properties[n], depth + 1) : ANY)),
+      ...(values !== undefined ? { values } : {}),
+      required: new Set(node.peek("required")),
+      property: memo((n) => (properties.has(n) ? this.of(properties.get(n), depth + 1) : ANY)),
       absent: (n) => forbidden(node, properties, patterns, n),
       admits: () => true,
     });
@@ -187,11 +186,11 @@ class Shaper {
 }
 
 /** Whether the node's object keywords forbid property `name` (a regex that cannot be run counts as matching). */
-function forbidden(node: Record<string, unknown>, properties: Record<string, unknown>, patterns: Record<string, unknown>, name: string): boolean {
-  if (has(properties, name)) return properties[name] === false;
-  const matching = Object.keys(patterns).filter((p) => testRegex(p, name) !== false);
-  if (matching.some((p) => patterns[p] === false && testRegex(p, name) === true)) return true;
-  return matching.length === 0 && node.additionalProperties === false;
+function forbidden(node: SchemaNode, properties: ReadonlyMap<string, unknown>, patterns: ReadonlyMap<string, unknown>, name: string): boolean {
+  if (properties.has(name)) return properties.get(name) === false;
+  const matching = [...patterns.keys()].filter((p) => testRegex(p, name) !== false);
+  if (matching.some((p) => patterns.get(p) === false && testRegex(p, name) === true)) return true;
+  return matching.length === 0 && node.get("additionalProperties") === false;
 }
 
 /**

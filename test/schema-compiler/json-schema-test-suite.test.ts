@@ -14,7 +14,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PocketExtractError, SchemaError } from "../../src/errors.js";
-import { compileSchema } from "../../src/schema/index.js";
+import { compileSchema } from "../../src/schema-compiler/index.js";
 import { acceptor, reorder, schemaKeyOrder } from "./support/accept.js";
 
 const ROOT = join(import.meta.dirname, "../../../shared/corpora/json-schema-test-suite");

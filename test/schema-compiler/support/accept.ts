@@ -4,7 +4,7 @@
  */
 
 import { acceptsText, buildAutomaton } from "../../../src/automaton/index.js";
-import { compileSchema, type CompileOptions } from "../../../src/schema/index.js";
+import { compileSchema, type CompileOptions } from "../../../src/schema-compiler/index.js";
 import { matches } from "./matcher.js";
 
 export interface Acceptor {
