@@ -9,12 +9,15 @@
  */
 
 import { SchemaError } from "../errors.js";
-import { isAnnotationKeyword, isRecord, jsonEqual, keywordSpec, normalizeNode, SchemaNode, type JsonSchema } from "../schema/index.js";
+import { isAnnotationKeyword, isRecord, jsonEqual, keywordSpec, keywordsWhere, normalizeNode, SchemaNode, type JsonSchema } from "../schema/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
 import { testPattern, checkPattern } from "./patterns.js";
 
 type Mutable = { [k: string]: unknown };
 const NO_SCHEMAS: ReadonlyMap<string, unknown> = new Map();
+/** The keywords merged as an object shape, and as an array shape (mergeObjects, mergeArrays). */
+const OBJECT_SHAPE = keywordsWhere((s) => s.merge === "shape" && s.instance === "object");
+const ARRAY_SHAPE = keywordsWhere((s) => s.merge === "shape" && s.instance === "array");
 
 /** `not: a` and `not: b` as one `not`: the instances of either (two enums become one, which keeps a
  *  string exclusion in the form the string compiler applies, see negate.ts). */
@@ -149,7 +152,7 @@ function mergeMaps(a: ReadonlyMap<string, unknown>, b: ReadonlyMap<string, unkno
 }
 
 function mergeObjects(x: SchemaNode, y: SchemaNode, out: Mutable, pointer: string): void {
-  if (!["properties", "patternProperties", "additionalProperties"].some((k) => x.has(k) || y.has(k))) return;
+  if (!OBJECT_SHAPE.some((k) => x.has(k) || y.has(k))) return;
   const px = x.peek("patternProperties") ?? NO_SCHEMAS;
   const py = y.peek("patternProperties") ?? NO_SCHEMAS;
   const ax = x.get("additionalProperties");
@@ -175,7 +178,7 @@ function mergeObjects(x: SchemaNode, y: SchemaNode, out: Mutable, pointer: strin
 }
 
 function mergeArrays(x: SchemaNode, y: SchemaNode, out: Mutable): void {
-  if (!["prefixItems", "items"].some((k) => x.has(k) || y.has(k))) return;
+  if (!ARRAY_SHAPE.some((k) => x.has(k) || y.has(k))) return;
   const ax = x.peek("prefixItems") ?? [];
   const ay = y.peek("prefixItems") ?? [];
   const ix = x.get("items");
