@@ -91,14 +91,14 @@ function compileSchemaObject(ctx: CompileContext, raw: JsonSchemaObject, pointer
 
 /** Replaces a top-level `$ref` by its target merged with the siblings (bounded nesting). */
 function inlineRefs(ctx: CompileContext, schema: unknown, pointer: string): JsonSchema {
-  if (!isRecord(schema) || typeof schema.$ref !== "string") {
-    if (typeof schema === "boolean" || isRecord(schema)) return schema;
-    throw new SchemaError("SCHEMA_INVALID", "a schema must be an object or a boolean", { pointer });
-  }
+  if (typeof schema === "boolean") return schema;
+  if (!isRecord(schema)) throw new SchemaError("SCHEMA_INVALID", "a schema must be an object or a boolean", { pointer });
+  const ref = new SchemaNode(schema, pointer).peek("$ref");
+  if (ref === undefined) return schema;
   if (++ctx.inlineDepth > LIMITS.maxInlineDepth) {
     throw new SchemaError("SCHEMA_UNSUPPORTED", "a recursive $ref inside allOf (or beside other keywords) cannot be merged", { keyword: "$ref", pointer });
   }
-  const target = ctx.resolver.resolve(schema.$ref, schema, pointer);
+  const target = ctx.resolver.resolve(ref, schema, pointer);
   const rest = without(ctx, schema, ["$ref"]);
   const inlinedTarget = inlineRefs(ctx, target.node, target.pointer);
   if (ctx.legacyRefs) return inlinedTarget;

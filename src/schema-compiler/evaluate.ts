@@ -72,9 +72,10 @@ export class Evaluator {
     if (schema === true) return true;
     if (schema === false) return false;
     if (!isRecord(schema) || depth > MAX_DEPTH) return undefined;
-    if (typeof schema.$ref === "string" && this.ctx.legacyRefs) return this.viaRef(schema, value, depth);
+    const written = new SchemaNode(schema, this.pointer);
+    if (this.ctx.legacyRefs && written.peek("$ref") !== undefined) return this.viaRef(written, value, depth);
     const node = new SchemaNode(normalizeNode(schema), this.pointer);
-    return all(node.keywords().map((k) => () => (k === "$ref" ? this.viaRef(schema, value, depth) : this.keyword(node, k, value, depth, schema))));
+    return all(node.keywords().map((k) => () => (k === "$ref" ? this.viaRef(written, value, depth) : this.keyword(node, k, value, depth, schema))));
   }
 
   /** Whether `value` satisfies keyword `k` of `node` (a normalized node; `raw` is the node it was
@@ -84,6 +85,8 @@ export class Evaluator {
     const sub = (schema: unknown, v: unknown): Verdict => this.satisfies(schema, v, depth + 1);
     switch (k) {
       case "type": {
+        // As written, name by name: an unknown name is undecided while a known one may still
+        // decide (the compiler refuses unknown names where it compiles the node).
         const types = node.raw.type;
         return some((Array.isArray(types) ? types : [types]).map((t) => () => hasType(value, t)));
       }
@@ -105,10 +108,9 @@ export class Evaluator {
     }
   }
 
-  private viaRef(schema: Record<string, unknown>, value: unknown, depth: number): Verdict {
-    if (typeof schema.$ref !== "string") return undefined;
-    const target = this.ctx.resolver.resolve(schema.$ref, schema, this.pointer);
-    return this.satisfies(target.node, value, depth + 1);
+  private viaRef(written: SchemaNode, value: unknown, depth: number): Verdict {
+    const target = this.ctx.resolver.refTarget(written);
+    return target === undefined ? undefined : this.satisfies(target.node, value, depth + 1);
   }
 
   private judge(node: object, keyword: "not" | "oneOf", verdict: Verdict): Verdict {

@@ -155,8 +155,10 @@ class Shaper {
   }
 
   private compute(schema: Record<string, unknown>, depth: number): Shape {
-    const target = typeof schema.$ref === "string" ? this.of(this.ctx.resolver.resolve(schema.$ref, schema, this.pointer).node, depth + 1) : ANY;
-    if (typeof schema.$ref === "string" && this.ctx.legacyRefs) return target;
+    const written = new SchemaNode(schema, this.pointer);
+    const resolved = this.ctx.resolver.refTarget(written);
+    const target = resolved === undefined ? ANY : this.of(resolved.node, depth + 1);
+    if (resolved !== undefined && this.ctx.legacyRefs) return target;
     const node = new SchemaNode(normalizeNode(schema), this.pointer);
     let s = intersect(target, this.own(node, depth));
     for (const b of node.peek("allOf") ?? []) s = intersect(s, this.of(b, depth + 1));

@@ -65,22 +65,23 @@ class Negator {
   negate(schema: unknown, depth: number): JsonSchema | undefined {
     if (typeof schema === "boolean") return !schema;
     if (!isRecord(schema) || depth > LIMITS.maxInlineDepth) return undefined;
-    if (typeof schema.$ref === "string" && this.ctx.legacyRefs) return this.negateRef(schema, depth);
+    const written = new SchemaNode(schema, this.pointer);
+    if (this.ctx.legacyRefs && written.peek("$ref") !== undefined) return this.negateRef(written, depth);
     const node = new SchemaNode(normalizeNode(schema), this.pointer);
     const parts: JsonSchema[] = [];
     for (const k of node.keywords()) {
       // enum already holds only values of the allowed types; `nullable: true` is folded into type.
       if (isAnnotationKeyword(k) || (k === "type" && node.has("enum")) || (k === "nullable" && node.has("type"))) continue;
-      const part = k === "$ref" ? this.negateRef(schema, depth) : this.negateKeyword(node, k, schema, depth);
+      const part = k === "$ref" ? this.negateRef(written, depth) : this.negateKeyword(node, k, schema, depth);
       if (part === undefined) return undefined;
       parts.push(part);
     }
     return anyOfOf(parts);
   }
 
-  private negateRef(schema: Record<string, unknown>, depth: number): JsonSchema | undefined {
-    if (typeof schema.$ref !== "string") return undefined;
-    return this.negate(this.ctx.resolver.resolve(schema.$ref, schema, this.pointer).node, depth + 1);
+  private negateRef(written: SchemaNode, depth: number): JsonSchema | undefined {
+    const target = this.ctx.resolver.refTarget(written);
+    return target === undefined ? undefined : this.negate(target.node, depth + 1);
   }
 
   private negateAll(schemas: readonly unknown[] | undefined, depth: number): JsonSchema[] | undefined {

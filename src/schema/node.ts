@@ -83,7 +83,7 @@ const NULL_IS_ABSENT: ReadonlySet<ValueKind> = new Set(["schemaList", "schemaMap
 
 /** One schema object with typed, lazily parsed keyword fields. */
 export class SchemaNode {
-  private readonly parsed = new Map<string, unknown>();
+  private parsed: Map<string, unknown> | undefined;
 
   /** `raw` as written (error messages, report pointers, identity for the resolver's bases);
    *  `pointer` its JSON pointer, where its keywords' errors point. */
@@ -114,11 +114,11 @@ export class SchemaNode {
   }
 
   private read<K extends Keyword>(keyword: K): KeywordValue<K> | Invalid | undefined {
-    if (this.parsed.has(keyword)) return this.parsed.get(keyword) as KeywordValue<K> | Invalid;
+    if (this.parsed?.has(keyword) === true) return this.parsed.get(keyword) as KeywordValue<K> | Invalid;
     const raw = this.raw[keyword];
     const kind: ValueKind = KEYWORDS[keyword].value;
     const v = raw === undefined || (raw === null && NULL_IS_ABSENT.has(kind)) ? undefined : (PARSERS[kind] as Parser<ValueKind>)(raw, keyword);
-    this.parsed.set(keyword, v);
+    (this.parsed ??= new Map()).set(keyword, v);
     return v as KeywordValue<K> | Invalid | undefined;
   }
 }

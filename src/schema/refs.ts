@@ -9,6 +9,7 @@
 import { SchemaError } from "../errors.js";
 import { isRecord } from "../util/is-record.js";
 import { forEachSubschema } from "./keywords.js";
+import type { SchemaNode } from "./node.js";
 
 const DEFAULT_BASE = "https://pocket-extract.invalid/schema.json";
 
@@ -61,6 +62,12 @@ export class RefResolver {
   /** Lets a merged node inherit the base of the node it was built from. */
   inheritBase(merged: object, from: object): void {
     if (!this.bases.has(merged)) this.bases.set(merged, this.baseOf(from));
+  }
+
+  /** The target of the node's `$ref`, undefined when it has no string `$ref`. */
+  refTarget(node: SchemaNode): Resolved | undefined {
+    const ref = node.peek("$ref");
+    return ref === undefined ? undefined : this.resolve(ref, node.raw, node.pointer);
   }
 
   resolve(ref: string, from: object, pointer: string): Resolved {
