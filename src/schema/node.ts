@@ -80,6 +80,20 @@ const PARSERS: { readonly [V in ValueKind]: Parser<V> } = {
 };
 
 const NULL_IS_ABSENT: ReadonlySet<ValueKind> = new Set(["schemaList", "schemaMap", "strings"]);
+/** Kinds whose parse builds something (a Map, a Set) or walks a list: parsed once per node. The
+ *  others are one type check, cheaper to repeat than to cache. */
+const CACHED: ReadonlySet<ValueKind> = new Set(["schemaMap", "types", "strings"]);
+
+interface Reader {
+  readonly parse: Parser<ValueKind>;
+  readonly cached: boolean;
+  readonly nullIsAbsent: boolean;
+}
+
+/** Each table keyword's reader, looked up once per read. */
+const READERS: ReadonlyMap<string, Reader> = new Map(
+  Object.entries(KEYWORDS).map(([k, spec]) => [k, { parse: PARSERS[spec.value] as Parser<ValueKind>, cached: CACHED.has(spec.value), nullIsAbsent: NULL_IS_ABSENT.has(spec.value) }]),
+);
 
 /** One schema object with typed, lazily parsed keyword fields. */
 export class SchemaNode {
@@ -114,11 +128,14 @@ export class SchemaNode {
   }
 
   private read<K extends Keyword>(keyword: K): KeywordValue<K> | Invalid | undefined {
-    if (this.parsed?.has(keyword) === true) return this.parsed.get(keyword) as KeywordValue<K> | Invalid;
     const raw = this.raw[keyword];
-    const kind: ValueKind = KEYWORDS[keyword].value;
-    const v = raw === undefined || (raw === null && NULL_IS_ABSENT.has(kind)) ? undefined : (PARSERS[kind] as Parser<ValueKind>)(raw, keyword);
+    if (raw === undefined) return undefined;
+    const reader = READERS.get(keyword)!;
+    if (raw === null && reader.nullIsAbsent) return undefined;
+    if (!reader.cached) return reader.parse(raw, keyword) as KeywordValue<K> | Invalid;
+    if (this.parsed?.has(keyword) === true) return this.parsed.get(keyword) as KeywordValue<K> | Invalid;
+    const v = reader.parse(raw, keyword);
     (this.parsed ??= new Map()).set(keyword, v);
-    return v as KeywordValue<K> | Invalid | undefined;
+    return v as KeywordValue<K> | Invalid;
   }
 }

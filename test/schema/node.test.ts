@@ -1,13 +1,13 @@
 /**
  * Typed schema nodes: each keyword's value parses into its typed field, and a value of the wrong
  * type is the keyword's typed SchemaError (the messages the compiler has always given), raised
- * only when the field is read; `peek` reads the same field without failing.
+ * only when the field is read; `peek` reads the same field without failing. The compiler's use
+ * of these errors: test/schema-compiler/typed-errors.test.ts.
  */
 
 import { describe, expect, it } from "vitest";
 import { SchemaError } from "../../src/errors.js";
 import { KEYWORDS, SchemaNode, type Keyword, type ValueKind } from "../../src/schema/index.js";
-import { compileSchema } from "../../src/schema-compiler/index.js";
 
 /** A well-formed value and, where the kind can be malformed, a wrong value with its message. */
 const SAMPLES: Record<ValueKind, { readonly good: unknown; readonly bad?: unknown; readonly message?: (k: string) => string }> = {
@@ -74,39 +74,5 @@ describe("SchemaNode", () => {
     expect(node.get("properties")).toBeUndefined();
     expect(node.get("required")).toBeUndefined();
     expect(node.get("prefixItems")).toBeUndefined();
-  });
-
-  it("judges a keyword only when it is read: the compiler ignores malformed keywords of other types", () => {
-    expect(() => compileSchema({ type: "integer", minLength: "long" })).not.toThrow();
-    expect(() => compileSchema({ type: "string", minLength: "long" })).toThrow(/minLength must be a non-negative integer/);
-  });
-
-  it("compiles to the same typed errors as before the model existed", () => {
-    const cases: [unknown, string, string][] = [
-      [{ type: "object", required: [1] }, "required", "required must be an array of strings"],
-      [{ type: "object", properties: [] }, "properties", "properties must be an object"],
-      [{ type: "object", propertyNames: 5 }, "propertyNames", "propertyNames must be a schema"],
-      [{ type: "object", propertyNames: { minLength: -2 } }, "minLength", "minLength must be a non-negative integer"],
-      [{ type: "number", multipleOf: 0 }, "multipleOf", "multipleOf must be greater than 0"],
-      [{ type: "integer", exclusiveMaximum: "3" }, "exclusiveMaximum", "exclusiveMaximum must be a number"],
-      [{ type: ["string", 3] }, "type", "unknown type 3"],
-      [{ enum: 5 }, "enum", "enum must be an array"],
-      [{ oneOf: [] }, "oneOf", "oneOf must be a non-empty array"],
-      [{ $ref: 5 }, "$ref", "$ref must be a string"],
-      [{ type: "string", format: "email", pattern: 5 }, "pattern", "a pattern must be a string"],
-      [{ type: "array", prefixItems: {} }, "prefixItems", "prefixItems must be an array"],
-    ];
-    for (const [schema, keyword, message] of cases) {
-      let error: unknown;
-      try {
-        compileSchema(schema);
-      } catch (e) {
-        error = e;
-      }
-      expect(error, JSON.stringify(schema)).toBeInstanceOf(SchemaError);
-      expect((error as SchemaError).code).toBe("SCHEMA_INVALID");
-      expect((error as SchemaError).keyword).toBe(keyword);
-      expect((error as SchemaError).message).toContain(message);
-    }
   });
 });
