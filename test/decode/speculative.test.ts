@@ -163,16 +163,20 @@ describe("speculative decoding gives the plain loop's output", () => {
 
     it("tiny drafting for the pocket-shaped GGUF (draft model, prompt lookup on too): 4 greedy cases, same output", async () => {
       const short = caseArb.map((c) => ({ ...c, document: c.document.slice(0, 40), maxTokens: Math.min(c.maxTokens, 16), sampling: {} }));
+      let drafted = 0;
       await fc.assert(
         fc.asyncProperty(short, async (c) => {
           await decode(engines.pocket!, vocabulary, c, false);
           const plain = await decode(engines.pocket!, vocabulary, c, false);
           const spec = await decode(engines.pocket!, vocabulary, c, { draftModel: engines.drafter!, maxDraft: c.maxDraft });
           expect(spec.outcome).toEqual(plain.outcome);
-          expect(spec.stats?.tokensDrafted ?? 1).toBeGreaterThan(0);
+          drafted += spec.stats?.tokensDrafted ?? 0;
         }),
         { numRuns: 4 },
       );
+      // Over the runs, not per case: a case whose grammar leaves one free choice (an enum) has
+      // nothing to draft after it.
+      expect(drafted).toBeGreaterThan(0);
     }, 600_000);
 
     it("tiny GGUF: 150 random cases, greedy and sampled", async () => {
