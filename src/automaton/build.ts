@@ -8,9 +8,9 @@
  */
 import type { Grammar } from "../grammar/ir.js";
 import { GrammarAutomaton } from "./grammar-automaton.js";
-import { DEFAULT_EAGER_STATES, DEFAULT_MAX_STATES, RuleSet, type BuildOptions } from "./rule-automata.js";
+import { DEFAULT_EAGER_STATES, DEFAULT_MAX_STATES, RuleSet, type BuildOptions } from "./rules/index.js";
 
-export { clearSharedAutomata, DEFAULT_EAGER_STATES, DEFAULT_MAX_RECURSION_DEPTH, DEFAULT_MAX_STATES, type BuildOptions } from "./rule-automata.js";
+export { clearSharedAutomata, DEFAULT_EAGER_STATES, DEFAULT_MAX_RECURSION_DEPTH, DEFAULT_MAX_STATES, type BuildOptions } from "./rules/index.js";
 
 export function buildAutomaton(grammar: Grammar, options: BuildOptions = {}): GrammarAutomaton {
   const rules = new RuleSet(grammar, options);

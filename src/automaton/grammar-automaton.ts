@@ -16,9 +16,8 @@
  * is bounded by `maxStates`; going past it is AUTOMATON_TOO_LARGE, never unbounded memory.
  */
 import { PocketExtractError } from "../errors.js";
-import { RuleAnalysis } from "./rule-analysis.js";
-import { MANY_BYTES, NO_BYTE, UNREACHABLE } from "./rule-tables.js";
-import type { RuleSet } from "./rule-automata.js";
+import { RuleAnalysis, type RuleSet } from "./rules/index.js";
+import { MANY_BYTES, NO_BYTE, UNREACHABLE } from "./fsa/index.js";
 
 /** Transition table entry not computed yet; -1 is dead. */
 export const UNKNOWN = -2;

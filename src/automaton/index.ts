@@ -1,8 +1,13 @@
 /**
  * Grammar IR -> the grammar automaton the mask engine walks. The public face of src/automaton;
- * everything else in the folder is an implementation step.
+ * everything else in the folder is an implementation step, in three layers each with its own
+ * front: fsa/ (generic NFA/DFA building blocks), strings/ (JSON string automata), rules/ (per-rule
+ * automata and analysis), with the grammar automaton (grammar-automaton.ts, build.ts) on top.
+ * `plainLeadPending` is the one definition of "plain text" that the mask engine's trie
+ * annotations share with the automata's plain-text budgets.
  */
 export { buildAutomaton, clearSharedAutomata, DEFAULT_MAX_RECURSION_DEPTH, DEFAULT_MAX_STATES, type BuildOptions } from "./build.js";
-export { stepByte, type ByteDfa } from "./dfa.js";
+export { stepByte, type ByteDfa } from "./fsa/index.js";
 export { GrammarAutomaton, UNKNOWN } from "./grammar-automaton.js";
+export { plainLeadPending } from "./strings/index.js";
 export { acceptsBytes, acceptsText } from "./run.js";

@@ -2,8 +2,7 @@
  * Running an automaton over whole inputs: for tests, verification and debugging, not for decoding
  * (the mask engine steps states itself).
  */
-import type { ByteDfa } from "./dfa.js";
-import { stepByte } from "./dfa.js";
+import { stepByte, type ByteDfa } from "./fsa/index.js";
 import type { GrammarAutomaton } from "./grammar-automaton.js";
 
 /** True when the automaton accepts exactly these bytes. */

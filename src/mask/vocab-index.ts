@@ -7,8 +7,7 @@
 import { packBytes } from "../tokens/packed.js";
 import { TokenTrie } from "../tokens/trie.js";
 import type { Vocabulary } from "../tokens/vocabulary.js";
-import { buildAutomaton } from "../automaton/index.js";
-import { plainLeadPending } from "../automaton/plain-text.js";
+import { buildAutomaton, plainLeadPending } from "../automaton/index.js";
 import { jsonString } from "../grammar/ir.js";
 import { setBit, wordsFor } from "../util/bitset.js";
 import { MaskComputer } from "./mask-computer.js";

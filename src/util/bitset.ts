@@ -31,10 +31,6 @@ export function setBit(bits: Uint32Array, i: number): void {
   bits[i >>> 5] |= 1 << (i & 31);
 }
 
-export function clearBit(bits: Uint32Array, i: number): void {
-  bits[i >>> 5] &= ~(1 << (i & 31));
-}
-
 function popcount32(v: number): number {
   v = v - ((v >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);

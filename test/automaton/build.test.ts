@@ -3,11 +3,9 @@ import fc from "fast-check";
 import { buildAutomaton } from "../../src/automaton/index.js";
 import { PocketExtractError } from "../../src/errors.js";
 import { alt, chars, lit, ref, repeat, seq, type Expr } from "../../src/grammar/ir.js";
-import { DEFAULT_MAX_STATES, RuleSet } from "../../src/automaton/rule-automata.js";
-import { Budget } from "../../src/automaton/budget.js";
-import { compileExpr } from "../../src/automaton/compile-expr.js";
-import { stepByte } from "../../src/automaton/dfa.js";
-import { JsonStrings } from "../../src/automaton/json-string.js";
+import { DEFAULT_MAX_STATES, RuleSet } from "../../src/automaton/rules/index.js";
+import { Budget, compileExpr, stepByte } from "../../src/automaton/fsa/index.js";
+import { JsonStrings } from "../../src/automaton/strings/index.js";
 import { accepts, distancesToAccept, grammar, jsonString, mooreClassCount, uncompletableStates, untrimmedStates } from "./helpers.js";
 
 const codeOf = (f: () => unknown): string | undefined => {
