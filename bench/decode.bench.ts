@@ -12,7 +12,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { ensureGgufFixture } from "../fixtures/gguf/index.js";
-import { compileGrammar } from "../src/compile/index.js";
+import { compileGrammar } from "../src/mask/index.js";
 import { generate } from "../src/decode/generate.js";
 import type { Engine, EngineSession } from "../src/engines/engine.js";
 import { createLlamaEngine } from "../src/engines/llama/index.js";

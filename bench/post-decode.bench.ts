@@ -13,7 +13,7 @@
  * Prints the median and max over the runs, in ms.
  */
 import { parseArgs } from "node:util";
-import { compileGrammar } from "../src/compile/index.js";
+import { compileGrammar } from "../src/mask/index.js";
 import { DEFAULT_MAX_TEXT_BYTES } from "../src/extract/options.js";
 import { resolveNullEscapes } from "../src/extract/null-escapes.js";
 import { verifyOutput } from "../src/extract/verify-output.js";

@@ -11,7 +11,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { compileGrammar } from "../src/compile/index.js";
+import { compileGrammar } from "../src/mask/index.js";
 import { verbatim } from "../src/extract/verbatim.js";
 import { fixtureVocabulary } from "../test/support/fixture-vocab.js";
 import { fromRoot } from "./support/paths.js";

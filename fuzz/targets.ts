@@ -14,7 +14,7 @@ import fc from "fast-check";
 import { runCli } from "../src/cli/main.js";
 import { PocketExtractError } from "../src/errors.js";
 import { createExtractor } from "../src/extract/index.js";
-import { compileGrammar } from "../src/compile/index.js";
+import { compileGrammar } from "../src/mask/index.js";
 import { RandomEngine } from "../src/engines/testing/random-engine.js";
 import { ScriptedEngine } from "../src/engines/testing/scripted-engine.js";
 import type { Vocabulary } from "../src/tokens/vocabulary.js";

@@ -3,7 +3,7 @@
  * Zod schema in, typed and grounded result out. See README.md for the API tour.
  */
 export * from "./extract/index.js";
-export { compileGrammar, type CompiledGrammar, type CompileGrammarOptions } from "./compile/index.js";
+export { compileGrammar, type CompiledGrammar, type CompileGrammarOptions } from "./mask/index.js";
 export { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from "./schema/index.js";
 export * from "./mask/index.js";
 export { buildAutomaton, clearSharedAutomata, type BuildOptions, type GrammarAutomaton } from "./automaton/index.js";

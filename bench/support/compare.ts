@@ -6,8 +6,7 @@
  */
 import type { CompiledGrammar as XgCompiledGrammar } from "@mlc-ai/web-xgrammar";
 import { buildAutomaton } from "../../src/automaton/index.js";
-import type { CompiledGrammar, CompileGrammarOptions } from "../../src/compile/index.js";
-import { TokenGrammar } from "../../src/mask/token-grammar.js";
+import { TokenGrammar, type CompiledGrammar, type CompileGrammarOptions } from "../../src/mask/index.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { listMaskbench, loadMaskbench, sampleNames } from "./corpus.js";
 import { driveMatcher } from "./drive.js";

@@ -5,7 +5,7 @@
  * must be refused, one it allows must be taken) and the end-of-generation bit against
  * `isComplete()`: a disagreement is an engine bug, reported as a mismatch.
  */
-import type { Matcher } from "../../src/mask/matcher.js";
+import type { Matcher } from "../../src/mask/index.js";
 import { hasBit } from "../../src/util/bitset.js";
 import type { Samples } from "./stats.js";
 

@@ -5,7 +5,7 @@
  * `PocketExtractError`s from the compiler are compile errors; any other exception is a crash.
  */
 import { clearSharedAutomata } from "../../src/automaton/index.js";
-import { compileGrammar, type CompiledGrammar, type CompileGrammarOptions } from "../../src/compile/index.js";
+import { compileGrammar, type CompiledGrammar, type CompileGrammarOptions } from "../../src/mask/index.js";
 import { PocketExtractError, SchemaError } from "../../src/errors.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import type { MaskbenchFile } from "./corpus.js";

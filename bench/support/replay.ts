@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { GroundingCase } from "../../fixtures/grounding/evaluate.js";
-import { compileGrammar } from "../../src/compile/index.js";
+import { compileGrammar } from "../../src/mask/index.js";
 import { generate, type GenerateOptions, type GenerateResult } from "../../src/decode/index.js";
 import type { Engine } from "../../src/engines/engine.js";
 import { ScriptedEngine } from "../../src/engines/testing/scripted-engine.js";

@@ -17,8 +17,7 @@
  */
 import { PocketExtractError } from "../errors.js";
 import type { EngineSession } from "../engines/engine.js";
-import type { Matcher } from "../mask/matcher.js";
-import type { TokenGrammar } from "../mask/token-grammar.js";
+import type { Matcher, TokenGrammar } from "../mask/index.js";
 import { DraftModel } from "./draft-model.js";
 import { PromptLookup } from "./prompt-lookup.js";
 import { buildDraft, type DraftContext, type DraftEntry, DraftLength, type Drafter, type SpeculativeOptions } from "./speculative.js";

@@ -6,7 +6,7 @@
  * Also here: the draft length, which adapts to how much of the drafts the model confirms.
  */
 import type { Engine } from "../engines/engine.js";
-import type { Matcher } from "../mask/matcher.js";
+import type { Matcher } from "../mask/index.js";
 
 export interface SpeculativeOptions {
   /** Draft from the prompt (the document) and the output so far. Default true. */

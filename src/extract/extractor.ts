@@ -4,7 +4,7 @@
  * their input), and `stream` (partial values while decoding). It orchestrates the pipeline stages
  * (compile -> prompt -> generate -> resolve escapes -> validate -> ground) and owns no stage itself.
  */
-import { compileGrammar, type CompiledGrammar } from "../compile/index.js";
+import { compileGrammar, type CompiledGrammar } from "../mask/index.js";
 import { DEFAULT_MAX_TOKENS, generate } from "../decode/generate.js";
 import type { Engine } from "../engines/engine.js";
 import { asPocketExtractError, PocketExtractError } from "../errors.js";

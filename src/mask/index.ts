@@ -1,3 +1,8 @@
-/** Public face of the mask engine: a grammar bound to a vocabulary, and its per-request matcher. */
-export { TokenGrammar, type ForcedRun, type TokenGrammarOptions, type TokenGrammarStats } from "./token-grammar.js";
+/**
+ * Public face of the mask engine: compiling a schema or grammar for a vocabulary, the grammar bound
+ * to that vocabulary, and its per-request matcher.
+ */
+export { compileGrammar, type CompiledGrammar, type CompileGrammarOptions } from "./compile-grammar.js";
+export { TokenGrammar, type TokenGrammarOptions, type TokenGrammarStats } from "./token-grammar.js";
+export type { ForcedRun } from "./mask-types.js";
 export { Matcher } from "./matcher.js";

@@ -8,7 +8,7 @@
  */
 import { UNKNOWN, type GrammarAutomaton } from "../automaton/index.js";
 import { forEachBit, setBit, setRange, wordsFor } from "../util/bitset.js";
-import type { VocabIndex } from "./vocab-index.js";
+import type { VocabIndex } from "./mask-types.js";
 
 export class MaskComputer {
   private readonly orderBits: Uint32Array;

@@ -4,7 +4,7 @@
  * data lives in the shared TokenGrammar.
  */
 import { PocketExtractError } from "../errors.js";
-import type { ForcedRun, TokenGrammar } from "./token-grammar.js";
+import type { ForcedRun, MatcherGrammar } from "./mask-types.js";
 
 export class Matcher {
   private current: number;
@@ -12,7 +12,7 @@ export class Matcher {
   private readonly history: number[] = [];
   private ended = false;
 
-  constructor(private readonly grammar: TokenGrammar) {
+  constructor(private readonly grammar: MatcherGrammar) {
     this.current = grammar.automaton.start;
   }
 

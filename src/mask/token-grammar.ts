@@ -10,22 +10,12 @@ import { LruCache } from "../util/lru.js";
 import { MaskComputer } from "./mask-computer.js";
 import { Matcher } from "./matcher.js";
 import { tokenizeBytes } from "./tokenize-bytes.js";
-import { vocabIndex, type VocabIndex } from "./vocab-index.js";
+import type { ForcedRun, MatcherGrammar, VocabIndex } from "./mask-types.js";
+import { vocabIndex } from "./vocab-index.js";
 
 export interface TokenGrammarOptions {
   /** Most masks kept per grammar (each is width/8 bytes: 8 KiB at 65,536). Default 2,048 (16 MiB). */
   readonly maxCachedMasks?: number;
-}
-
-/** Bytes the grammar dictates from a state, with the tokens that spell them. */
-export interface ForcedRun {
-  readonly bytes: Uint8Array;
-  readonly tokens: readonly number[];
-  /**
-   * The canonical token of the forced bytes that was held back at the end because a longer token
-   * could merge it with what follows: likely next, not certain (a draft for speculative decoding).
-   */
-  readonly heldBack?: number;
 }
 
 export interface TokenGrammarStats {
@@ -37,7 +27,7 @@ export interface TokenGrammarStats {
   readonly memoryBytes: number;
 }
 
-export class TokenGrammar {
+export class TokenGrammar implements MatcherGrammar {
   readonly index: VocabIndex;
   private readonly computer: MaskComputer;
   private readonly masks: LruCache<number, Uint32Array>;

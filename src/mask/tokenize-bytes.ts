@@ -5,7 +5,7 @@
  * longest match over the trie, which always succeeds for a byte-level vocabulary.
  */
 import { PocketExtractError } from "../errors.js";
-import type { VocabIndex } from "./vocab-index.js";
+import type { VocabIndex } from "./mask-types.js";
 
 const strictDecoder = new TextDecoder("utf-8", { fatal: true });
 

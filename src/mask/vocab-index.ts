@@ -11,32 +11,7 @@ import { buildAutomaton, plainLeadPending } from "../automaton/index.js";
 import { jsonString } from "../grammar/ir.js";
 import { setBit, wordsFor } from "../util/bitset.js";
 import { MaskComputer } from "./mask-computer.js";
-
-export interface VocabIndex {
-  readonly vocabulary: Vocabulary;
-  readonly trie: TokenTrie;
-  readonly width: number;
-  readonly maskWords: number;
-  /** Flat token bytes: token id's bytes are data[offsets[id] .. offsets[id + 1]). Specials are empty. */
-  readonly byteOffsets: Uint32Array;
-  readonly byteData: Uint8Array;
-  /** All ids that may appear inside text (non-special, non-empty bytes). */
-  readonly textMask: Uint32Array;
-  readonly eosIds: readonly number[];
-  /**
-   * Per trie node: pending UTF-8 continuation bytes after the node's path (0..3), or -1 when the
-   * path is not well-formed UTF-8 from a character boundary.
-   */
-  readonly utf8Pos: Int8Array;
-  /**
-   * Per trie node: if every token below the node continues the node's path with "plain text" bytes
-   * (no `"`, `\\` or control bytes, well-formed UTF-8 from `utf8Pos`), the largest number of
-   * characters such a continuation starts; -1 otherwise. A grammar state that provably survives
-   * any plain text of that many characters accepts the whole subtree without walking it.
-   */
-  readonly skipChars: Int16Array;
-  readonly memoryBytes: number;
-}
+import type { VocabIndex } from "./mask-types.js";
 
 const indexes = new WeakMap<Vocabulary, VocabIndex>();
 

@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { replay, replayCases } from "../../bench/support/replay.js";
 import { ensureGgufFixture } from "../../fixtures/gguf/index.js";
-import { compileGrammar } from "../../src/compile/index.js";
+import { compileGrammar } from "../../src/mask/index.js";
 import { generate, type GenerateOptions } from "../../src/decode/index.js";
 import { DraftLength } from "../../src/decode/speculative.js";
 import type { Engine, SamplingOptions } from "../../src/engines/engine.js";

@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { compileGrammar } from "../../src/compile/index.js";
+import { compileGrammar, type TokenGrammar } from "../../src/mask/index.js";
 import { PocketExtractError } from "../../src/errors.js";
-import type { TokenGrammar } from "../../src/mask/token-grammar.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { hasBit, nthSetBit, popcount } from "../../src/util/bitset.js";
 import { mulberry32 } from "../../src/engines/testing/prng.js";

@@ -1,6 +1,5 @@
 /** Test helpers that drive a Matcher by hand: brute-force masks and random tokenizations. */
-import type { Matcher } from "../../src/mask/matcher.js";
-import type { TokenGrammar } from "../../src/mask/token-grammar.js";
+import type { Matcher, TokenGrammar } from "../../src/mask/index.js";
 import { hasBit } from "../../src/util/bitset.js";
 
 /** The mask of a state computed the slow way: step every token's bytes through the automaton. */

@@ -11,7 +11,7 @@ import { SchemaError } from "../errors.js";
 import type { Grammar } from "../grammar/ir.js";
 import { parseGbnf } from "../grammar/index.js";
 import { LruCache } from "../util/lru.js";
-import { TokenGrammar, type TokenGrammarOptions } from "../mask/token-grammar.js";
+import { TokenGrammar, type TokenGrammarOptions } from "./token-grammar.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { compileSchema, type CompileOptions, type CompileReport } from "../schema-compiler/index.js";
 import type { Vocabulary } from "../tokens/vocabulary.js";

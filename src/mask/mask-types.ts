@@ -1,0 +1,62 @@
+/**
+ * Types the mask engine's files share, kept apart so no two of them import each other: the
+ * vocabulary index (built by vocab-index.ts, read by the mask computer and the byte tokenizer),
+ * forced runs, and what a Matcher reads of its grammar (TokenGrammar implements it; the Matcher
+ * is what TokenGrammar creates).
+ */
+import type { GrammarAutomaton } from "../automaton/index.js";
+import type { TokenTrie } from "../tokens/trie.js";
+import type { Vocabulary } from "../tokens/vocabulary.js";
+
+export interface VocabIndex {
+  readonly vocabulary: Vocabulary;
+  readonly trie: TokenTrie;
+  readonly width: number;
+  readonly maskWords: number;
+  /** Flat token bytes: token id's bytes are data[offsets[id] .. offsets[id + 1]). Specials are empty. */
+  readonly byteOffsets: Uint32Array;
+  readonly byteData: Uint8Array;
+  /** All ids that may appear inside text (non-special, non-empty bytes). */
+  readonly textMask: Uint32Array;
+  readonly eosIds: readonly number[];
+  /**
+   * Per trie node: pending UTF-8 continuation bytes after the node's path (0..3), or -1 when the
+   * path is not well-formed UTF-8 from a character boundary.
+   */
+  readonly utf8Pos: Int8Array;
+  /**
+   * Per trie node: if every token below the node continues the node's path with "plain text" bytes
+   * (no `"`, `\\` or control bytes, well-formed UTF-8 from `utf8Pos`), the largest number of
+   * characters such a continuation starts; -1 otherwise. A grammar state that provably survives
+   * any plain text of that many characters accepts the whole subtree without walking it.
+   */
+  readonly skipChars: Int16Array;
+  readonly memoryBytes: number;
+}
+
+/** Bytes the grammar dictates from a state, with the tokens that spell them. */
+export interface ForcedRun {
+  readonly bytes: Uint8Array;
+  readonly tokens: readonly number[];
+  /**
+   * The canonical token of the forced bytes that was held back at the end because a longer token
+   * could merge it with what follows: likely next, not certain (a draft for speculative decoding).
+   */
+  readonly heldBack?: number;
+}
+
+/** What a Matcher reads of the grammar it runs (token-grammar.ts). */
+export interface MatcherGrammar {
+  readonly automaton: GrammarAutomaton;
+  readonly vocabulary: Vocabulary;
+  readonly index: VocabIndex;
+  readonly maskWords: number;
+  /** The mask of a state (callers must not modify it). */
+  maskOf(state: number): Uint32Array;
+  /** State after reading `id`'s bytes from `state`, or -1. */
+  stepToken(state: number, id: number): number;
+  /** State after reading `bytes` from `state`, or -1. */
+  stepBytes(state: number, bytes: Uint8Array): number;
+  forcedRun(state: number): ForcedRun;
+  shortestCompletion(state: number): ForcedRun;
+}
