@@ -1,13 +1,14 @@
 /**
  * `pocket-extract inspect`: what the extractor will do with a schema, without a model: the compile
  * report (which keywords the grammar enforces, which are validated after decoding, which are
- * annotations), the size of the byte automaton, the grammar as GBNF, and the prompt for a sample
- * text. A keyword the compiler cannot handle fails here, with its name and schema path.
+ * annotations), the size of the byte automaton, the grammar as GBNF that llama.cpp loads
+ * (widenings, if any, listed in its opening comment), and the prompt for a sample text. A
+ * keyword the compiler cannot handle fails here, with its name and schema path.
  */
 import { buildAutomaton } from "../automaton/index.js";
-import { printGbnf } from "../grammar/index.js";
 import { DEFAULT_MAX_TEXT_BYTES } from "../extract/index.js";
 import { buildPrompt } from "../prompt/index.js";
+import { printLlamaGbnf } from "../regex/index.js";
 import { compileSchema, type KeywordUse } from "../schema-compiler/index.js";
 import type { InspectArgs } from "./args.js";
 import { readRegularFile } from "./files.js";
@@ -38,7 +39,7 @@ export async function inspectCommand(args: InspectArgs, io: CliIo): Promise<numb
       JSON.stringify(compiled.jsonSchema, null, 2),
       "",
       "== grammar (GBNF)",
-      printGbnf(compiled.grammar).trimEnd(),
+      printLlamaGbnf(compiled.grammar).trimEnd(),
       "",
       `== prompt (${prompt.language})`,
       prompt.full,

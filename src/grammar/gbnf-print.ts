@@ -10,7 +10,9 @@
  * (`max=inf` when unbounded; the optional fields are omitted when absent). With
  * `{ llamaCpp: true }` a jsonString without pattern/exclusions is expanded into plain GBNF
  * (`"\"" char{min,max} "\""`), so the output loads in llama.cpp; a jsonString with a pattern or
- * exclusions cannot be written in plain GBNF and is then rejected with GRAMMAR_SYNTAX.
+ * exclusions cannot be written in plain GBNF and is then rejected with GRAMMAR_SYNTAX; for any
+ * grammar as llama.cpp GBNF (patterns and exclusions expanded, canonical escapes, widenings
+ * listed in a header) use `printLlamaGbnf` (src/regex/llama-gbnf.ts).
  * The start rule is printed first as `root`. Rule names are kept when they are GBNF identifiers
  * (`[a-zA-Z0-9-]+`), otherwise sanitized (and de-duplicated).
  */

@@ -5,3 +5,4 @@
 export { patternParts, anyText, type PatternParts } from "./compile.js";
 export { parseRegex, type RegexNode } from "./parse.js";
 export { PatternError } from "./pattern-error.js";
+export { printLlamaGbnf, toLlamaGbnf, type LlamaGbnf } from "./llama-gbnf.js";
