@@ -4,10 +4,11 @@
  * `UsageError` (exit code 2) before any model or file is touched.
  */
 import { parseArgs } from "node:util";
-import { DEFAULT_MAX_TEXT_BYTES } from "../extract/index.js";
+import { DEFAULT_MAX_TEXT_BYTES, type ExtractOptions } from "../extract/index.js";
 import { defaultMaxLineBytes } from "./jsonl.js";
 import type { GroundingOptions } from "../ground/index.js";
 import { GROUNDING_HELP, GROUNDING_OPTION_NAMES, GROUNDING_OPTIONS, groundingFromArgs } from "./grounding-args.js";
+import { EXTRACTION_HELP, EXTRACTION_OPTION_NAMES, EXTRACTION_OPTIONS, extractionFromArgs } from "./extraction-args.js";
 
 /** A command line the CLI cannot run; reported with the help hint and exit code 2. */
 export class UsageError extends Error {
@@ -37,6 +38,8 @@ export interface RunArgs {
   /** Longest input line read; a longer one gets a LINE_TOO_LONG record, unread. */
   readonly maxLineBytes: number;
   readonly grounding: GroundingOptions;
+  /** --temperature, --seed, --retries, --language, --instruction (only those given). */
+  readonly extraction: ExtractOptions;
 }
 
 export interface InspectArgs {
@@ -80,7 +83,7 @@ run: extract one JSON result per input line; results are appended to --output as
   --max-line-bytes <n>      longest input line read (default: 6 x --max-text-bytes + 4096, room for
                             a text at the limit fully escaped); a longer line is skipped unread
                             and gets a LINE_TOO_LONG error line
-${GROUNDING_HELP}
+${EXTRACTION_HELP}${GROUNDING_HELP}
 inspect: print the compile report (enforced / validated-after / annotation keywords), the grammar
 (GBNF) and the prompt the model sees for a sample text.
   --schema <file[#Export]>  as for run
@@ -98,6 +101,7 @@ Examples:
   pocket-extract run --schema ./order.ts#Order --model ./pocket.gguf --input docs.jsonl --output out.jsonl
   cat docs.jsonl | pocket-extract run --schema order.json --model ./pocket.gguf --input - --output out.jsonl --concurrency 2
   pocket-extract run --schema ./order.ts --model ./pocket.gguf --input docs.jsonl --output out.jsonl --resume --report report.html
+  pocket-extract run --schema ./order.ts --model ./pocket.gguf --input docs.jsonl --output out.jsonl --temperature 0.7 --seed 42 --retries 2 --language zh
   pocket-extract inspect --schema ./order.ts#Order --text "客户购买了3台笔记本电脑"
 `;
 
@@ -122,10 +126,11 @@ const OPTIONS = {
   "text-file": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
+  ...EXTRACTION_OPTIONS,
   ...GROUNDING_OPTIONS,
 } as const;
 
-const RUN_ONLY = ["model", "input", "output", "text-field", "id-field", "concurrency", "max-tokens", "threads", "context-length", "resume", "report", "summary-json", "quiet", "max-text-bytes", "max-line-bytes", ...GROUNDING_OPTION_NAMES] as const;
+const RUN_ONLY = ["model", "input", "output", "text-field", "id-field", "concurrency", "max-tokens", "threads", "context-length", "resume", "report", "summary-json", "quiet", "max-text-bytes", "max-line-bytes", ...EXTRACTION_OPTION_NAMES, ...GROUNDING_OPTION_NAMES] as const;
 const INSPECT_ONLY = ["text", "text-file"] as const;
 
 /**
@@ -181,6 +186,7 @@ export function parseCliArgs(argv: readonly string[], modelOptional = false): Cl
     maxTextBytes,
     maxLineBytes: positiveInteger(values["max-line-bytes"], "max-line-bytes") ?? defaultMaxLineBytes(maxTextBytes),
     grounding: groundingFromArgs(values),
+    extraction: extractionFromArgs(values),
   };
 }
 

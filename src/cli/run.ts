@@ -186,7 +186,7 @@ async function extractAll(
   }
 
   try {
-    const batch = extractor.extractMany(schema, documents(), { concurrency: args.concurrency, maxTokens: args.maxTokens, maxTextBytes: args.maxTextBytes, grounding: args.grounding, signal: abandon.signal });
+    const batch = extractor.extractMany(schema, documents(), { ...args.extraction, concurrency: args.concurrency, maxTokens: args.maxTokens, maxTextBytes: args.maxTextBytes, grounding: args.grounding, signal: abandon.signal });
     for await (const result of batch) {
       const line = result.id as number;
       const key = inFlight.get(line)!;

@@ -4,7 +4,9 @@
  * `UsageError` (exit 2) before any model, file or Redis server is touched.
  */
 import { parseArgs } from "node:util";
+import type { ExtractOptions } from "../extract/index.js";
 import { UsageError } from "./args.js";
+import { EXTRACTION_OPTIONS, extractionFromArgs } from "./extraction-args.js";
 
 export const SERVING_COMMANDS = ["serve", "worker", "enqueue", "collect"] as const;
 export type ServingCommand = (typeof SERVING_COMMANDS)[number];
@@ -19,6 +21,8 @@ interface EngineArgs {
   readonly threads: number | undefined;
   readonly contextLength: number | undefined;
   readonly maxTokens: number | undefined;
+  /** The extractors' defaults from --temperature, --seed, --retries, --language, --instruction. */
+  readonly extraction: ExtractOptions;
 }
 
 interface QueueArgs {
@@ -77,10 +81,12 @@ export const SERVING_HELP = `Serving (HTTP service, and queue workers on BullMQ/
   pocket-extract collect --queue <name> --output <file.jsonl>
       the results as run's JSONL records, by input line
   Queue commands take --redis <redis://host:port[/db]> (default redis://127.0.0.1:6379) and
-  --prefix <key prefix> (default pocket). serve and worker take --max-tokens, --threads, --context-length.
+  --prefix <key prefix> (default pocket). serve and worker take --max-tokens, --threads, --context-length,
+  and run's --temperature, --seed, --retries, --language, --instruction as the extractors' defaults
+  (a request's own options to /v1/extract or /v1/chat/completions override them, key by key).
 `;
 
-const ENGINE_OPTIONS = { model: { type: "string" }, threads: { type: "string" }, "context-length": { type: "string" }, "max-tokens": { type: "string" } } as const;
+const ENGINE_OPTIONS = { model: { type: "string" }, threads: { type: "string" }, "context-length": { type: "string" }, "max-tokens": { type: "string" }, ...EXTRACTION_OPTIONS } as const;
 const QUEUE_OPTIONS = { queue: { type: "string" }, redis: { type: "string" }, prefix: { type: "string" } } as const;
 const OPTIONS = {
   serve: { ...ENGINE_OPTIONS, host: { type: "string" }, port: { type: "string" }, pool: { type: "string" }, "max-waiting": { type: "string" }, timeout: { type: "string" }, "shutdown-grace": { type: "string" } },
@@ -119,6 +125,7 @@ export function parseServingArgs(argv: readonly string[], modelOptional = false)
     threads: int("threads"),
     contextLength: int("context-length"),
     maxTokens: int("max-tokens"),
+    extraction: extractionFromArgs({ temperature: str("temperature"), seed: str("seed"), retries: str("retries"), language: str("language"), instruction: str("instruction") }),
   });
   const queue = (): QueueArgs => ({ queue: required("queue"), redis: str("redis"), prefix: str("prefix") });
   switch (command) {

@@ -15,8 +15,8 @@ export async function openPool(args: ServeArgs | WorkerArgs, size: number, io: C
     for (let i = 0; i < size; i++) {
       extractors.push(
         io.engine
-          ? await createExtractor({ engine: io.engine, maxTokens: args.maxTokens })
-          : await createExtractor({ model: args.model!, threads: args.threads, contextLength: args.contextLength, maxTokens: args.maxTokens }),
+          ? await createExtractor({ ...args.extraction, engine: io.engine, maxTokens: args.maxTokens })
+          : await createExtractor({ ...args.extraction, model: args.model!, threads: args.threads, contextLength: args.contextLength, maxTokens: args.maxTokens }),
       );
     }
   } catch (err) {

@@ -6,7 +6,7 @@
  */
 import { compileGrammar, type CompiledGrammar } from "../mask/index.js";
 import { DEFAULT_MAX_TOKENS, generate } from "../decode/generate.js";
-import type { Engine } from "../engines/engine.js";
+import type { Engine, SamplingOptions } from "../engines/engine.js";
 import { asPocketExtractError, PocketExtractError } from "../errors.js";
 import { buildPrompt } from "../prompt/index.js";
 import { encodeSegments } from "../tokens/plain-text.js";
@@ -159,7 +159,7 @@ export class Extractor {
     onProgress?: (bytes: Uint8Array) => void,
   ): Promise<ExtractResult<InferOutput<S>>> {
     if (this.disposed) throw new PocketExtractError("ENGINE_DISPOSED", "this extractor was disposed");
-    const o = { ...this.defaults, ...options };
+    const o = { ...this.defaults, ...options, sampling: mergeSampling(this.defaults.sampling, options.sampling) };
     checkExtractOptions(o);
     checkText(text, o.maxTextBytes);
     if (o.instruction !== undefined) checkTextBytes(o.instruction, o.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES, "instruction");
@@ -211,6 +211,11 @@ export class Extractor {
     }
     return result!;
   }
+}
+
+/** Sampling merges key by key, as grounding does: a call's seed keeps the extractor's temperature. */
+function mergeSampling(defaults: SamplingOptions | undefined, call: SamplingOptions | undefined): SamplingOptions | undefined {
+  return defaults && call ? { ...defaults, ...call } : (call ?? defaults);
 }
 
 /** The schema limits the caller set (unset ones stay out of the compile-cache key). */
