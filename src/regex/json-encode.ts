@@ -50,7 +50,7 @@ export function jsonEncode(e: Expr): Expr {
   }
 }
 
-export function intersect(a: Ranges, b: Ranges): Ranges {
+function intersect(a: Ranges, b: Ranges): Ranges {
   const out: Ranges = [];
   for (const [x, y] of a) for (const [u, v] of b) if (Math.max(x, u) <= Math.min(y, v)) out.push([Math.max(x, u), Math.min(y, v)]);
   return normalize(out);

@@ -9,9 +9,9 @@
  * up to its length). The wider grammar accepts everything the exact one does.
  */
 import { alt, lit, never, ref, repeat, seq, type Expr } from "../grammar/ir.js";
-import { ANY, negate, normalize, type Ranges } from "./charset.js";
+import { ANY, negate, normalize } from "./charset.js";
 import { anyText, patternParts } from "./compile.js";
-import { intersect, jsonChars, jsonEncode } from "./json-encode.js";
+import { jsonChars, jsonEncode } from "./json-encode.js";
 import { boundLength } from "./length-bound.js";
 
 export type JsonStringSpec = Extract<Expr, { kind: "jsonString" }>;
@@ -65,7 +65,7 @@ function patternContent(pattern: string): Expr {
 
 /** Texts of length [min, max] other than `names`: one rule per trie node of the names. */
 function excludedNames(excluded: readonly string[], min: number, max: number, anyChar: Expr, rules: Map<string, Expr>, names: RuleNames): Expr {
-  const tail = (depth: number): Expr => repeat(anyChar, Math.max(0, min - depth), max - depth);
+  const tail = (depth: number): Expr[] => (max === depth ? [] : [repeat(anyChar, Math.max(0, min - depth), max - depth)]);
   const node = (prefix: string, depth: number): Expr => {
     const words = excluded.filter((n) => n.startsWith(prefix));
     const next = new Map<number, string>();
@@ -75,7 +75,8 @@ function excludedNames(excluded: readonly string[], min: number, max: number, an
     if (depth + 1 <= max) {
       for (const [, ch] of next) items.push(seq(jsonEncode(lit(ch)), descend(prefix + ch, depth + 1)));
       const others = negate([...next.keys()].map((cp) => [cp, cp]));
-      if (others.length > 0) items.push(seq(jsonChars(intersect(others, ANY as Ranges)), tail(depth + 1)));
+      if (next.size === 0) items.push(seq(anyChar, ...tail(depth + 1)));
+      else if (others.length > 0) items.push(seq(jsonChars(others), ...tail(depth + 1)));
     }
     return items.length === 0 ? never() : alt(...items);
   };
