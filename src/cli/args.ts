@@ -8,12 +8,10 @@ import { DEFAULT_MAX_TEXT_BYTES, type ExtractOptions } from "../extract/index.js
 import { defaultMaxLineBytes } from "./jsonl.js";
 import type { GroundingOptions } from "../ground/index.js";
 import { GROUNDING_HELP, GROUNDING_OPTION_NAMES, GROUNDING_OPTIONS, groundingFromArgs } from "./grounding-args.js";
+import { UsageError } from "./usage-error.js";
 import { EXTRACTION_HELP, EXTRACTION_OPTION_NAMES, EXTRACTION_OPTIONS, extractionFromArgs } from "./extraction-args.js";
 
-/** A command line the CLI cannot run; reported with the help hint and exit code 2. */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
+export { UsageError };
 
 export interface RunArgs {
   readonly command: "run";

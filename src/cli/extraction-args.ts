@@ -6,7 +6,7 @@
  */
 import { OptionError } from "../errors.js";
 import { checkExtractOptions, type ExtractOptions } from "../extract/index.js";
-import { UsageError } from "./args.js";
+import { UsageError } from "./usage-error.js";
 
 export const EXTRACTION_OPTIONS = {
   temperature: { type: "string" },

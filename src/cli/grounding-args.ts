@@ -4,7 +4,7 @@
  * apart so the main argument parser only splices them in.
  */
 import { DATE_ORDERS, type DateOrder, type GroundingOptions } from "../ground/index.js";
-import { UsageError } from "./args.js";
+import { UsageError } from "./usage-error.js";
 
 export const GROUNDING_OPTIONS = {
   "date-order": { type: "string" },

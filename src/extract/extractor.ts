@@ -6,7 +6,7 @@
  */
 import { compileGrammar, type CompiledGrammar } from "../mask/index.js";
 import { DEFAULT_MAX_TOKENS, generate } from "../decode/generate.js";
-import type { Engine, SamplingOptions } from "../engines/engine.js";
+import type { Engine, SamplingOptions } from "../engines/index.js";
 import { asPocketExtractError, PocketExtractError } from "../errors.js";
 import { buildPrompt } from "../prompt/index.js";
 import { encodeSegments } from "../tokens/plain-text.js";

@@ -5,7 +5,7 @@
  * `\"`, `\\`, \b \f \n \r \t, other control characters as \u00XX with lowercase hex, everything
  * else raw. Canonical escaping maps one character to one fixed text, so the rewrite is exact.
  */
-import { alt, chars, lit, type Expr } from "../grammar/ir.js";
+import { alt, chars, lit, type Expr } from "../grammar/index.js";
 import { negate, normalize, type Ranges } from "./charset.js";
 
 const SHORT: Readonly<Record<number, string>> = { 0x08: "\\b", 0x09: "\\t", 0x0a: "\\n", 0x0c: "\\f", 0x0d: "\\r", 0x22: '\\"', 0x5c: "\\\\" };

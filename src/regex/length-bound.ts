@@ -5,7 +5,7 @@
  * (`^[A-Z]{2}\d+$` under maxLength 200 becomes `[A-Z]{2} \d{1,198}`). Otherwise null: the caller
  * decides how to approximate.
  */
-import { never, type Expr } from "../grammar/ir.js";
+import { never, type Expr } from "../grammar/index.js";
 
 /** Shortest and longest text of `e` (longest may be Infinity). */
 export function lengthRange(e: Expr): readonly [number, number] {

@@ -8,7 +8,7 @@
  * pattern, excluded patterns (dropped), and a verbatim field's source (any text of its characters,
  * up to its length). The wider grammar accepts everything the exact one does.
  */
-import { alt, lit, never, ref, repeat, seq, type Expr } from "../grammar/ir.js";
+import { alt, lit, never, ref, repeat, seq, type Expr } from "../grammar/index.js";
 import { ANY, negate, normalize } from "./charset.js";
 import { anyText, patternParts } from "./compile.js";
 import { jsonChars, jsonEncode } from "./json-encode.js";
