@@ -10,7 +10,6 @@ import type { Engine, SamplingOptions } from "../engines/index.js";
 import { asPocketExtractError, PocketExtractError } from "../errors.js";
 import { buildPrompt } from "../prompt/index.js";
 import { encodeSegments } from "../tokens/plain-text.js";
-import { parsePartialJson } from "./partial-json.js";
 import { DEFAULT_SCHEMA_LIMITS, ownValidation, type JsonSchema, type SchemaLimits } from "../schema/index.js";
 import { DEFAULT_MAX_STRING_LENGTH } from "../schema-compiler/index.js";
 import { checkExtractOptions, DEFAULT_MAX_TEXT_BYTES } from "./options.js";
@@ -18,15 +17,19 @@ import { checkText, checkTextBytes } from "./text-checks.js";
 import { ASYNC_DISPOSE } from "../util/async-dispose.js";
 import { hasVerbatimFields } from "./verbatim.js";
 import { verifyOutput } from "./verify-output.js";
+import { ExtractStream } from "./extract-stream.js";
+import { linkedAbort } from "./linked-abort.js";
+import { watchProgress, type AttemptWatcher } from "./stream-progress.js";
 import type {
+  ArrayKeyOf,
   BatchInput,
   BatchOptions,
   BatchResult,
-  DeepPartial,
+  ElementOf,
   ExtractOptions,
   ExtractResult,
   InferOutput,
-  StreamEvent,
+  StreamOptions,
 } from "./types.js";
 
 export class Extractor {
@@ -67,6 +70,9 @@ export class Extractor {
     checkExtractOptions(options);
     const concurrency = options.concurrency ?? 1;
     this.compile(schema, options); // fail fast on a bad schema, before any document
+    // Leaving the loop early aborts the documents in flight: the engine is free when it is left.
+    const stop = linkedAbort(options.signal);
+    const runOptions = { ...options, signal: stop.signal };
     const source = toAsyncIterator(inputs);
     type Done = { kind: "done"; key: number; out: BatchResult<InferOutput<S>> };
     type Input = { kind: "input"; next: IteratorResult<BatchInput | string> };
@@ -76,69 +82,58 @@ export class Extractor {
     let index = 0;
     // Race finished documents against the next input, so a slow input (a live pipe) never holds
     // back results that are already done.
-    while (!exhausted || inFlight.size > 0) {
-      if (!exhausted && !pendingInput && inFlight.size < concurrency && !options.signal?.aborted) {
-        pendingInput = source.next().then((next) => ({ kind: "input", next }));
+    try {
+      while (!exhausted || inFlight.size > 0) {
+        if (!exhausted && !pendingInput && inFlight.size < concurrency && !stop.signal.aborted) {
+          pendingInput = source.next().then((next) => ({ kind: "input", next }));
+        }
+        const racers: Promise<Done | Input>[] = [...inFlight.values()];
+        if (pendingInput) racers.push(pendingInput);
+        if (racers.length === 0) break;
+        const first = await Promise.race(racers);
+        if (first.kind === "done") {
+          inFlight.delete(first.key);
+          yield first.out;
+          continue;
+        }
+        pendingInput = undefined;
+        if (first.next.done) {
+          exhausted = true;
+          continue;
+        }
+        const input = typeof first.next.value === "string" ? { text: first.next.value } : first.next.value;
+        const key = index++;
+        const id = input.id ?? key;
+        inFlight.set(
+          key,
+          this.run(schema, input.text, runOptions).then(
+            (result): Done => ({ kind: "done", key, out: { id, index: key, result } }),
+            (error: unknown): Done => ({ kind: "done", key, out: { id, index: key, error: asPocketExtractError(error) } }),
+          ),
+        );
       }
-      const racers: Promise<Done | Input>[] = [...inFlight.values()];
-      if (pendingInput) racers.push(pendingInput);
-      if (racers.length === 0) break;
-      const first = await Promise.race(racers);
-      if (first.kind === "done") {
-        inFlight.delete(first.key);
-        yield first.out;
-        continue;
+    } finally {
+      if (inFlight.size > 0) {
+        stop.abort(new PocketExtractError("ABORTED", "the batch's reader stopped reading"));
+        await Promise.all(inFlight.values());
       }
-      pendingInput = undefined;
-      if (first.next.done) {
-        exhausted = true;
-        continue;
-      }
-      const input = typeof first.next.value === "string" ? { text: first.next.value } : first.next.value;
-      const key = index++;
-      const id = input.id ?? key;
-      inFlight.set(
-        key,
-        this.run(schema, input.text, options).then(
-          (result): Done => ({ kind: "done", key, out: { id, index: key, result } }),
-          (error: unknown): Done => ({ kind: "done", key, out: { id, index: key, error: asPocketExtractError(error) } }),
-        ),
-      );
+      stop.release();
     }
   }
 
-  /** Partial values as decoding proceeds, then the full result. */
-  async *stream<S>(schema: S, text: string, options: ExtractOptions = {}): AsyncGenerator<StreamEvent<InferOutput<S>>> {
-    const events: StreamEvent<InferOutput<S>>[] = [];
-    let wake: (() => void) | undefined;
-    let finished = false;
-    let failure: unknown;
-    const decoder = new TextDecoder();
-    const push = (e: StreamEvent<InferOutput<S>>): void => {
-      events.push(e);
-      wake?.();
-    };
-    this.run(schema, text, options, (bytes) => {
-      const raw = decoder.decode(bytes);
-      push({ type: "partial", partial: parsePartialJson(raw) as DeepPartial<InferOutput<S>>, raw });
-    }).then(
-      (result) => push({ type: "result", result }),
-      (error: unknown) => (failure = error),
-    ).finally(() => {
-      finished = true;
-      wake?.();
-    });
-    for (;;) {
-      const e = events.shift();
-      if (e) {
-        yield e;
-        continue;
-      }
-      if (finished) break;
-      await new Promise<void>((resolve) => (wake = resolve));
-      wake = undefined;
-    }
-    if (failure !== undefined) throw failure;
+  /**
+   * Streams one extraction while it decodes (see ExtractStream): deduplicated partial values with
+   * growing strings, each element of an array once complete with its report (the root array, or
+   * the top-level array property named by `elements`), then the result. Stopping the reader
+   * (`break`) or aborting `signal` stops decoding within one token and frees the engine.
+   */
+  stream<S, K extends ArrayKeyOf<InferOutput<S>> = never>(
+    schema: S,
+    text: string,
+    options: StreamOptions<K> = {},
+  ): ExtractStream<InferOutput<S>, ElementOf<InferOutput<S>, K>> {
+    const { elements, ...extractOptions } = options;
+    return new ExtractStream((sink) => this.run(schema, text, { ...extractOptions, signal: sink.signal }, watchProgress({ text, elements, sink })), options.signal);
   }
 
   async dispose(): Promise<void> {
@@ -152,12 +147,7 @@ export class Extractor {
     await this.dispose();
   }
 
-  private async run<S>(
-    schema: S,
-    text: string,
-    options: ExtractOptions,
-    onProgress?: (bytes: Uint8Array) => void,
-  ): Promise<ExtractResult<InferOutput<S>>> {
+  private async run<S>(schema: S, text: string, options: ExtractOptions, watch?: AttemptWatcher): Promise<ExtractResult<InferOutput<S>>> {
     if (this.disposed) throw new PocketExtractError("ENGINE_DISPOSED", "this extractor was disposed");
     const o = { ...this.defaults, ...options, sampling: mergeSampling(this.defaults.sampling, options.sampling) };
     checkExtractOptions(o);
@@ -190,6 +180,7 @@ export class Extractor {
     for (let attempt = 0; attempt < attempts && !result?.ok; attempt++) {
       const seed = (o.sampling?.seed ?? 0) + attempt;
       const sampling = attempt === 0 ? o.sampling : { temperature: 0.7, ...o.sampling, seed };
+      const onProgress = watch?.({ number: attempt + 1, jsonSchema, grounding });
       const session = await this.engine.createSession({ sampling, signal: o.signal });
       let generated;
       try {

@@ -1,20 +1,28 @@
-/** Public face of extraction: the extractor, the one-off call, and the result types. */
+/** Public face of extraction: the extractor, the one-off call, the result and stream types. */
 export { createExtractor, extract, type ExtractorOptions } from "./create.js";
 export { Extractor } from "./extractor.js";
 export { DEFAULT_MAX_TEXT_BYTES, OPTION_RANGES, checkExtractOptions } from "./options.js";
 export { parsePartialJson } from "./partial-json.js";
 export { verbatim } from "./verbatim.js";
 export { jsonSchema } from "./json-schema.js";
+export type { ExtractStream } from "./extract-stream.js";
 export type {
+  ArrayKeyOf,
   BatchInput,
   BatchOptions,
   BatchResult,
   DeepPartial,
+  ElementEvent,
+  ElementOf,
   ExtractOptions,
   ExtractResult,
   ExtractStats,
   FieldResult,
   InferOutput,
+  PartialEvent,
+  ResultEvent,
+  StreamElement,
   StreamEvent,
+  StreamOptions,
   TypedJsonSchema,
 } from "./types.js";

@@ -29,7 +29,13 @@ export type InferOutput<S> = S extends { _zod: { output: infer O } }
         ? O
         : unknown;
 
-/** What a streamed partial value may look like: any part may still be missing. */
+/**
+ * What a streamed partial value may look like: any property may still be absent and an array
+ * may hold fewer items, the last one partial. What is there has its type: a null only where `T`
+ * admits null (a "not stated" answer for a field that does not is absent), a string is a prefix
+ * of the final one (strings grow while written; enum and literal strings appear once complete),
+ * numbers, booleans and literals are complete.
+ */
 export type DeepPartial<T> = T extends readonly (infer U)[]
   ? DeepPartial<U>[]
   : T extends object
@@ -129,6 +135,72 @@ export interface BatchOptions extends ExtractOptions {
   readonly concurrency?: number;
 }
 
-export type StreamEvent<T> =
-  | { readonly type: "partial"; readonly partial: DeepPartial<T>; readonly raw: string }
-  | { readonly type: "result"; readonly result: ExtractResult<T> };
+/** Top-level properties of `T` holding arrays: what `stream`'s `elements` option may name (any
+ *  name for an untyped schema). */
+export type ArrayKeyOf<T> = unknown extends T
+  ? string
+  : { [K in keyof T]-?: NonNullable<T[K]> extends readonly unknown[] ? K : never }[keyof T] & string;
+
+/** The type of the elements a stream reports: the items of the top-level array property `K`,
+ *  or without `K` the items of `T` itself when it is an array (`never` otherwise). */
+export type ElementOf<T, K = never> = unknown extends T
+  ? unknown
+  : [K] extends [never]
+    ? T extends readonly (infer U)[]
+      ? U
+      : never
+    : K extends keyof T
+      ? NonNullable<T[K]> extends readonly (infer U)[]
+        ? U
+        : never
+      : never;
+
+export interface StreamOptions<K extends string = string> extends ExtractOptions {
+  /** The top-level array property whose elements the stream reports (`elementStream`, "element"
+   *  events); default: the document itself when the schema's root is an array. */
+  readonly elements?: K;
+}
+
+/** One complete element of the streamed array, verified as soon as it is complete. */
+interface ElementParts<E> {
+  /** Its index in the array. */
+  readonly index: number;
+  /** Its fields' reports, pointers into the whole document (`/people/2/name`). */
+  readonly fields: readonly FieldResult[];
+  /** JSON Schema problems inside the element (the schema's own validation, e.g. zod
+   *  refinements, runs on the final result only). */
+  readonly issues: readonly Issue[];
+  /** No field of the element is `fabricated`. */
+  readonly grounded: boolean;
+  /** The element as written, with what its type forbids left out (see DeepPartial). */
+  readonly partial: DeepPartial<E>;
+}
+
+/** A complete element: `ok` (it satisfies its JSON Schema, no required field answered null)
+ *  narrows `data` to the element type, as in ExtractResult. */
+export type StreamElement<E> = (ElementParts<E> & { readonly ok: true; readonly data: E }) | (ElementParts<E> & { readonly ok: false; readonly data: null });
+
+/**
+ * What an extraction stream yields: "partial" when the partial value changed (so no two partials
+ * in a row are equal), "element" once per element of the streamed array when it is complete
+ * (only when there is one: `E` is not `never`), then one "result". `attempt` counts generations
+ * (1, then 2... when `retries` runs another): each attempt streams from the start.
+ */
+export type StreamEvent<T, E = ElementOf<T>> = PartialEvent<T> | ([E] extends [never] ? never : ElementEvent<E>) | ResultEvent<T>;
+export interface PartialEvent<T> {
+  readonly type: "partial";
+  readonly partial: DeepPartial<T>;
+  /** The output so far (whole characters). */
+  readonly raw: string;
+  readonly attempt: number;
+}
+export interface ElementEvent<E> {
+  readonly type: "element";
+  readonly element: StreamElement<E>;
+  readonly attempt: number;
+}
+export interface ResultEvent<T> {
+  readonly type: "result";
+  /** The same result `extract()` gives. */
+  readonly result: ExtractResult<T>;
+}

@@ -10,7 +10,7 @@ import { duplicateKeyIssues, validate, type Issue, type ZodLike } from "../valid
 import { resolveNullEscapes } from "./null-escapes.js";
 import { markTruncated } from "./truncation.js";
 import type { ExtractResult } from "./types.js";
-import { verify } from "./verify-value.js";
+import { verify, type Verification } from "./verify-value.js";
 
 export const MISSING_REQUIRED = "required field not stated in the text (the model answered null)";
 
@@ -30,12 +30,18 @@ export type VerifiedOutput<T> = DistributiveOmit<ExtractResult<T>, "raw" | "stat
 type DistributiveOmit<U, K extends PropertyKey> = U extends unknown ? Omit<U, K> : never;
 
 export function verifyOutput<T>(o: OutputToVerify<T>): VerifiedOutput<T> {
-  const escapes = resolveNullEscapes(JSON.parse(o.raw), (v) => validate(v, o.jsonSchema).issues);
-  const extraIssues = [...duplicateKeyIssues(o.raw), ...(o.extraIssues ?? [])];
-  const checked = verify(escapes.value, o.text, { ...o.grounding, jsonSchema: o.jsonSchema, zodSchema: o.zod, extraIssues });
+  const checked = verifyParsed<T>(JSON.parse(o.raw), { ...o, extraIssues: [...duplicateKeyIssues(o.raw), ...(o.extraIssues ?? [])] });
+  const fields = markTruncated(checked.fields, o.raw, o.cutAt);
+  const parts = { grounded: !fields.some((f) => f.status === "fabricated"), partial: checked.value, fields, issues: checked.issues };
+  return checked.ok && o.cutAt === undefined ? { ...parts, ok: true, data: checked.data as T } : { ...parts, ok: false, data: null };
+}
+
+/** A parsed output verified: `value` is it with the null escapes resolved; a required field
+ *  answered null has an issue saying so. Shared with the stream's element reports. */
+export function verifyParsed<T>(parsed: unknown, o: Omit<OutputToVerify<T>, "raw" | "cutAt">): Verification<T> & { readonly value: unknown } {
+  const escapes = resolveNullEscapes(parsed, (v) => validate(v, o.jsonSchema).issues);
+  const checked = verify<T>(escapes.value, o.text, { ...o.grounding, jsonSchema: o.jsonSchema, zodSchema: o.zod, extraIssues: o.extraIssues });
   const missing = new Set(escapes.missingRequired);
   const issues = checked.issues.map((i) => (missing.has(i.pointer) ? { ...i, message: MISSING_REQUIRED } : i));
-  const fields = markTruncated(checked.fields, o.raw, o.cutAt);
-  const parts = { grounded: !fields.some((f) => f.status === "fabricated"), partial: escapes.value, fields, issues };
-  return checked.ok && o.cutAt === undefined ? { ...parts, ok: true, data: checked.data as T } : { ...parts, ok: false, data: null };
+  return { ...checked, issues, value: escapes.value };
 }

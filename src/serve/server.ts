@@ -109,7 +109,7 @@ export function createServer(options: ServerOptions): PocketServer {
             frames.start(sse);
           }
           if (event.type === "partial") frames.partial(sse, event.raw, event.partial);
-          else {
+          else if (event.type === "result") {
             metrics.document(event.result);
             frames.result(sse, event.result);
           }

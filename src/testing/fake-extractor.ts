@@ -7,10 +7,11 @@
  */
 import { sample } from "fast-check";
 import { asPocketExtractError, PocketExtractError } from "../errors.js";
-import { parsePartialJson } from "../extract/partial-json.js";
+import { ExtractStream } from "../extract/extract-stream.js";
+import { watchProgress } from "../extract/stream-progress.js";
 import { checkText } from "../extract/text-checks.js";
 import type { Extractor } from "../extract/extractor.js";
-import type { BatchInput, BatchOptions, BatchResult, DeepPartial, ExtractOptions, ExtractResult, InferOutput, StreamEvent } from "../extract/types.js";
+import type { ArrayKeyOf, BatchInput, BatchOptions, BatchResult, ElementOf, ExtractOptions, ExtractResult, InferOutput, StreamOptions } from "../extract/types.js";
 import { arbitraryResult } from "./arbitrary-result.js";
 import { inSchemaOrder } from "./key-order.js";
 import { buildResult } from "./result.js";
@@ -79,14 +80,25 @@ export function fakeExtractor(options: FakeExtractorOptions = {}): FakeExtractor
     }
   }
 
-  async function* stream<S>(schema: S, text: string, opts: ExtractOptions = {}): AsyncGenerator<StreamEvent<InferOutput<S>>> {
-    const result = await answer(schema, text, opts);
-    const chars = [...result.raw];
-    for (let end = STREAM_CHUNK; end < chars.length; end += STREAM_CHUNK) {
-      const raw = chars.slice(0, end).join("");
-      yield { type: "partial", partial: parsePartialJson(raw) as DeepPartial<InferOutput<S>>, raw };
-    }
-    yield { type: "result", result };
+  /** The real stream's events (extract-stream.ts, stream-progress.ts) over the answer's raw
+   *  output, written a few characters at a time. */
+  function stream<S, K extends ArrayKeyOf<InferOutput<S>> = never>(
+    schema: S,
+    text: string,
+    opts: StreamOptions<K> = {},
+  ): ExtractStream<InferOutput<S>, ElementOf<InferOutput<S>, K>> {
+    const { elements, ...extractOptions } = opts;
+    return new ExtractStream(async (sink) => {
+      const result = await answer(schema, text, { ...extractOptions, signal: sink.signal });
+      const { jsonSchema } = schemaSource(schema, { escapes: true, defaultMaxStringLength: opts.defaultMaxStringLength });
+      const write = watchProgress({ text, elements, sink })({ number: 1, jsonSchema, grounding: { language: opts.language, ...opts.grounding } });
+      const chars = [...result.raw];
+      for (let end = STREAM_CHUNK; end < chars.length + STREAM_CHUNK; end += STREAM_CHUNK) {
+        if (sink.signal.aborted) throw new PocketExtractError("ABORTED", "generation aborted", { cause: sink.signal.reason });
+        write(encoder.encode(chars.slice(0, end).join("")));
+      }
+      return result;
+    }, opts.signal);
   }
 
   return {
