@@ -64,7 +64,7 @@ function recordingView(hideAfter = Infinity) {
 }
 
 const TEXT = "From: Emily Chen <emily@rs.example> (seller) to Bob (buyer): the quote for 3 laptops.";
-const OUTPUT = '{"people":[{"name":"Emily Chen","email":"emily@rs.example","role":"seller"},{"name":"Bob","email":null,"role":"buyer"}],"summary":"a quote for 3 laptops"}';
+const OUTPUT = '{"people":[{"name":"Emily Chen","email":"emily@rs.example","role":"seller"},{"name":"Bob","email":null,"role":"buyer"}],"summary":"the quote for 3 laptops"}';
 
 let extractor: Extractor;
 beforeAll(async () => {
