@@ -1,7 +1,7 @@
 /**
  * The Extractor: one loaded engine, its compiled schemas, and the three ways to use them:
  * `extract` (one document), `extractMany` (a batch, with bounded concurrency, results tagged with
- * their input), and `stream` (partial values while decoding). It orchestrates the pipeline stages
+ * their input), and `stream` (an ExtractStream: partials, elements, cancellation). It orchestrates the pipeline stages
  * (compile -> prompt -> generate -> resolve escapes -> validate -> ground) and owns no stage itself.
  */
 import { compileGrammar, type CompiledGrammar } from "../mask/index.js";

@@ -14,7 +14,7 @@ import { elementReport } from "./element-report.js";
 import type { StreamSink } from "./extract-stream.js";
 import { parseJsonPrefix, type JsonPrefix } from "./partial-json.js";
 import { typedPartial } from "./typed-partial.js";
-import type { DeepPartial, ElementEvent, PartialEvent, StreamEvent } from "./types.js";
+import type { DeepPartial, ElementEvent, PartialEvent, StreamElement, StreamEvent } from "./types.js";
 import { wholeCharacters } from "./whole-characters.js";
 
 export interface ProgressContext {
@@ -54,7 +54,7 @@ export class StreamProgress<T, E> {
     return events as StreamEvent<T, E>[];
   }
 
-  private completedElements(prefix: JsonPrefix): ReturnType<typeof elementReport<E>>[] {
+  private completedElements(prefix: JsonPrefix): StreamElement<E>[] {
     const path = this.arrayPath;
     if (path === undefined) return [];
     const items = path.reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), prefix.value);
@@ -63,7 +63,7 @@ export class StreamProgress<T, E> {
     const open = prefix.open;
     const writing = open !== undefined && open.length > path.length && path.every((seg, i) => open[i] === seg) ? (open[path.length] as number) : Infinity;
     const complete = Math.min(items.length, writing);
-    const out = [];
+    const out: StreamElement<E>[] = [];
     for (; this.elementsSent < complete; this.elementsSent++) {
       const index = this.elementsSent;
       out.push(elementReport<E>({ element: items[index], arrayPath: path, index, text: this.c.text, jsonSchema: this.c.jsonSchema, grounding: this.c.grounding }));

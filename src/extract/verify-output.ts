@@ -2,7 +2,8 @@
  * From the model's raw JSON to the verified part of an ExtractResult: resolve the null escapes,
  * report repeated keys (../validate/duplicate-keys.ts), validate and ground every field
  * (verify-value.ts), mark the fields budget-aware completion cut short. One function so the
- * extractor and pocket-extract/testing build results the same way.
+ * extractor and pocket-extract/testing build results the same way; its parsed-value half also
+ * verifies a stream's elements (element-report.ts).
  */
 import type { GroundingOptions } from "../ground/index.js";
 import type { JsonSchema } from "../schema/index.js";

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { createExtractor, type DeepPartial, type Extractor, type StreamElement, type StreamEvent } from "../../src/index.js";
+import { createExtractor, type DeepPartial, type Extractor, type ExtractResult, type StreamElement, type StreamEvent } from "../../src/index.js";
 import { RandomEngine } from "../../src/engines/testing/random-engine.js";
 import { ScriptedEngine } from "../../src/engines/testing/scripted-engine.js";
 import { parseJsonPrefix } from "../../src/extract/partial-json.js";
@@ -258,7 +258,7 @@ describe("stream(): the AI SDK-shaped views", () => {
     expect(types.at(-1)).toBe("result");
     expectTypeOf<StreamEvent<z.infer<typeof Order>>>().toEqualTypeOf<
       | { readonly type: "partial"; readonly partial: DeepPartial<z.infer<typeof Order>>; readonly raw: string; readonly attempt: number }
-      | { readonly type: "result"; readonly result: import("../../src/index.js").ExtractResult<z.infer<typeof Order>> }
+      | { readonly type: "result"; readonly result: ExtractResult<z.infer<typeof Order>> }
     >();
   });
 
@@ -363,10 +363,9 @@ describe("cancellation frees the engine within one token", () => {
   it("extract() with a signal aborted mid-decode rejects with ABORTED within one token", async () => {
     const { engine, ex } = await longStream();
     const controller = new AbortController();
-    let atAbort = 0;
     const waiting = ex.extract(Order, ORDER_TEXT, { signal: controller.signal });
     while (engine.count("sample") < 5) await new Promise((resolve) => setImmediate(resolve));
-    atAbort = engine.log.length;
+    const atAbort = engine.log.length;
     controller.abort();
     await expect(waiting).rejects.toMatchObject({ code: "ABORTED" });
     expect(engine.count("pass", atAbort)).toBe(0);
