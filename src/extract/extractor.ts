@@ -12,7 +12,8 @@ import { buildPrompt } from "../prompt/index.js";
 import { encodeSegments } from "../tokens/plain-text.js";
 import { DEFAULT_SCHEMA_LIMITS, ownValidation, type JsonSchema, type SchemaLimits } from "../schema/index.js";
 import { DEFAULT_MAX_STRING_LENGTH } from "../schema-compiler/index.js";
-import { checkExtractOptions, DEFAULT_MAX_TEXT_BYTES } from "./options.js";
+import { checkExtractOptions, chunkOverlapOf, DEFAULT_MAX_TEXT_BYTES } from "./options.js";
+import { extractInChunks, passSampling } from "./long-document/index.js";
 import { checkText, checkTextBytes } from "./text-checks.js";
 import { ASYNC_DISPOSE } from "../util/async-dispose.js";
 import { hasVerbatimFields } from "./verbatim.js";
@@ -153,6 +154,17 @@ export class Extractor {
     checkExtractOptions(o);
     checkText(text, o.maxTextBytes);
     if (o.instruction !== undefined) checkTextBytes(o.instruction, o.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES, "instruction");
+    if (o.chunkSize !== undefined && text.length > o.chunkSize) {
+      return extractInChunks({
+        text,
+        chunkSize: o.chunkSize,
+        chunkOverlap: chunkOverlapOf(o),
+        passes: o.passes ?? 1,
+        jsonSchema: this.compile(schema, o).jsonSchema as JsonSchema,
+        zod: ownValidation<InferOutput<S>>(schema),
+        extractChunk: (chunk, pass) => this.run(schema, chunk, { ...options, chunkSize: undefined, sampling: passSampling(o.sampling, pass) }),
+      });
+    }
     const compiled = this.compile(schema, o, text);
     const jsonSchema = compiled.jsonSchema as JsonSchema;
     const prompt = buildPrompt({

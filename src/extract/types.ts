@@ -51,8 +51,11 @@ export interface ExtractStats extends GenerateStats {
   readonly compileMs: number;
   /** True when budget-aware completion cut the output short (see `fields` for the cut fields). */
   readonly cutShort: boolean;
-  /** Generations run for this result: 1, or more when `retries` resampled a failed output. */
+  /** Generations run for this result: 1, or more when `retries` resampled a failed output
+   *  (a long document's result: the sum over its chunks and passes). */
   readonly attempts: number;
+  /** Set when the text was extracted in chunks (`chunkSize`): how many. */
+  readonly chunks?: number;
 }
 
 /** What every result holds, valid or not. */
@@ -66,7 +69,7 @@ interface ResultParts {
   readonly fields: readonly FieldResult[];
   /** Validation problems, with JSON paths. */
   readonly issues: readonly Issue[];
-  /** The exact text the model produced. */
+  /** The exact text the model produced (a long document: one line per chunk and pass). */
   readonly raw: string;
   readonly stats: ExtractStats;
 }
@@ -118,6 +121,25 @@ export interface ExtractOptions extends SchemaLimits {
    * way; default false (its measured gain on CPU llama.cpp is not yet positive).
    */
   readonly speculative?: boolean | SpeculativeOptions;
+  /**
+   * Long documents: a text longer than `chunkSize` characters (UTF-16 code units, as
+   * `text.length` counts them) is split into chunks of at most that many, cut at paragraph or
+   * sentence ends (。！？； . ! ?) and never inside a word or number; each chunk is extracted
+   * on its own and the results merged: arrays concatenated with an element read by two
+   * overlapping chunks kept once, other fields from the chunk that grounds them best, different
+   * found values reported as issues (source "chunks"), every span in the whole text's offsets.
+   * Characters, not tokens: known before tokenizing and the same on every engine; each chunk's
+   * prompt must still fit the model's context (TEXT_TOO_LONG names the chunk). From 200 to
+   * 1,073,741,824; unset, the text is one document (and over the context, TEXT_TOO_LONG).
+   * `maxTextBytes` still bounds the whole text.
+   */
+  readonly chunkSize?: number;
+  /** Characters each chunk shares with the previous one (default 200, under half of `chunkSize`):
+   *  the next chunk starts at the first sentence start within them. */
+  readonly chunkOverlap?: number;
+  /** Extraction passes over the chunks (default 1, at most 3): a later pass re-reads, resampled
+   *  (as `retries` does), only the chunks that found nothing for some top-level field. */
+  readonly passes?: number;
 }
 
 export interface BatchInput {

@@ -5,10 +5,11 @@
 
 /** One validation problem. `pointer` is the RFC 6901 form of `path` ("" is the root).
  *  `source`: the validator that found it ("schema": a Standard Schema's own `~standard.validate`),
- *  or "json" for the raw text itself (a repeated key). */
+ *  or "json" for the raw text itself (a repeated key), or "chunks" for a long document's chunks
+ *  that found different values for one field (reported; it does not make the result invalid). */
 export interface Issue {
   readonly path: (string | number)[];
   readonly pointer: string;
   readonly message: string;
-  readonly source: "ajv" | "zod" | "schema" | "json";
+  readonly source: "ajv" | "zod" | "schema" | "json" | "chunks";
 }
