@@ -181,7 +181,7 @@ export class Extractor {
     if (limit !== undefined && promptIds.length + maxTokens > limit) {
       throw new PocketExtractError(
         "TEXT_TOO_LONG",
-        `prompt (${promptIds.length} tokens) + maxTokens (${maxTokens}) exceeds the model context (${limit} tokens); shorten the text or lower maxTokens`,
+        `prompt (${promptIds.length} tokens) + maxTokens (${maxTokens}) exceeds the model context (${limit} tokens); shorten the text, lower maxTokens, or set chunkSize to extract it in chunks`,
       );
     }
     // Grounding options merge key by key: a call's dateOrder keeps the extractor's currency.

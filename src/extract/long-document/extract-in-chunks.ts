@@ -72,7 +72,7 @@ async function extractChunk<T>(run: ChunkedRun<T>, chunk: Chunk, pass: number): 
     if (error instanceof PocketExtractError && error.code === "TEXT_TOO_LONG") {
       throw new PocketExtractError(
         "TEXT_TOO_LONG",
-        `a chunk of ${chunk.text.length} characters (at ${chunk.start}) does not fit the model: ${error.message}; lower chunkSize`,
+        `a chunk of ${chunk.text.length} characters (at ${chunk.start}) does not fit the model (${error.message.replace(/; shorten the text.*$/, "")}); lower chunkSize or maxTokens`,
       );
     }
     throw error;
