@@ -109,6 +109,16 @@ describe("long documents", () => {
     expect(twice.data?.payments.map((p) => p.id)).toEqual(all.map((p) => p.id));
   });
 
+  it("stream on a chunked text yields the merged result only", async () => {
+    const { text, payments: all } = longDocument(3000);
+    const ex = await payments();
+    const events = [];
+    for await (const e of ex.stream(PaymentsSchema, text, { chunkSize: 1000 })) events.push(e);
+    expect(events.map((e) => e.type)).toEqual(["result"]);
+    const last = events[0];
+    expect(last.type === "result" && last.result.data?.payments.length).toBe(all.length);
+  });
+
   it("checks the options and keeps maxTextBytes as the bound of the whole text", async () => {
     const ex = await payments();
     const text = longDocument(3000).text;
