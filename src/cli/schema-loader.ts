@@ -58,7 +58,8 @@ function pickExport(module: Record<string, unknown>, file: string, exportName: s
   }
   if (module.default !== undefined) return module.default;
   const schemas = names.filter((k) => isZodLike(module[k]));
-  if (schemas.length === 1) return module[schemas[0]];
+  const [only, ...others] = schemas;
+  if (only !== undefined && others.length === 0) return module[only];
   throw new FileError(
     "SCHEMA_EXPORT",
     file,

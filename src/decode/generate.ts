@@ -190,7 +190,7 @@ export async function generate(
       if (entry === undefined && matcher.isClosed()) break;
       if (entry) guessed++;
       t0 = performance.now();
-      const id = await session.sampleRow!(row, rowMasks[row]);
+      const id = await session.sampleRow!(row, rowMasks[row]!);
       engineMs += performance.now() - t0;
       going = takeChosen(id);
       if (!going || entry === undefined || id !== entry.id) break;
@@ -342,7 +342,7 @@ class MaskPool {
 
   get(i: number): Uint32Array {
     while (this.buffers.length <= i) this.buffers.push(new Uint32Array(this.words));
-    return this.buffers[i];
+    return this.buffers[i]!;
   }
 }
 

@@ -45,13 +45,13 @@ export class PromptLookup {
    */
   propose(context: readonly number[], limit: number): number[] {
     if (context.length === 0 || limit <= 0) return [];
-    const last = context[context.length - 1];
+    const last = context[context.length - 1]!;
     const list = this.positions.get(last);
     if (!list) return [];
     let bestAt = -1;
     let bestLength = 0;
     for (let c = list.length - 1, seen = 0; c >= 0 && seen < MAX_CANDIDATES; c--, seen++) {
-      const at = list[c];
+      const at = list[c]!;
       // A match must leave at least one following token.
       if (at + 1 >= this.corpus.length) continue;
       let length = 1;

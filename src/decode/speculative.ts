@@ -83,7 +83,7 @@ export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[]
       }
       if (proposal.length === 0) break;
     }
-    const id = proposal[next++];
+    const id = proposal[next++]!;
     if (ctx.eosIds.includes(id) || !matcher.accept(id)) break;
     if (!ctx.fits(entries.length)) {
       matcher.rollback(1);

@@ -124,7 +124,7 @@ class PrefixParser {
   private scalar(path: JsonPath): unknown {
     const start = this.at;
     let i = start;
-    while (i < this.text.length && /[^,\]}\s]/.test(this.text[i])) i++;
+    while (i < this.text.length && /[^,\]}\s]/.test(this.text.charAt(i))) i++;
     this.at = i;
     if (i >= this.text.length) {
       this.reachedEnd(path);
@@ -146,7 +146,7 @@ class PrefixParser {
   }
 
   private skipSpace(): void {
-    while (this.at < this.text.length && /\s/.test(this.text[this.at])) this.at++;
+    while (this.at < this.text.length && /\s/.test(this.text.charAt(this.at))) this.at++;
   }
 }
 

@@ -79,9 +79,9 @@ function normalizedSpans(nv: string, p: PreparedText, out: Candidate[]): void {
     const j = i + nv.length;
     // Neighbours count only when they touch in the original text (no separator between them):
     // "john smith" may match "smith", "johnsmith" may not; digits of one numeral run (十二) touch.
-    if (needsStart && i > 0 && isWordChar(N[i - 1]) && starts[i] <= ends[i - 1]) continue;
-    if (needsEnd && j < N.length && isWordChar(N[j]) && starts[j] <= ends[j - 1]) continue;
-    out.push({ start: starts[i], end: ends[j - 1], match: "normalized", score: NORMALIZED_SCORE });
+    if (needsStart && i > 0 && isWordChar(N[i - 1]) && starts[i]! <= ends[i - 1]!) continue;
+    if (needsEnd && j < N.length && isWordChar(N[j]) && starts[j]! <= ends[j - 1]!) continue;
+    out.push({ start: starts[i]!, end: ends[j - 1]!, match: "normalized", score: NORMALIZED_SCORE });
   }
 }
 
@@ -196,7 +196,7 @@ export function alignValue(value: string | number, p: PreparedText, o: AlignOpti
     }
     if (o.fuzzyBudget) o.fuzzyBudget.cells -= cells;
     for (const h of fuzzyFind(units, p.units, o.fuzzyThreshold)) {
-      cands.push({ start: starts[h.start], end: ends[h.end - 1], match: "fuzzy", score: h.score });
+      cands.push({ start: starts[h.start]!, end: ends[h.end - 1]!, match: "fuzzy", score: h.score });
     }
   }
   return rank(cands, p.text);

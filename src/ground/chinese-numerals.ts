@@ -39,7 +39,7 @@ export function parseChineseNumeral(run: string): ChineseNumber | undefined {
     if (ch in DIGITS) hasDigit = true;
     else hasUnit = true;
   }
-  if (!hasDigit && !(run[0] in SMALL_UNITS && SMALL_UNITS[run[0]] === 10)) return undefined;
+  if (!hasDigit && SMALL_UNITS[run.charAt(0)] !== 10) return undefined;
   if (!hasUnit) {
     let digits = "";
     for (const ch of run) digits += String(DIGITS[ch]);
@@ -51,9 +51,11 @@ export function parseChineseNumeral(run: string): ChineseNumber | undefined {
   let rest = 0;
   let current = 0;
   for (const ch of run) {
-    if (ch in DIGITS) current = DIGITS[ch];
-    else if (ch in SMALL_UNITS) {
-      rest += (current || 1) * SMALL_UNITS[ch];
+    const digit = DIGITS[ch];
+    const smallUnit = SMALL_UNITS[ch];
+    if (digit !== undefined) current = digit;
+    else if (smallUnit !== undefined) {
+      rest += (current || 1) * smallUnit;
       current = 0;
     } else if (BIG_UNITS[ch] === 1e4) {
       wan += (rest + current || 1) * 1e4;

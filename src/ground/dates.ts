@@ -100,11 +100,14 @@ export function findDates(text: string): DateEntity[] {
       { parts: { year: 2000 + c, month: a, day: b }, order: "mdy" as const },
     ];
   });
-  scan(EN_MDY, (m) => [{ parts: { year: m[3] ? Number(m[3]) : undefined, month: monthOf(m[1]), day: Number(m[2]) } }]);
-  scan(EN_DMY, (m) => [{ parts: { year: m[3] ? Number(m[3]) : undefined, month: monthOf(m[2]), day: Number(m[1]) } }]);
+  scan(EN_MDY, (m) => [{ parts: { year: m[3] ? Number(m[3]) : undefined, month: monthOf(m[1]!), day: Number(m[2]) } }]);
+  scan(EN_DMY, (m) => [{ parts: { year: m[3] ? Number(m[3]) : undefined, month: monthOf(m[2]!), day: Number(m[1]) } }]);
   found.sort((x, y) => x.start - y.start || y.end - x.end);
   const kept: DateEntity[] = [];
-  for (const d of found) if (kept.length === 0 || d.start >= kept[kept.length - 1].end) kept.push(d);
+  for (const d of found) {
+    const last = kept.at(-1);
+    if (last === undefined || d.start >= last.end) kept.push(d);
+  }
   return kept;
 }
 
@@ -113,8 +116,9 @@ export function findDates(text: string): DateEntity[] {
 export function parseDateReadings(value: string, policy: DatePolicy): DateParts[] {
   const v = value.trim().replace(/^(\d{4}-\d{2}-\d{2})[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/, "$1");
   const ds = findDates(v);
-  if (ds.length !== 1 || ds[0].start !== 0 || ds[0].end !== v.length) return [];
-  return readingsFor(ds[0], policy);
+  const d = ds.length === 1 ? ds[0] : undefined;
+  if (d === undefined || d.start !== 0 || d.end !== v.length) return [];
+  return readingsFor(d, policy);
 }
 
 /** The first reading of a date value (see parseDateReadings). */
@@ -124,7 +128,7 @@ export function parseDateValue(value: string, policy: DatePolicy): DateParts | u
 
 /** The readings of a found date under a policy ("ymd" reads a yyyy-last date day first). */
 export function readingsFor(d: DateEntity, policy: DatePolicy): DateParts[] {
-  if (policy.order === "any" || d.readings.length === 1 && (policy.lenient || d.readings[0].order === undefined)) return d.readings.map((r) => r.parts);
+  if (policy.order === "any" || d.readings.length === 1 && (policy.lenient || d.readings[0]!.order === undefined)) return d.readings.map((r) => r.parts);
   const order = policy.order === "ymd" && !d.readings.some((r) => r.order === "ymd") ? "dmy" : policy.order;
   return d.readings.filter((r) => r.order === undefined || r.order === order).map((r) => r.parts);
 }
@@ -136,9 +140,12 @@ export function readingsFor(d: DateEntity, policy: DatePolicy): DateParts[] {
 export function datePolicy(order: DateOrder, dates: readonly DateEntity[], language: "zh" | "en"): DatePolicy {
   if (order !== "auto") return { order, lenient: false };
   const shown = new Set<FixedOrder>();
-  for (const d of dates) if (d.readings.length === 1 && d.readings[0].order !== undefined) shown.add(d.readings[0].order);
+  for (const d of dates) {
+    const order = d.readings.length === 1 ? d.readings[0]!.order : undefined;
+    if (order !== undefined) shown.add(order);
+  }
   const [only] = shown;
-  return { order: shown.size === 1 ? only : language === "en" ? "mdy" : "ymd", lenient: true };
+  return { order: shown.size === 1 ? only! : language === "en" ? "mdy" : "ymd", lenient: true };
 }
 
 /** 1 when equal, 0.8 when equal except that one side has no year, 0 otherwise. */

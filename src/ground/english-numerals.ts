@@ -23,14 +23,17 @@ export function parseEnglishNumber(phrase: string): number | undefined {
   let current = 0;
   let seen = false;
   for (const w of words) {
-    if (w in SMALL) {
-      current += SMALL[w];
+    const small = SMALL[w];
+    const scale = SCALES[w];
+    if (small !== undefined) {
+      current += small;
       seen = true;
-    } else if (w === "hundred" || w === "dozen") current = (current || 1) * SCALES[w];
-    else if (w in SCALES) {
-      total += (current || 1) * SCALES[w];
+    } else if (scale === undefined) return undefined;
+    else if (w === "hundred" || w === "dozen") current = (current || 1) * scale;
+    else {
+      total += (current || 1) * scale;
       current = 0;
-    } else return undefined;
+    }
   }
   return seen || total > 0 || current > 0 ? total + current : undefined;
 }

@@ -48,7 +48,7 @@ export function toUnits(nt: NormalizedText): Units {
   while (i < t.length) {
     let j = i + 1;
     const c = t.charCodeAt(i);
-    if (isWordChar(t[i])) while (j < t.length && isWordChar(t[j]) && nt.starts[j] <= nt.ends[j - 1]) j++;
+    if (isWordChar(t[i])) while (j < t.length && isWordChar(t[j]) && nt.starts[j]! <= nt.ends[j - 1]!) j++;
     else if (c >= 0xd800 && c <= 0xdbff && j < t.length) j++;
     texts.push(t.slice(i, j));
     starts.push(i);
@@ -90,20 +90,25 @@ function alignBack(v: ValueUnits, text: Units, end: number, maxUnits: number): {
   const m = v.ids.length;
   const L = Math.min(maxUnits, end);
   const base = end - L;
-  const wLen = (j: number): number => text.ends[base + j] - text.starts[base + j];
+  const wLen = (j: number): number => text.ends[base + j]! - text.starts[base + j]!;
   // D[i][j]: indel cost (in characters) of aligning v[i..m) with window[j..L).
   const D: Float64Array[] = [];
   for (let i = 0; i <= m; i++) D.push(new Float64Array(L + 1));
-  for (let j = L - 1; j >= 0; j--) D[m][j] = D[m][j + 1] + wLen(j);
+  const last = D[m]!;
+  for (let j = L - 1; j >= 0; j--) last[j] = last[j + 1]! + wLen(j);
   for (let i = m - 1; i >= 0; i--) {
-    D[i][L] = D[i + 1][L] + v.drop[i];
+    const row = D[i]!;
+    const below = D[i + 1]!;
+    const drop = v.drop[i]!;
+    row[L] = below[L]! + drop;
     for (let j = L - 1; j >= 0; j--) {
-      D[i][j] = v.ids[i] === text.ids[base + j] ? D[i + 1][j + 1] : Math.min(D[i + 1][j] + v.drop[i], D[i][j + 1] + wLen(j));
+      row[j] = v.ids[i] === text.ids[base + j] ? below[j + 1]! : Math.min(below[j]! + drop, row[j + 1]! + wLen(j));
     }
   }
   // Free start: the cheapest j; ties go to the shortest window.
+  const first = D[0]!;
   let j0 = L;
-  for (let j = L - 1; j >= 0; j--) if (D[0][j] < D[0][j0]) j0 = j;
+  for (let j = L - 1; j >= 0; j--) if (first[j]! < first[j0]!) j0 = j;
   let i = 0;
   let j = j0;
   let matched = 0;
@@ -116,8 +121,8 @@ function alignBack(v: ValueUnits, text: Units, end: number, maxUnits: number): {
       matched += wLen(j);
       i++;
       j++;
-    } else if (i < m && (j === L || D[i][j] === D[i + 1][j] + v.drop[i])) {
-      if (!Number.isFinite(D[i][j])) return undefined;
+    } else if (i < m && (j === L || D[i]![j] === D[i + 1]![j]! + v.drop[i]!)) {
+      if (!Number.isFinite(D[i]![j])) return undefined;
       vGap++;
       i++;
     } else {
@@ -144,30 +149,30 @@ export function fuzzyFind(value: Units, text: Units, threshold: number): FuzzyHi
   const endCost = new Float64Array(n);
   let col = new Float64Array(m + 1);
   let next = new Float64Array(m + 1);
-  for (let i = 1; i <= m; i++) col[i] = col[i - 1] + v.drop[i - 1];
+  for (let i = 1; i <= m; i++) col[i] = col[i - 1]! + v.drop[i - 1]!;
   for (let j = 0; j < n; j++) {
     const t = text.ids[j];
-    const tLen = text.ends[j] - text.starts[j];
+    const tLen = text.ends[j]! - text.starts[j]!;
     next[0] = 0;
     for (let i = 1; i <= m; i++) {
-      const keep = v.ids[i - 1] === t ? col[i - 1] : Infinity;
-      next[i] = Math.min(keep, col[i] + tLen, next[i - 1] + v.drop[i - 1]);
+      const keep = v.ids[i - 1] === t ? col[i - 1]! : Infinity;
+      next[i] = Math.min(keep, col[i]! + tLen, next[i - 1]! + v.drop[i - 1]!);
     }
-    endCost[j] = next[m];
+    endCost[j] = next[m]!;
     [col, next] = [next, col];
   }
   const wantDigits = digitsOf(value.texts.join(""));
   const hits: FuzzyHit[] = [];
   for (let j = 0; j < n; j++) {
-    const d = endCost[j];
+    const d = endCost[j]!;
     // First end of each local minimum: later ends of a plateau only add inserted units.
-    if (d > maxCost || (j > 0 && endCost[j - 1] <= d) || (j + 1 < n && endCost[j + 1] < d)) continue;
+    if (d > maxCost || (j > 0 && endCost[j - 1]! <= d) || (j + 1 < n && endCost[j + 1]! < d)) continue;
     const a = alignBack(v, text, j + 1, m + Math.ceil(maxCost));
     if (!a) continue;
     const window = text.texts.slice(a.start, j + 1).join("");
     const score = (2 * a.matched) / (v.chars + window.length);
     if (score < threshold || digitsOf(window) !== wantDigits) continue;
-    const hit = { start: text.starts[a.start], end: text.ends[j], score };
+    const hit = { start: text.starts[a.start]!, end: text.ends[j]!, score };
     const last = hits[hits.length - 1];
     if (last && hit.start < last.end) {
       if (score > last.score) hits[hits.length - 1] = hit;

@@ -79,7 +79,7 @@ export function findNumbers(text: string, taken: readonly { start: number; end: 
   ARABIC.lastIndex = 0;
   for (let m = ARABIC.exec(text); m; m = ARABIC.exec(text)) {
     const start = m.index;
-    const end = start + m[1].length + (m[2]?.length ?? 0);
+    const end = start + m[1]!.length + (m[2]?.length ?? 0);
     if (!free(start, end)) continue;
     const raw = text.slice(start, end);
     const base = Number(raw.replace(/,/g, ""));
@@ -143,14 +143,14 @@ export function parseNumberValue(value: string): NumberValue | undefined {
   const v = value.trim();
   const m = VALUE_ARABIC.exec(v);
   if (m) {
-    const base = Number(m[2].replace(/,/g, ""));
+    const base = Number(m[2]!.replace(/,/g, ""));
     const mark = m[1] ?? m[5];
     return { value: m[3] ? base * multiplierOf(m[3]) : base, currencies: mark ? currenciesOf(mark) : undefined, percent: Boolean(m[4]) };
   }
   const pct = v.startsWith(PERCENT_BEFORE) ? parseChineseNumeral(v.slice(PERCENT_BEFORE.length)) : undefined;
   if (pct) return { value: pct.value, percent: true };
   const cn = /^(.+?)(元|块)?$/.exec(v);
-  const n = cn ? parseChineseNumeral(cn[1]) : undefined;
+  const n = cn ? parseChineseNumeral(cn[1]!) : undefined;
   if (n) return { value: n.value, currencies: cn?.[2] ? ["CNY"] : undefined, percent: false };
   const en = parseEnglishNumber(v);
   return en === undefined ? undefined : { value: en, percent: false };

@@ -70,7 +70,7 @@ export class ResultStore {
     do {
       const [next, flat] = await this.redis.hscan(this.key, cursor, "COUNT", 500);
       cursor = next;
-      for (let i = 1; i < flat.length; i += 2) yield JSON.parse(flat[i]) as OutputRecord;
+      for (let i = 1; i < flat.length; i += 2) yield JSON.parse(flat[i]!) as OutputRecord;
     } while (cursor !== "0");
   }
 }

@@ -21,7 +21,7 @@ export function highlightSegments(text: string, fields: readonly FieldReport[]):
   const cuts = [...new Set([0, text.length, ...spans.flatMap((s) => [s.start, s.end])])].sort((a, b) => a - b);
   const segments: Segment[] = [];
   for (let i = 0; i + 1 < cuts.length; i++) {
-    const [from, to] = [cuts[i], cuts[i + 1]];
+    const [from, to] = [cuts[i]!, cuts[i + 1]!];
     const covering = spans.filter((s) => s.start <= from && s.end >= to).map((s) => s.field);
     const last = segments[segments.length - 1];
     if (covering.length === 0 && last?.fields.length === 0) {

@@ -36,7 +36,7 @@ export function compileArray(ctx: CompileContext, node: SchemaNode, instancePath
   // Built from the back: after position i, either stop (if i >= minItems) or continue.
   const k = prefix.length;
   let tail: Expr | null = rest === null || maxItems <= k ? null : repeat(cat(sep, rest), Math.max(0, minItems - k - (k === 0 ? 1 : 0)), maxItems - k - (k === 0 ? 1 : 0));
-  const element = (i: number): Expr => (i < k ? prefix[i] : rest!);
+  const element = (i: number): Expr => (i < k ? prefix[i]! : rest!);
   const firstPos = k === 0 ? 0 : k - 1;
   if (k === 0) {
     tail = maxItems === 0 ? null : cat(element(0), tail);

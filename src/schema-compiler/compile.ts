@@ -118,7 +118,7 @@ function compileAlternatives(ctx: CompileContext, node: SchemaNode, groups: read
   // Each combination of one branch per group, with the siblings merged in when there are any.
   let combos: { schema: unknown; pointer: string }[] = [{ schema: undefined, pointer }];
   groups.forEach((g, n) => {
-    const branches = lists[n];
+    const branches = lists[n]!;
     if (combos.length * branches.length > LIMITS.maxBranches) {
       throw new SchemaError("SCHEMA_TOO_LARGE", `${groups.join(" and ")} multiply out to more than ${LIMITS.maxBranches} branches`, { keyword: g, pointer });
     }

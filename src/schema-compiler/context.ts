@@ -222,7 +222,10 @@ const OUTLINE_MIN_NODES = 24;
 function expandedNodes(e: Expr, limit: number): number {
   let count = 1;
   if (e.kind === "seq" || e.kind === "alt") {
-    for (let i = 0; i < e.items.length && count <= limit; i++) count += expandedNodes(e.items[i], limit - count);
+    for (const item of e.items) {
+      if (count > limit) break;
+      count += expandedNodes(item, limit - count);
+    }
   } else if (e.kind === "repeat") {
     const copies = repeatCopies(e.min, e.max);
     count += copies * expandedNodes(e.item, Math.ceil((limit - count + 1) / copies));

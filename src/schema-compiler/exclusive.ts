@@ -42,9 +42,9 @@ interface Shape {
 }
 
 const ALL_KINDS: readonly Kind[] = ["null", "boolean", "object", "array", "string", "integer", "fraction"];
-const KINDS_OF_TYPE: Record<string, readonly Kind[]> = {
+const KINDS_OF_TYPE = {
   null: ["null"], boolean: ["boolean"], object: ["object"], array: ["array"], string: ["string"], integer: ["integer"], number: ["integer", "fraction"],
-};
+} satisfies Record<string, readonly Kind[]>;
 /** Nesting of $ref targets and property shapes looked at (deeper: anything). */
 const MAX_DEPTH = 6;
 
@@ -204,7 +204,7 @@ export function branchesExclusive(ctx: CompileContext, context: unknown, branche
   const around = shaper.of(context, 0);
   const shapes = branches.map((b) => intersect(around, shaper.of(b, 0)));
   for (let i = 0; i < branches.length; i++) {
-    for (let j = i + 1; j < branches.length; j++) if (!disjoint(shapes[i], shapes[j])) return false;
+    for (let j = i + 1; j < branches.length; j++) if (!disjoint(shapes[i]!, shapes[j]!)) return false;
   }
   return true;
 }

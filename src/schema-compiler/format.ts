@@ -30,11 +30,11 @@ export function cat(...parts: (Expr | null)[]): Expr {
       else items.push(item);
     }
   }
-  return items.length === 1 ? items[0] : seq(...items);
+  return items.length === 1 ? items[0]! : seq(...items);
 }
 
 /** Alternatives that drop empty languages (null); null when nothing is left. */
 export function union(parts: readonly (Expr | null)[]): Expr | null {
   const items = parts.filter((p): p is Expr => p !== null);
-  return items.length === 0 ? null : items.length === 1 ? items[0] : alt(...items);
+  return items.length === 0 ? null : items.length === 1 ? items[0]! : alt(...items);
 }

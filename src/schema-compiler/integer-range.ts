@@ -20,15 +20,15 @@ function sameLength(lo: string, hi: string): Expr {
   const b = Number(hi[0]);
   const restLo = lo.slice(1);
   const restHi = hi.slice(1);
-  if (a === b) return cat(lit(lo[0]), sameLength(restLo, restHi));
+  if (a === b) return cat(lit(lo.charAt(0)), sameLength(restLo, restHi));
   const loFull = /^0*$/.test(restLo); // lo's tail is the smallest tail
   const hiFull = /^9*$/.test(restHi); // hi's tail is the largest tail
   const parts: (Expr | null)[] = [];
   const midA = loFull ? a : a + 1;
   const midB = hiFull ? b : b - 1;
-  if (!loFull) parts.push(cat(lit(lo[0]), sameLength(restLo, "9".repeat(n - 1))));
+  if (!loFull) parts.push(cat(lit(lo.charAt(0)), sameLength(restLo, "9".repeat(n - 1))));
   if (midA <= midB) parts.push(cat(digitRange(midA, midB), anyDigits(n - 1)));
-  if (!hiFull) parts.push(cat(lit(hi[0]), sameLength("0".repeat(n - 1), restHi)));
+  if (!hiFull) parts.push(cat(lit(hi.charAt(0)), sameLength("0".repeat(n - 1), restHi)));
   return union(parts)!;
 }
 
@@ -60,5 +60,6 @@ export function integerRange(lo: bigint | undefined, hi: bigint | undefined): Ex
     if (neg !== null) parts.push(cat(lit("-"), neg));
   }
   if (hi === undefined || hi >= 0n) parts.push(naturalRange(lo === undefined || lo < 0n ? 0n : lo, hi));
-  return parts.length === 2 && parts[0] !== null && parts[1] !== null ? alt(parts[1], parts[0]) : union(parts);
+  const [negative, natural] = parts;
+  return parts.length === 2 && negative && natural ? alt(natural, negative) : union(parts);
 }

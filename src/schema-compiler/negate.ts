@@ -54,7 +54,7 @@ export function excludeStrings(expr: Expr, values: readonly string[]): Expr | un
 function anyOfOf(parts: readonly JsonSchema[]): JsonSchema {
   if (parts.includes(true)) return true;
   const rest = parts.filter((p) => p !== false);
-  return rest.length === 0 ? false : rest.length === 1 ? rest[0] : { anyOf: rest };
+  return rest.length === 0 ? false : rest.length === 1 ? rest[0]! : { anyOf: rest };
 }
 
 const asSchema = (v: unknown): JsonSchema | undefined => (typeof v === "boolean" || isRecord(v) ? v : undefined);

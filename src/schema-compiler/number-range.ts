@@ -48,7 +48,7 @@ function magnitudeOf(x: number, inclusive: boolean): Magnitude {
   const m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(Math.abs(x)));
   if (m === null) throw new RangeError(`not a finite number: ${x}`);
   const digits = m[1] + (m[2] ?? "");
-  const point = m[1].length + Number(m[3] ?? 0);
+  const point = m[1]!.length + Number(m[3] ?? 0);
   const padded = point <= 0 ? "0".repeat(1 - point) + digits : digits.padEnd(point, "0");
   const at = Math.max(point, 1);
   return { int: padded.slice(0, at).replace(/^0+(?=\d)/, ""), frac: padded.slice(at).replace(/0+$/, ""), inclusive };

@@ -112,7 +112,8 @@ export function compileObject(ctx: CompileContext, node: SchemaNode, instancePat
       ptr = childPointer(pointer, "properties", name);
     } else {
       schema = matching.length > 0 ? allOfOf(matching.map((p) => patternProps.get(p))) : additional;
-      ptr = matching.length > 0 ? childPointer(pointer, "patternProperties", matching[0]) : childPointer(pointer, "additionalProperties");
+      const firstMatch = matching[0];
+      ptr = firstMatch !== undefined ? childPointer(pointer, "patternProperties", firstMatch) : childPointer(pointer, "additionalProperties");
     }
     const value = keyAllowed(keys, name) ? compile(schema, ptr, childPointer(instancePath, name)) : ctx.unsat(`"${name}" violates propertyNames`, "propertyNames", pointer);
     if (value === null) {
@@ -190,8 +191,9 @@ function objectBody(ctx: CompileContext, entries: { expr: Expr; required: boolea
   const tailAt: (Expr | null)[] = [];
   tailAt[n] = extraTail;
   for (let i = n - 1; i >= 1; i--) {
-    const item = cat(sep, entries[i].expr);
-    const body = cat(entries[i].required ? item : optional(item), tailAt[i + 1]);
+    const entry = entries[i]!;
+    const item = cat(sep, entry.expr);
+    const body = cat(entry.required ? item : optional(item), tailAt[i + 1] ?? null);
     if (leading > 1) {
       const name = ctx.ruleName("obj-tail");
       ctx.rules.set(name, body);
@@ -199,7 +201,7 @@ function objectBody(ctx: CompileContext, entries: { expr: Expr; required: boolea
     } else tailAt[i] = body;
   }
   const alternatives: Expr[] = [];
-  for (let f = 0; f < leading; f++) alternatives.push(cat(entries[f].expr, tailAt[f + 1]));
+  for (let f = 0; f < leading; f++) alternatives.push(cat(entries[f]!.expr, tailAt[f + 1] ?? null));
   if (firstRequired === -1) {
     if (extra !== null && extraMax > 0) alternatives.push(cat(extra, extraTail));
     if (extraMin === 0) return union(alternatives) === null ? cat() : optional(union(alternatives)!);

@@ -64,11 +64,12 @@ function findUnsupported(src: string): string | undefined {
 
 /** Rough size of the regex with counted repetitions expanded (sum of atoms, times counts). */
 function estimateSize(src: string): number {
-  const stack: { total: number; last: number }[] = [{ total: 0, last: 0 }];
-  const top = () => stack[stack.length - 1];
+  const whole = { total: 0, last: 0 };
+  const stack: { total: number; last: number }[] = [whole];
+  const top = () => stack[stack.length - 1]!; // never empty: only groups above `whole` are popped
   let inClass = false;
   for (let i = 0; i < src.length; i++) {
-    const c = src[i];
+    const c = src[i]!;
     if (inClass) {
       if (c === "\\") i++;
       else if (c === "]") inClass = false;
@@ -93,5 +94,5 @@ function estimateSize(src: string): number {
       i += m[0].length - 1;
     }
   }
-  return stack[0].total;
+  return whole.total;
 }

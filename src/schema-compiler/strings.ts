@@ -34,7 +34,7 @@ export function compileString(ctx: CompileContext, node: SchemaNode): Expr | nul
     for (const k of BESIDE_FORMAT) {
       if (node.has(k)) ctx.report.set(pointer, k, "validatedAfter", `format "${format}" is enforced; ${k} is checked after decoding`);
     }
-    return cat(lit('"'), ctx.library(FORMAT_FILES[format], format), lit('"'));
+    return cat(lit('"'), ctx.library(FORMAT_FILES[format]!, format), lit('"'));
   }
   const written = node.get("pattern");
   const pattern = written === undefined ? undefined : checkPattern(written, "pattern", pointer);

@@ -45,9 +45,10 @@ export function toJsonSchema(input: unknown): JsonSchema {
   } catch (err) {
     if (err instanceof SchemaError) throw err;
     const where = source === "zod4" ? findUnrepresentable(input as $ZodType) : [];
-    if (where.length > 0) {
+    const [first] = where;
+    if (first !== undefined) {
       const list = where.map((u) => `${u.construct} at ${u.field}: ${u.fix}`).join("; ");
-      throw new SchemaError("SCHEMA_UNSUPPORTED", `the Zod schema cannot be expressed as JSON Schema: ${list}`, { pointer: where[0].pointer }, { cause: err });
+      throw new SchemaError("SCHEMA_UNSUPPORTED", `the Zod schema cannot be expressed as JSON Schema: ${list}`, { pointer: first.pointer }, { cause: err });
     }
     throw new SchemaError("SCHEMA_UNSUPPORTED", `the Zod schema cannot be expressed as JSON Schema: ${(err as Error).message}`, { pointer: "" }, { cause: err });
   }

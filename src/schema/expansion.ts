@@ -72,9 +72,9 @@ export function checkExpansion(root: unknown, resolver: RefResolver, limit: numb
   };
   if (open(root, "") !== undefined) return;
   while (stack.length > 0) {
-    const frame = stack[stack.length - 1];
+    const frame = stack[stack.length - 1]!;
     if (frame.next < frame.children.length) {
-      const child = frame.children[frame.next++];
+      const child = frame.children[frame.next++]!;
       const cost = open(child.node, child.pointer);
       if (cost !== undefined) add(frame, cost);
       continue;
@@ -82,7 +82,8 @@ export function checkExpansion(root: unknown, resolver: RefResolver, limit: numb
     stack.pop();
     onPath.delete(frame.node);
     done.set(frame.node, frame.total);
-    if (stack.length > 0) add(stack[stack.length - 1], frame.total);
+    const parent = stack.at(-1);
+    if (parent !== undefined) add(parent, frame.total);
   }
   refuseLoopInPlace(inPlaceEdges);
 }
@@ -99,7 +100,7 @@ function refuseLoopInPlace(edges: ReadonlyMap<object, { readonly pointer: string
     const stack: { node: object; next: number }[] = [{ node: start, next: 0 }];
     onPath.add(start);
     while (stack.length > 0) {
-      const top = stack[stack.length - 1];
+      const top = stack[stack.length - 1]!;
       const out = edges.get(top.node);
       const target = out?.targets[top.next++];
       if (target === undefined) {

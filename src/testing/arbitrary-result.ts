@@ -56,7 +56,7 @@ export function arbitraryResult<S>(
     const raw = cutAt === undefined ? written : decoder.decode(source.walker.cutShort(bytes, cutAt));
     const rawBytes = encoder.encode(raw);
     const leaves = scalarLeaves(JSON.parse(raw));
-    const refinementFailure = r.refinement === undefined || leaves.length === 0 ? undefined : leaves[r.refinement % leaves.length].path;
+    const refinementFailure = r.refinement === undefined || leaves.length === 0 ? undefined : leaves[r.refinement % leaves.length]!.path;
     const stats = plausibleStats({
       rawBytes: rawBytes.length,
       textLength: docText.length,

@@ -60,7 +60,7 @@ export function fakeExtractor(options: FakeExtractorOptions = {}): FakeExtractor
     }
     const seed = (typeof options.arbitrary === "object" ? (options.arbitrary.seed ?? 0) : 0) ^ hash(text);
     const arb = arbitraryResult(schema, text, { defaultMaxStringLength: opts.defaultMaxStringLength });
-    return sample(arb, { seed, numRuns: 1 })[0];
+    return sample(arb, { seed, numRuns: 1 })[0]!;
   };
 
   async function* extractMany<S>(

@@ -36,7 +36,10 @@ const WORD = /[^\s,，。;；:：、!！?？()（）"“”'‘’]+/gu;
 export function textPieces(text: string): TextPieces {
   const words = [...text.matchAll(WORD)];
   // A word and the stretch up to the end of the next one: values like "Book Pro 14" span spaces.
-  const pairs = words.slice(0, -1).map((w, i) => text.slice(w.index, words[i + 1].index + words[i + 1][0].length));
+  const pairs = words.slice(0, -1).map((w, i) => {
+    const next = words[i + 1]!;
+    return text.slice(w.index, next.index + next[0].length);
+  });
   // The aligner's own reading ("¥6,299.00" is 6299; the digits of a date are not numbers), so a
   // swapped-in number is found the way a correct extraction of it would be.
   const numbers = prepareText(text).numbers.map((n) => n.value);
@@ -59,7 +62,7 @@ export function groundedVariant(source: SchemaSource, value: unknown, choices: r
     if (d < KEEP_BELOW || leaf.path.length === 0) return;
     const pool: readonly (string | number)[] = typeof leaf.value === "string" ? (pieces?.strings ?? []) : typeof leaf.value === "number" ? (pieces?.numbers ?? []) : [];
     if (d !== MISSING && pool.length === 0) return;
-    setAt(out, leaf.path, d === MISSING ? null : pool[Math.floor(choices[i % choices.length] / DECISIONS) % pool.length]);
+    setAt(out, leaf.path, d === MISSING ? null : pool[Math.floor(choices[i % choices.length]! / DECISIONS) % pool.length]);
     if (!source.walker.accepts(encoder.encode(JSON.stringify(out)))) setAt(out, leaf.path, leaf.value);
   });
   return out;
@@ -76,5 +79,5 @@ export function textFromValue(value: unknown, choices: readonly number[]): strin
 function setAt(root: unknown, path: Path, v: unknown): void {
   let node = root as Record<string | number, unknown>;
   for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
-  node[path[path.length - 1]] = v;
+  node[path[path.length - 1]!] = v;
 }

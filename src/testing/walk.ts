@@ -51,7 +51,7 @@ export class DfaWalker {
 
   private stateAfter(bytes: ArrayLike<number>): number {
     let s = this.automaton.start;
-    for (let i = 0; i < bytes.length && s >= 0; i++) s = this.automaton.step(s, bytes[i]);
+    for (let i = 0; i < bytes.length && s >= 0; i++) s = this.automaton.step(s, bytes[i]!);
     return s;
   }
 
@@ -69,11 +69,11 @@ export class DfaWalker {
       // Choices exhausted or run capped: take the shortest way (pick 0) without using a choice.
       let pick = 0;
       if (count > 1 && next < choices.length && run < MAX_RUN) {
-        const c = choices[next++];
+        const c = choices[next++]!;
         pick = c % FINISH_EVERY === 0 ? 0 : Math.floor(c / FINISH_EVERY) % count;
       }
       if (stop && pick === 0) break;
-      const byte = live[stop ? pick - 1 : pick];
+      const byte = live[stop ? pick - 1 : pick]!;
       const to = automaton.step(state, byte);
       run = automaton.distToAccept(to) < automaton.distToAccept(state) ? 0 : run + 1;
       out.push(byte);

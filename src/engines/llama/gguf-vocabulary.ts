@@ -37,8 +37,8 @@ export function readGgufVocabularyParts(path: string): GgufVocabularyParts {
 
   // Logits width = rows of the output matrix (tied models: the embedding), which may exceed the token list.
   const output = tensors.get("output.weight") ?? tensors.get("token_embd.weight");
-  if (output === undefined || output.dims.length !== 2) return invalid("no output.weight / token_embd.weight matrix");
-  const width = output.dims[1];
+  const width = output?.dims.length === 2 ? output.dims[1] : undefined;
+  if (width === undefined) return invalid("no output.weight / token_embd.weight matrix");
   if (width < tokens.length) return invalid(`logits width ${width} is smaller than the ${tokens.length} tokens of its vocabulary`);
 
   const special: number[] = [];

@@ -47,7 +47,7 @@ class RandomSession extends TestSession {
   }
 
   protected choose(mask: Uint32Array): number {
-    const eos = this.eosIds.find((id) => (mask[id >>> 5] & (1 << (id & 31))) !== 0);
+    const eos = this.eosIds.find((id) => (mask[id >>> 5]! & (1 << (id & 31))) !== 0);
     if (eos !== undefined && this.random() < this.eosProbability) return eos;
     const allowed = popcount(mask);
     if (allowed === 0) return -1;

@@ -62,7 +62,7 @@ class ScriptedSession extends TestSession {
     let bestLen = 0;
     if (at >= 0 && at < target.length) {
       for (let w = 0; w < mask.length; w++) {
-        let v = mask[w];
+        let v = mask[w]!;
         while (v !== 0) {
           const low = v & -v;
           const id = (w << 5) + 31 - Math.clz32(low);
