@@ -38,8 +38,8 @@ function printResult(name: string, text: string, r: ExtractResult<unknown>): voi
     JSON.stringify(f.value) ?? "—",
     f.best ? `[${f.best.start},${f.best.end}) "${f.best.text}" ${f.best.match}` : "",
   ]);
-  const widths = [0, 1, 2].map((c) => Math.min(28, Math.max(...rows.map((row) => row[c].length), 5)));
-  for (const row of rows) console.log("  " + row.map((cell, c) => (c < 3 ? cell.slice(0, 28).padEnd(widths[c]) : cell)).join("  "));
+  const widths = [0, 1, 2].map((c) => Math.min(28, Math.max(...rows.map((row) => row[c]!.length), 5)));
+  for (const row of rows) console.log("  " + row.map((cell, c) => (c < 3 ? cell.slice(0, 28).padEnd(widths[c]!) : cell)).join("  "));
   const s = r.stats;
   console.log(
     `stats: ${s.tokensSampled} sampled, ${s.tokensForced} forced, ${s.tokensCompleted} completed by budget; ` +
