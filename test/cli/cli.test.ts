@@ -203,7 +203,7 @@ describe("run --resume", () => {
     await run(captureIo(scriptedEngine()), "--input", input, "--output", output, "--quiet");
     const full = readFileSync(output, "utf8").split("\n");
     // Keep two complete lines and half of the third, as a SIGKILL mid-write would.
-    writeFileSync(output, `${full[0]}\n${full[1]}\n${full[2].slice(0, 25)}`);
+    writeFileSync(output, `${full[0]}\n${full[1]}\n${full[2]!.slice(0, 25)}`);
     const sessions: number[] = [];
     const io = captureIo(hookedEngine((n) => sessions.push(n)));
     expect(await run(io, "--input", input, "--output", output, "--resume", "--summary-json", join(dir, "s.json"))).toBe(1);
@@ -341,7 +341,7 @@ it("resume counts an error line as done: a failed document is not retried", asyn
   const dir = scratchDir();
   const input = docsInput(dir);
   const output = join(dir, "out.jsonl");
-  const inputSha256 = createHash("sha256").update(readFileSync(input, "utf8").split("\n")[0]).digest("hex");
+  const inputSha256 = createHash("sha256").update(readFileSync(input, "utf8").split("\n")[0]!).digest("hex");
   appendFileSync(output, `${JSON.stringify({ line: 1, id: "alice", inputSha256, status: "failed", error: { code: "INTERNAL", message: "x" } })}\n`);
   const sessions: number[] = [];
   await run(captureIo(hookedEngine((n) => sessions.push(n))), "--input", input, "--output", output, "--resume", "--quiet");

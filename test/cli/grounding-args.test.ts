@@ -36,7 +36,7 @@ async function runWith(...extra: string[]): Promise<{ code: number; fields?: Rec
   const io = captureIo(new ScriptedEngine({ vocabulary: vocab, script: ANSWER }));
   const code = await runCli(["run", "--schema", schema, "--input", input, "--output", output, "--quiet", ...extra], io);
   if (code === 2) return { code, err: io.err() };
-  const [record] = readJsonl<ResultRecord>(output);
+  const record = readJsonl<ResultRecord>(output)[0]!;
   return { code, fields: Object.fromEntries(record.fields.map((f) => [f.pointer, f.status])), err: io.err() };
 }
 

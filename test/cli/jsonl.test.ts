@@ -48,7 +48,7 @@ describe("readLines", () => {
   });
 
   it("a line of exactly maxLineBytes is kept", async () => {
-    const [line] = await collect([Buffer.from("abcd\n")], { maxLineBytes: 4 });
+    const line = (await collect([Buffer.from("abcd\n")], { maxLineBytes: 4 }))[0]!;
     expect([line.text, line.oversized, line.sha256]).toEqual(["abcd", false, sha256("abcd")]);
   });
 

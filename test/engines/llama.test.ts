@@ -35,14 +35,14 @@ beforeAll(async () => {
 const allowAll = (): Uint32Array => new Uint32Array(WORDS).fill(0xffffffff);
 const allowOnly = (...ids: number[]): Uint32Array => {
   const mask = new Uint32Array(WORDS);
-  for (const id of ids) mask[id >>> 5] |= 1 << (id & 31);
+  for (const id of ids) mask[id >>> 5]! |= 1 << (id & 31);
   return mask;
 };
 const forbid = (mask: Uint32Array, ...ids: number[]): Uint32Array => {
-  for (const id of ids) mask[id >>> 5] &= ~(1 << (id & 31));
+  for (const id of ids) mask[id >>> 5]! &= ~(1 << (id & 31));
   return mask;
 };
-const allowed = (mask: Uint32Array, id: number): boolean => (mask[id >>> 5] & (1 << (id & 31))) !== 0;
+const allowed = (mask: Uint32Array, id: number): boolean => (mask[id >>> 5]! & (1 << (id & 31))) !== 0;
 
 async function expectCode(promise: Promise<unknown>, code: string, text?: string): Promise<void> {
   const err = await promise.then(
@@ -188,7 +188,7 @@ describe("llama.cpp engine (native addon)", () => {
         else if (kind === 2) {
           mask = new Uint32Array(WORDS);
           for (let w = 0; w < WORDS; w++) mask[w] = random() < 0.02 ? (random() * 2 ** 32) >>> 0 : 0;
-          mask[WORDS - 1] |= 1 << 31; // at least one id
+          mask[WORDS - 1]! |= 1 << 31; // at least one id
         } else if (kind === 3) mask = allowOnly(...EOS_IDS.slice(0, 2), 0, 65535);
         else mask = allowOnly(Math.floor(random() * WIDTH), Math.floor(random() * WIDTH));
         const id = await session.sample(mask);
@@ -345,7 +345,7 @@ describe("llama.cpp engine (native addon)", () => {
     const steps = 200;
     for (let i = 0; i < steps; i++) {
       let t = performance.now();
-      const id = await session.sample(masks[i % masks.length]);
+      const id = await session.sample(masks[i % masks.length]!);
       sampleMs += performance.now() - t;
       t = performance.now();
       await session.feed([id]);

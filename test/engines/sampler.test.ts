@@ -37,7 +37,7 @@ interface Case extends Options {
   readonly firstSeed?: number;
 }
 
-const hexBits = (x: number): string => (new Uint32Array(Float32Array.of(x).buffer)[0] >>> 0).toString(16);
+const hexBits = (x: number): string => (new Uint32Array(Float32Array.of(x).buffer)[0]! >>> 0).toString(16);
 
 /** The harness's output lines for the cases (`withMinP: false` speaks the previous format). */
 function run(program: string, cases: readonly Case[], withMinP = true): string[] {
@@ -63,7 +63,7 @@ function draw(...cases: Case[]): number[][] {
 
 /** The id whose logit the sampler refused, for a case it must refuse. */
 function refusedId(c: Case): number {
-  const [line] = run(harness, [c]);
+  const [line = ""] = run(harness, [c]);
   const match = /^invalid (\d+)$/.exec(line);
   if (!match) throw new Error(`expected a refusal, got ${line.slice(0, 80)}`);
   return Number(match[1]);
@@ -75,10 +75,10 @@ const allowAll = (width: number): Uint32Array => {
   if (width % 32 !== 0) mask[mask.length - 1] = 2 ** (width % 32) - 1;
   return mask;
 };
-const allowed = (mask: Uint32Array, id: number): boolean => (mask[id >>> 5] & (1 << (id & 31))) !== 0;
+const allowed = (mask: Uint32Array, id: number): boolean => (mask[id >>> 5]! & (1 << (id & 31))) !== 0;
 const maskOf = (width: number, ids: Iterable<number>): Uint32Array => {
   const mask = new Uint32Array(maskWords(width));
-  for (const id of ids) mask[id >>> 5] |= 1 << (id & 31);
+  for (const id of ids) mask[id >>> 5]! |= 1 << (id & 31);
   return mask;
 };
 
@@ -98,11 +98,11 @@ function gaussianLogits(width: number, scale: number, seed: number): Float32Arra
  */
 function nucleus(logits: Float32Array, mask: Uint32Array, { temperature, topK = 0, topP = 1, minP = 0 }: Options): Map<number, number> {
   let ranked: { id: number; v: number }[] = [];
-  for (let id = 0; id < logits.length; id++) if (allowed(mask, id)) ranked.push({ id, v: Number.isNaN(logits[id]) ? -Infinity : logits[id] });
+  for (let id = 0; id < logits.length; id++) if (allowed(mask, id)) ranked.push({ id, v: Number.isNaN(logits[id]) ? -Infinity : logits[id]! });
   const byValue = (a: { id: number; v: number }, b: { id: number; v: number }): number => (a.v === b.v ? a.id - b.id : b.v - a.v);
   ranked.sort(byValue);
   if (topK > 0) ranked = ranked.slice(0, topK);
-  const max = ranked[0].v;
+  const max = ranked[0]!.v;
   const inv = Math.fround(1 / Math.fround(temperature));
   ranked = ranked.map(({ id, v }) => ({ id, v: Math.fround(Math.exp(Math.fround(Math.fround(v - max) * inv))) })).sort(byValue);
   const total = ranked.reduce((s, c) => s + c.v, 0);
@@ -151,7 +151,7 @@ describe("masked sampler: top-p and top-k keep exactly the nucleus", () => {
     const results = draw(...settings.map((o) => ({ ...o, logits, mask: halfMask, seeds: 1000 })));
     settings.forEach((o, i) => {
       const keep = nucleus(logits, halfMask, o);
-      const outside = results[i].filter((id) => !keep.has(id));
+      const outside = results[i]!.filter((id) => !keep.has(id));
       expect(outside, JSON.stringify(o)).toEqual([]);
       // The draws spread over the nucleus as its probabilities say, rather than sticking to its head.
       const expectedDistinct = [...keep.values()].reduce((s, p) => s + 1 - (1 - p) ** 1000, 0);
@@ -160,10 +160,10 @@ describe("masked sampler: top-p and top-k keep exactly the nucleus", () => {
   });
 
   it("top-k above the heap's size (1,024; the radix search instead) keeps exactly the k best", () => {
-    const { logits, temperature } = distributions[2];
+    const { logits, temperature } = distributions[2]!;
     const o = { temperature, topK: 3000 };
     const keep = nucleus(logits, halfMask, o);
-    const [ids] = draw({ ...o, logits, mask: halfMask, seeds: 1000 });
+    const ids = draw({ ...o, logits, mask: halfMask, seeds: 1000 })[0]!;
     expect(ids.filter((id) => !keep.has(id))).toEqual([]);
     expect(new Set(ids).size).toBeGreaterThan(500);
   });
@@ -185,7 +185,7 @@ describe("masked sampler: top-p and top-k keep exactly the nucleus", () => {
     expect(keep.size).toBeGreaterThan(3);
     const n = 20000;
     const counts = new Map<number, number>();
-    for (const id of draw({ ...o, logits, mask, seeds: n })[0]) counts.set(id, (counts.get(id) ?? 0) + 1);
+    for (const id of draw({ ...o, logits, mask, seeds: n })[0]!) counts.set(id, (counts.get(id) ?? 0) + 1);
     expect([...counts.keys()].every((id) => keep.has(id))).toBe(true);
     for (const [id, p] of keep) {
       const sd = Math.sqrt(n * p * (1 - p));
@@ -199,8 +199,10 @@ describe("masked sampler: ties, edge values and options", () => {
     const width = 65536;
     const flat = new Float32Array(width).fill(1.5);
     const mask = allowAll(width);
-    for (let id = 0; id < 10; id++) mask[0] &= ~(1 << id);
-    const [topP, topK] = draw({ temperature: 1, topP: 0.25, logits: flat, mask, seeds: 500 }, { temperature: 1, topK: 100, logits: flat, mask, seeds: 500 });
+    for (let id = 0; id < 10; id++) mask[0]! &= ~(1 << id);
+    const runs = draw({ temperature: 1, topP: 0.25, logits: flat, mask, seeds: 500 }, { temperature: 1, topK: 100, logits: flat, mask, seeds: 500 });
+    const topP = runs[0]!;
+    const topK = runs[1]!;
     // A quarter of 65,526 equal weights needs 16,382 ids: 10 … 16,391.
     expect(Math.min(...topP)).toBeGreaterThanOrEqual(10);
     expect(Math.max(...topP)).toBeLessThanOrEqual(16391);
@@ -217,7 +219,7 @@ describe("masked sampler: ties, edge values and options", () => {
     logits[10] = -Infinity;
     logits[11] = Infinity;
     const mask = allowAll(64);
-    for (const id of [9, 10, 11]) mask[0] &= ~(1 << id);
+    for (const id of [9, 10, 11]) mask[0]! &= ~(1 << id);
     const [best, greedy, spread] = draw(
       { temperature: 1, topK: 1, logits, mask, seeds: 50 },
       { temperature: 0, logits, mask, seeds: 1 },
@@ -251,7 +253,7 @@ describe("masked sampler: ties, edge values and options", () => {
     const width = 65536;
     const logits = gaussianLogits(width, 2, 21);
     const mask = maskOf(width, [7, 500, 40000, 65535]);
-    const best = [7, 500, 40000, 65535].reduce((a, b) => (logits[b] > logits[a] ? b : a));
+    const best = [7, 500, 40000, 65535].reduce((a, b) => (logits[b]! > logits[a]! ? b : a));
     const [greedy, p0, k1, m1] = draw(
       { temperature: 0, logits, mask, seeds: 1 },
       { temperature: 1, topP: 0, logits, mask, seeds: 100 },
@@ -259,7 +261,7 @@ describe("masked sampler: ties, edge values and options", () => {
       { temperature: 1, minP: 1, logits, mask, seeds: 100 },
     );
     expect(greedy).toEqual([best]);
-    expect(new Set([...p0, ...k1, ...m1])).toEqual(new Set([best]));
+    expect(new Set([...p0!, ...k1!, ...m1!])).toEqual(new Set([best]));
   });
 
   it("allows nothing: -1; mask bits past the width are ignored", () => {
@@ -268,7 +270,7 @@ describe("masked sampler: ties, edge values and options", () => {
     const mask = new Uint32Array(2).fill(0xffffffff); // bits 50..63 name no token
     const [none, some] = draw({ temperature: 1, topP: 0.9, logits, mask: new Uint32Array(2), seeds: 3 }, { temperature: 1, topP: 0.99, logits, mask, seeds: 500 });
     expect(none).toEqual([-1, -1, -1]);
-    expect(Math.max(...some)).toBeLessThan(50);
+    expect(Math.max(...some!)).toBeLessThan(50);
   });
 
   it("the same seed draws the same id", () => {
@@ -326,7 +328,7 @@ describe.skipIf(previousSources === undefined)(`masked sampler: same ids as the 
     let total = 0;
     ours.forEach((line, i) => {
       const a = line.split(" ");
-      const b = theirs[i].split(" ");
+      const b = theirs[i]!.split(" ");
       total += a.length;
       same += a.filter((id, j) => id === b[j]).length;
     });

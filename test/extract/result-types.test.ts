@@ -86,9 +86,9 @@ describe("BatchResult.error is a PocketExtractError", () => {
     const out: BatchResult<Person>[] = [];
     for await (const r of ex.extractMany(Person, [TEXT, "", "explode now"])) out.push(r);
     out.sort((a, b) => a.index - b.index);
-    expect(out[0].result?.ok).toBe(true);
-    const empty = out[1];
-    const foreign = out[2];
+    expect(out[0]!.result?.ok).toBe(true);
+    const empty = out[1]!;
+    const foreign = out[2]!;
     if (!empty.error || !foreign.error) throw new Error("expected two errors");
     expectTypeOf(empty.error).toEqualTypeOf<PocketExtractError>();
     expectTypeOf(empty.error.code).toEqualTypeOf<PocketExtractError["code"]>();

@@ -49,7 +49,7 @@ describe("alignValue: normalized", () => {
   });
 
   it("scores a date whose year the text omits lower than a full match", () => {
-    const [s] = align("2026-03-15", "3月15日送达");
+    const s = align("2026-03-15", "3月15日送达")[0]!;
     expect(s.text).toBe("3月15日");
     expect(s.score).toBeLessThan(0.9);
     expect(align("2026-03-16", "3月15日送达")).toEqual([]);
@@ -109,7 +109,7 @@ describe("alignValue: normalized", () => {
 
 describe("alignValue: fuzzy", () => {
   it("accepts a value that leaves out units of the text", () => {
-    const [s] = align("北京星河文化传媒公司", "购买方：北京星河文化传媒有限公司。");
+    const s = align("北京星河文化传媒公司", "购买方：北京星河文化传媒有限公司。")[0]!;
     expect(s.match).toBe("fuzzy");
     expect(s.text).toBe("北京星河文化传媒有限公司");
     expect(s.score).toBeGreaterThanOrEqual(0.8);

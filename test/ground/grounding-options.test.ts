@@ -4,7 +4,7 @@ import { OptionError } from "../../src/errors.js";
 
 /** Status and best span of one value grounded in `text`. */
 function ground(value: unknown, text: string, options: GroundOptions = {}): { status: string; span?: string } {
-  const [r] = groundFields({ v: value }, text, options);
+  const r = groundFields({ v: value }, text, options)[0]!;
   return { status: r.status, span: r.best?.text };
 }
 

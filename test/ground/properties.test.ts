@@ -60,7 +60,7 @@ describe("grounding properties", () => {
         // Word-boundary rule (align.ts): a value may not start or end inside a Latin word.
         fc.pre(value.length > 0);
         fc.pre(!(isWordChar(value[0]) && isWordChar(text[s - 1])) && !(isWordChar(value[value.length - 1]) && isWordChar(text[e])));
-        const [r] = groundFields(value, text);
+        const r = groundFields(value, text)[0]!;
         expect(r.status).toBe("found");
         expect(r.best?.match).toBe("exact");
         expect(r.best?.text).toBe(value);
@@ -75,9 +75,9 @@ describe("grounding properties", () => {
         const n = normalizeWithMap(text);
         expect(n.starts.length).toBe(n.text.length);
         for (let i = 0; i < n.text.length; i++) {
-          expect(n.starts[i]).toBeLessThan(n.ends[i]);
+          expect(n.starts[i]).toBeLessThan(n.ends[i]!);
           expect(n.ends[i]).toBeLessThanOrEqual(text.length);
-          if (i > 0) expect(n.starts[i]).toBeGreaterThanOrEqual(n.starts[i - 1]);
+          if (i > 0) expect(n.starts[i]).toBeGreaterThanOrEqual(n.starts[i - 1]!);
         }
       }),
       { numRuns: 300 },

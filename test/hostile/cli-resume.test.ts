@@ -31,13 +31,13 @@ describe("--resume keyed on the input's content", () => {
     expect([0, 1]).toContain((await run(input, output)).code);
     const lines = readFileSync(input, "utf8").split("\n");
     for (const r of readJsonl<OutputRecord>(output)) {
-      expect(r.inputSha256).toBe(createHash("sha256").update(lines[r.line - 1]).digest("hex"));
+      expect(r.inputSha256).toBe(createHash("sha256").update(lines[r.line - 1]!).digest("hex"));
     }
   });
 
   it.each([
     ["a line inserted at the top", ["Zed is 99 years old.", ...TEXTS], "input line 1 differs"],
-    ["a line changed in the middle", [TEXTS[0], TEXTS[1], "Carol is 23 years old.", TEXTS[3]], "input line 3 differs"],
+    ["a line changed in the middle", [TEXTS[0]!, TEXTS[1]!, "Carol is 23 years old.", TEXTS[3]!], "input line 3 differs"],
     ["a shorter input", TEXTS.slice(0, 2), "the input has only 2 lines, but the output holds a result for line 3"],
   ])("refuses %s with RESUME_MISMATCH naming the first mismatching line, output untouched", async (_, changed, message) => {
     const dir = scratchDir();

@@ -48,13 +48,13 @@ describe("jiti transpile cache", () => {
     await createJiti(pathToFileURL(file).href, { interopDefault: false, fsCache: probe }).import(file);
     const [entry] = readdirSync(probe);
     expect(entry).toBeDefined();
-    const cached = readFileSync(join(probe, entry), "utf8");
+    const cached = readFileSync(join(probe, entry!), "utf8");
     const trailer = cached.slice(cached.lastIndexOf(" /* v"));
     // The same entry, poisoned, where the default cache lived: a schema folder without node_modules -> {tmpdir}/jiti.
     const marker = join(dir, "poison-ran");
     const shared = join(tmpdir(), "jiti");
     mkdirSync(shared, { recursive: true });
-    const planted = join(shared, entry);
+    const planted = join(shared, entry!);
     writeFileSync(planted, `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\nmodule.exports = { Person: ${JSON.stringify({ type: "string" })} };${trailer}`);
 
     const outcome = await runCliProcess(["inspect", "--schema", `${file}#Person`], BOUNDS).finally(() => rmSync(planted, { force: true }));

@@ -49,7 +49,7 @@ describe("repeated keys after decoding", () => {
     let repeated = 0;
     for (let i = 0; i < 100; i++) {
       const r = await ex.extract(KeysABC, "a 1 b 2 c 3", { sampling: { seed: i } });
-      const keys = [...r.raw.matchAll(/"([abc])":/g)].map((m) => m[1]);
+      const keys = [...r.raw.matchAll(/"([abc])":/g)].map((m) => m[1]!);
       const counts = new Map<string, number>();
       for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
       const expected = [...counts.values()].filter((c) => c > 1).reduce((n, c) => n + c, 0);

@@ -71,7 +71,7 @@ function packTarball(dir: string): string {
   const listing = run("tar", ["-tvzf", tarball], { cwd: dir }).stdout.trim().split("\n");
   const files = listing.map((line) => {
     const fields = line.trim().split(/\s+/);
-    return { size: Number(fields[2]), path: fields[fields.length - 1].replace(/^package\//, "") };
+    return { size: Number(fields[2]), path: fields[fields.length - 1]!.replace(/^package\//, "") };
   });
   for (const f of files) console.log(`${String(f.size).padStart(9)}  ${f.path}`);
   const stray = files.filter((f) => !ALLOWED.some((re) => re.test(f.path)));
@@ -134,7 +134,7 @@ function checkAddonLinkage(dir: string): void {
   const dynamic = run("readelf", ["-d", ADDON], { cwd: dir }).stdout;
   const lines = dynamic.split("\n").filter((l) => /\((NEEDED|RUNPATH|RPATH)\)/.test(l));
   console.log(lines.join("\n"));
-  const paths = lines.filter((l) => /\((RUNPATH|RPATH)\)/.test(l)).flatMap((l) => /\[(.*)\]/.exec(l)?.[1].split(":") ?? []);
+  const paths = lines.filter((l) => /\((RUNPATH|RPATH)\)/.test(l)).flatMap((l) => /\[(.*)\]/.exec(l)?.[1]!.split(":") ?? []);
   check(paths.length > 0, "the addon has no RUNPATH: it could not find the llama.cpp libraries");
   const absolute = paths.filter((p) => !p.startsWith("$ORIGIN"));
   check(absolute.length === 0, `RUNPATH holds paths not relative to $ORIGIN: ${absolute.join(", ")}`);
@@ -239,7 +239,7 @@ async function main(): Promise<void> {
       runExtractScripts(dir, consumer, env);
       typecheckAndBin(dir, consumer, env);
     }
-    const zod3 = join(work, consumers[consumers.length - 1].name);
+    const zod3 = join(work, consumers[consumers.length - 1]!.name);
     checkSourceBuild(zod3, env);
     checkMissingZodToJsonSchema(zod3, env);
     console.log(`\nconsumer test passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);

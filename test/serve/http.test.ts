@@ -46,7 +46,7 @@ describe("POST /v1/extract on the tiny GGUF", () => {
     // Greedy decoding: the streamed document is the one the JSON answer had.
     expect((last.data as { raw: string }).raw).toBe(plain.body.raw);
     const raws = frames.slice(0, -1).map((f) => (f.data as { raw: string }).raw);
-    raws.forEach((raw, i) => i > 0 && expect(raw.startsWith(raws[i - 1].replace(/\uFFFD+$/, ""))).toBe(true));
+    raws.forEach((raw, i) => i > 0 && expect(raw.startsWith(raws[i - 1]!.replace(/\uFFFD+$/, ""))).toBe(true));
   });
 
   it("bad requests get a 4xx with the typed code", async () => {
@@ -98,7 +98,7 @@ describe("a pool of two engines of one model", () => {
       const schema = { type: "object", properties: { shared: { type: "string", maxLength: 9 }, n: { type: "integer" } }, required: ["shared", "n"] };
       // Two requests at once: one on each engine.
       const [a, b] = await Promise.all([0, 1].map(() => postJson(`${t.url}/v1/extract`, { schema, text: TEXT })));
-      const compileMs = [a, b].map((r) => (r.body.stats as { compileMs: number }).compileMs).sort((x, y) => x - y);
+      const compileMs = [a!, b!].map((r) => (r.body.stats as { compileMs: number }).compileMs).sort((x, y) => x - y);
       expect(compileMs[0]).toBe(0);
       expect(compileMs[1]).toBeGreaterThan(0);
     } finally {

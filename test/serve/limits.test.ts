@@ -30,9 +30,9 @@ describe("limits of the HTTP service", () => {
     const clients = [new AbortController(), new AbortController()];
     try {
       const started = engine.nextSampling();
-      const running = fetch(`${t.url}/v1/extract`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ schema: LONG_SCHEMA, text: TEXT }), signal: clients[0].signal }).catch(() => undefined);
+      const running = fetch(`${t.url}/v1/extract`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ schema: LONG_SCHEMA, text: TEXT }), signal: clients[0]!.signal }).catch(() => undefined);
       await started;
-      const waiting = fetch(`${t.url}/v1/extract`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ schema: LONG_SCHEMA, text: TEXT }), signal: clients[1].signal }).catch(() => undefined);
+      const waiting = fetch(`${t.url}/v1/extract`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ schema: LONG_SCHEMA, text: TEXT }), signal: clients[1]!.signal }).catch(() => undefined);
       await until(() => t.pool.waiting === 1, "the second request to wait");
       const refused = await postJson(`${t.url}/v1/extract`, { schema: PERSON_SCHEMA, text: TEXT });
       expect(refused.status).toBe(429);
@@ -99,7 +99,7 @@ describe("limits of the HTTP service", () => {
     await expect(fetch(`${t.url}/healthz`)).rejects.toThrow();
 
     const slow = await startServer(await observedEngine({ delayMs: 20 }), { maxTokens: 400 });
-    const slowStarted = (slow.pool.extractors[0].engine as Awaited<ReturnType<typeof observedEngine>>).nextSampling();
+    const slowStarted = (slow.pool.extractors[0]!.engine as Awaited<ReturnType<typeof observedEngine>>).nextSampling();
     const cut = postJson(`${slow.url}/v1/extract`, { schema: LONG_SCHEMA, text: TEXT });
     await slowStarted;
     await slow.server.close(200);

@@ -42,12 +42,12 @@ describe("openai npm client", () => {
       temperature: 0,
       seed: 3,
     });
-    const content = c.choices[0].message.content!;
+    const content = c.choices[0]!.message.content!;
     const value = JSON.parse(content) as Record<string, unknown>;
     expect(Object.keys(value).sort()).toEqual(["age", "name"]);
     expect(value.name === null || typeof value.name === "string").toBe(true);
     expect(value.age === null || Number.isInteger(value.age)).toBe(true);
-    expect(["stop", "length"]).toContain(c.choices[0].finish_reason);
+    expect(["stop", "length"]).toContain(c.choices[0]!.finish_reason);
     expect(c.usage!.prompt_tokens).toBeGreaterThan(10);
     expect(c.usage!.completion_tokens).toBeGreaterThan(2);
     expect(c.usage!.total_tokens).toBe(c.usage!.prompt_tokens + c.usage!.completion_tokens);
@@ -72,15 +72,15 @@ describe("openai npm client", () => {
       finish = choice?.finish_reason ?? finish;
       usage = chunk.usage ?? usage;
     }
-    expect(content).toBe(plain.choices[0].message.content);
+    expect(content).toBe(plain.choices[0]!.message.content);
     expect(deltas).toBeGreaterThan(2);
-    expect(finish).toBe(plain.choices[0].finish_reason);
+    expect(finish).toBe(plain.choices[0]!.finish_reason);
     expect(usage).toEqual(plain.usage);
   });
 
   it("json_object: any JSON object", async () => {
     const c = await client.chat.completions.create({ model: "pocket", messages: [{ role: "user", content: TEXT }], response_format: { type: "json_object" }, max_tokens: 32 });
-    const value: unknown = JSON.parse(c.choices[0].message.content!);
+    const value: unknown = JSON.parse(c.choices[0]!.message.content!);
     expect(typeof value === "object" && value !== null && !Array.isArray(value)).toBe(true);
   });
 

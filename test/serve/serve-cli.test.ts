@@ -21,7 +21,7 @@ describe("pocket-extract serve (subprocess)", () => {
         child.stderr!.on("data", (d: Buffer) => {
           stderr += d.toString();
           const m = /listening on (http:\/\/\S+) \(2 engines\)/.exec(stderr);
-          if (m) resolve(m[1]);
+          if (m) resolve(m[1]!);
         });
         void exited.then((e) => reject(new Error(`serve exited early: ${e.stderr}`)));
       });

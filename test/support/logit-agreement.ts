@@ -14,7 +14,7 @@ export interface PositionAgreement {
 
 function argmax(row: Float32Array): number {
   let best = 0;
-  for (let i = 1; i < row.length; i++) if (row[i] > row[best]) best = i;
+  for (let i = 1; i < row.length; i++) if (row[i]! > row[best]!) best = i;
   return best;
 }
 
@@ -25,10 +25,10 @@ export function compareRows(position: number, a: Float32Array, b: Float32Array):
   let na = 0;
   let nb = 0;
   for (let i = 0; i < a.length; i++) {
-    maxAbsDiff = Math.max(maxAbsDiff, Math.abs(a[i] - b[i]));
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
+    maxAbsDiff = Math.max(maxAbsDiff, Math.abs(a[i]! - b[i]!));
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
   }
   return { position, maxAbsDiff, cosine: dot / Math.sqrt(na * nb), sameArgmax: argmax(a) === argmax(b) };
 }

@@ -9,7 +9,7 @@ export function bruteForceMask(grammar: TokenGrammar, state: number): Uint32Arra
   for (let id = 0; id < width; id++) {
     const isEos = grammar.index.eosIds.includes(id);
     const ok = isEos ? grammar.automaton.isAccepting(state) : grammar.stepToken(state, id) >= 0;
-    if (ok) out[id >>> 5] |= 1 << (id & 31);
+    if (ok) out[id >>> 5]! |= 1 << (id & 31);
   }
   return out;
 }
@@ -17,7 +17,7 @@ export function bruteForceMask(grammar: TokenGrammar, state: number): Uint32Arra
 /** First id where two masks differ, or -1. */
 export function firstDifference(a: Uint32Array, b: Uint32Array): number {
   for (let w = 0; w < a.length; w++) {
-    if (a[w] !== b[w]) return (w << 5) + 31 - Math.clz32((a[w] ^ b[w]) & -(a[w] ^ b[w]));
+    if (a[w] !== b[w]) return (w << 5) + 31 - Math.clz32((a[w]! ^ b[w]!) & -(a[w]! ^ b[w]!));
   }
   return -1;
 }
@@ -32,12 +32,12 @@ export function randomTokenization(grammar: TokenGrammar, bytes: Uint8Array, ran
     let node = 0;
     for (let i = at; i < bytes.length; i++) {
       let child = node + 1;
-      while (child < trie.subtreeEnd[node] && trie.byte[child] !== bytes[i]) child = trie.subtreeEnd[child];
-      if (child >= trie.subtreeEnd[node]) break;
+      while (child < trie.subtreeEnd[node]! && trie.byte[child] !== bytes[i]) child = trie.subtreeEnd[child]!;
+      if (child >= trie.subtreeEnd[node]!) break;
       node = child;
-      for (let k = trie.tokenStart[node]; k < trie.ownEnd[node]; k++) choices.push(trie.order[k]);
+      for (let k = trie.tokenStart[node]!; k < trie.ownEnd[node]!; k++) choices.push(trie.order[k]!);
     }
-    const id = choices[Math.floor(random() * choices.length)];
+    const id = choices[Math.floor(random() * choices.length)]!;
     ids.push(id);
     at += grammar.vocabulary.bytes(id).length;
   }
@@ -48,8 +48,8 @@ export function randomTokenization(grammar: TokenGrammar, bytes: Uint8Array, ran
 export function acceptAllChecked(matcher: Matcher, ids: readonly number[], mask: Uint32Array): number {
   for (let i = 0; i < ids.length; i++) {
     matcher.fillMask(mask);
-    if (!hasBit(mask, ids[i])) return i;
-    if (!matcher.accept(ids[i])) return i;
+    if (!hasBit(mask, ids[i]!)) return i;
+    if (!matcher.accept(ids[i]!)) return i;
   }
   return -1;
 }

@@ -90,8 +90,8 @@ describe("fakeExtractor", () => {
     const out = [];
     for await (const r of fake.extractMany(Invoice, [{ text: "a", id: "doc-a" }, "b"])) out.push(r);
     expect(out[0]).toMatchObject({ id: "doc-a", index: 0 });
-    expect(JSON.parse(out[0].result!.raw)).toEqual(VALUE);
+    expect(JSON.parse(out[0]!.result!.raw)).toEqual(VALUE);
     expect(out[1]).toMatchObject({ id: 1, index: 1 });
-    expect(out[1].error).toBeInstanceOf(Error);
+    expect(out[1]!.error).toBeInstanceOf(Error);
   });
 });

@@ -64,9 +64,9 @@ describe("validate", () => {
   it("picks the draft from $schema: draft-07 tuples vs 2020-12 prefixItems", () => {
     const d7 = { $schema: "http://json-schema.org/draft-07/schema#", type: "array", items: [{ type: "string" }, { type: "number" }] };
     expect(validate(["a", 1], d7).ok).toBe(true);
-    expect(validate(["a", "b"], d7).issues[0].pointer).toBe("/1");
+    expect(validate(["a", "b"], d7).issues[0]!.pointer).toBe("/1");
     const d2020 = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "array", prefixItems: [{ type: "string" }, { type: "number" }] };
-    expect(validate(["a", "b"], d2020).issues[0].pointer).toBe("/1");
+    expect(validate(["a", "b"], d2020).issues[0]!.pointer).toBe("/1");
     const d2019 = { $schema: "https://json-schema.org/draft/2019-09/schema", type: "object", properties: { a: { type: "integer" } } };
     expect(validate({ a: 1.5 }, d2019).ok).toBe(false);
   });

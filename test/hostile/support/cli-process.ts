@@ -72,6 +72,7 @@ export function startCli(
   };
   const command = [process.execPath, "--import", "tsx", RANDOM_CLI, ...args];
   const [file, ...rest] = options.wrap ? options.wrap(command) : command;
+  if (file === undefined) throw new Error("the wrap option returned an empty command");
   const child = spawn(file, rest, spawnOptions);
   const started = performance.now();
   let stdout = "";
@@ -105,5 +106,5 @@ export function runCliProcess(args: readonly string[], bounds: CliBounds, option
 /** A typed one-line CLI failure: exactly `pocket-extract: CODE: <path>: ...` and nothing else. */
 export function typedLine(outcome: CliOutcome): { code: string; path: string; message: string } | undefined {
   const match = /^pocket-extract: ([A-Z_]+): (\S+): ([^\n]+)\n$/.exec(outcome.stderr);
-  return match ? { code: match[1], path: match[2], message: match[3] } : undefined;
+  return match ? { code: match[1]!, path: match[2]!, message: match[3]! } : undefined;
 }

@@ -46,7 +46,7 @@ export function matches(grammar: Grammar, text: string, maxDepth = 64): boolean 
         return e.ranges.some(([lo, hi]) => cp >= lo && cp <= hi) && k(pos + (cp > 0xffff ? 2 : 1));
       }
       case "seq": {
-        const go = (i: number, p: number): boolean => (i === e.items.length ? k(p) : m(e.items[i], p, depth, (q) => go(i + 1, q)));
+        const go = (i: number, p: number): boolean => (i === e.items.length ? k(p) : m(e.items[i]!, p, depth, (q) => go(i + 1, q)));
         return go(0, pos);
       }
       case "alt":
