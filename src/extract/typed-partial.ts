@@ -46,7 +46,8 @@ function samePath(a: JsonPath, b: JsonPath): boolean {
 function remove(root: unknown, leaf: Leaf): void {
   let parent = root as Record<string | number, unknown>;
   for (const seg of leaf.path.slice(0, -1)) parent = parent[seg] as Record<string | number, unknown>;
-  const key = leaf.path[leaf.path.length - 1];
+  const key = leaf.path.at(-1);
+  if (key === undefined) return; // the root itself has no container
   if (!Array.isArray(parent)) delete parent[key];
   else if (key === parent.length - 1) parent.pop();
 }

@@ -75,7 +75,7 @@ describe("run: extraction options", () => {
     expect(first.code).not.toBe(2);
     expect(raws(second.out)).toEqual(raws(first.out));
     const unseeded = [await run(engine, "--temperature", "0.8"), await run(engine, "--temperature", "0.8")];
-    expect(raws(unseeded[1].out)).not.toEqual(raws(unseeded[0].out));
+    expect(raws(unseeded[1]!.out)).not.toEqual(raws(unseeded[0]!.out));
   });
 
   it("--temperature and --seed reach the engine; --retries resamples a failed result", async () => {

@@ -51,7 +51,7 @@ describe("stream() on llama.cpp: break frees the engine within one token", () =>
 
     const start = engine.log.length;
     const atBreak = await breakAfter(3);
-    const session = engine.log[atBreak - 1].session;
+    const session = engine.log[atBreak - 1]!.session;
     // No pass or sample started after the break; the one in flight may finish; the session closed
     // before `break` returned.
     expect(engine.count("pass", atBreak)).toBe(0);

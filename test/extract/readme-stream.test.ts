@@ -79,9 +79,9 @@ describe("README: streaming in a UI loop", () => {
       [0, true, "Emily Chen"],
       [1, true, "Bob"],
     ]);
-    expect(view.rows[0].fields.every((f) => f.status === "found")).toBe(true);
+    expect(view.rows[0]!.fields.every((f) => f.status === "found")).toBe(true);
     expect(view.results).toHaveLength(1);
-    expect(view.rendered.at(-1)).toEqual(view.results[0].data);
+    expect(view.rendered.at(-1)).toEqual(view.results[0]!.data);
   });
 
   it("a hidden view breaks out of the loop: no result, the engine is free", async () => {

@@ -67,8 +67,8 @@ function stepOutputs(engine: LoggingEngine): string[] {
       const forced = pending === undefined ? c.ids! : c.ids!.slice(1);
       pending = undefined;
       if (forced.length > 0) step(forced);
-    } else if (c.call === "sample" && !vocab.eosIds.includes(c.ids![0])) {
-      pending = c.ids![0];
+    } else if (c.call === "sample" && !vocab.eosIds.includes(c.ids![0]!)) {
+      pending = c.ids![0]!;
       step([pending]);
     }
   }
@@ -102,8 +102,8 @@ describe("stream(): partials", () => {
     const products = (await collect(ex.stream(Order, ORDER_TEXT).partialObjectStream)).flatMap((p) => (p.product === undefined ? [] : [p.product]));
     const growing = products.filter((p, i) => p !== products[i - 1]);
     expect(growing.length).toBeGreaterThanOrEqual(3);
-    expect(growing[0].length).toBeGreaterThan(0);
-    growing.forEach((p, i) => i > 0 && expect(p.startsWith(growing[i - 1]) && p.length > growing[i - 1].length).toBe(true));
+    expect(growing[0]!.length).toBeGreaterThan(0);
+    growing.forEach((p, i) => i > 0 && expect(p.startsWith(growing[i - 1]!) && p.length > growing[i - 1]!.length).toBe(true));
     expect(growing.at(-1)).toBe("锐思Book Pro 14");
   });
 
@@ -194,12 +194,12 @@ describe("stream(): elements", () => {
       const prefix = `/people/${el.index}`;
       expect(el.fields).toEqual(result.fields.filter((f) => f.pointer.startsWith(`${prefix}/`)));
     }
-    expect(elements[0].fields.map((f) => f.status)).toEqual(["found", "found", "found"]);
-    expect(elements[1].fields.find((f) => f.pointer === "/people/1/age")!.status).toBe("missing");
-    expect(elements[2].grounded).toBe(false); // "Zed" and 7 are not in the text
-    expect(elements[2].fields.find((f) => f.pointer === "/people/2/name")!.status).toBe("fabricated");
-    expect(elements[2].partial).toEqual({ name: "Zed", age: 7 }); // city: null is the optional escape
-    expectTypeOf(elements[0]).toEqualTypeOf<StreamElement<z.infer<typeof Person>>>();
+    expect(elements[0]!.fields.map((f) => f.status)).toEqual(["found", "found", "found"]);
+    expect(elements[1]!.fields.find((f) => f.pointer === "/people/1/age")!.status).toBe("missing");
+    expect(elements[2]!.grounded).toBe(false); // "Zed" and 7 are not in the text
+    expect(elements[2]!.fields.find((f) => f.pointer === "/people/2/name")!.status).toBe("fabricated");
+    expect(elements[2]!.partial).toEqual({ name: "Zed", age: 7 }); // city: null is the optional escape
+    expectTypeOf(elements[0]!).toEqualTypeOf<StreamElement<z.infer<typeof Person>>>();
   });
 
   it("streams the items of a root array by default; an element with a required field answered null is not ok", async () => {
@@ -209,7 +209,8 @@ describe("stream(): elements", () => {
     const elements = await collect(stream.elementStream);
     const result = await stream.result;
     expect(elements.map((e) => e.index)).toEqual([0, 1]);
-    const [first, second] = elements;
+    const first = elements[0]!;
+    const second = elements[1]!;
     expect(first.ok && first.data).toEqual({ name: "Emily Chen", role: "admin" });
     expect(second.ok).toBe(false);
     expect(second.data).toBeNull();
@@ -288,7 +289,7 @@ describe("stream(): the AI SDK-shaped views", () => {
       const result = await stream.result;
       expect(attempts[0]).toBe(1);
       expect(Math.max(...attempts)).toBe(result.stats.attempts);
-      attempts.forEach((a, k) => k > 0 && expect(a).toBeGreaterThanOrEqual(attempts[k - 1]));
+      attempts.forEach((a, k) => k > 0 && expect(a).toBeGreaterThanOrEqual(attempts[k - 1]!));
       if (result.stats.attempts > 1) return;
     }
     throw new Error("no run needed a retry: pick another seed");
