@@ -16,7 +16,7 @@ function checkChunks(text: string, size: number, overlap: number): void {
     expect(text.slice(c.start, c.start + c.text.length)).toBe(c.text);
     expect(c.text.length).toBeLessThanOrEqual(size);
     if (c.start > covered) expect(text.slice(covered, c.start).trim()).toBe("");
-    if (i > 0) expect(c.start).toBeGreaterThan(chunks[i - 1].start);
+    if (i > 0) expect(c.start).toBeGreaterThan(chunks[i - 1]!.start);
     covered = Math.max(covered, c.start + c.text.length);
   }
   expect(text.slice(covered).trim()).toBe("");
@@ -27,7 +27,7 @@ describe("splitIntoChunks", () => {
     const para = "First sentence here. Second one follows! Third asks why? ";
     const text = `${para.repeat(3)}\n\n${para.repeat(3)}`;
     const chunks = splitIntoChunks(text, 200, 60);
-    expect(chunks[0].text.endsWith("\n\n")).toBe(true);
+    expect(chunks[0]!.text.endsWith("\n\n")).toBe(true);
     for (const c of chunks.slice(1)) expect(c.text).toMatch(/^(First|Second|Third)/);
     checkChunks(text, 200, 60);
   });

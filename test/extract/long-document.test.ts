@@ -115,7 +115,7 @@ describe("long documents", () => {
     const events = [];
     for await (const e of ex.stream(PaymentsSchema, text, { chunkSize: 1000 })) events.push(e);
     expect(events.map((e) => e.type)).toEqual(["result"]);
-    const last = events[0];
+    const last = events[0]!;
     expect(last.type === "result" && last.result.data?.payments.length).toBe(all.length);
   });
 

@@ -64,7 +64,7 @@ function nextStart(text: string, from: number, end: number): number {
 }
 
 function skipSpace(text: string, p: number, end: number): number {
-  while (p < end && /\s/.test(text[p])) p++;
+  while (p < end && /\s/.test(text.charAt(p))) p++;
   return p;
 }
 
@@ -80,16 +80,16 @@ function isCut(text: string, p: number, kind: Cut): boolean {
 /** `p` follows a sentence end (its closing quotes included) and, after Latin punctuation, a space. */
 function endsSentence(text: string, p: number): boolean {
   let q = p - 1;
-  while (q > 0 && CLOSERS.has(text[q])) q--;
-  if (SENTENCE_END_CJK.has(text[q])) return !CLOSERS.has(text[p]);
-  return SENTENCE_END_LATIN.has(text[q]) && /\s/.test(text[p]);
+  while (q > 0 && CLOSERS.has(text.charAt(q))) q--;
+  if (SENTENCE_END_CJK.has(text.charAt(q))) return !CLOSERS.has(text.charAt(p));
+  return SENTENCE_END_LATIN.has(text.charAt(q)) && /\s/.test(text.charAt(p));
 }
 
 /** `p` splits a word, a number or a surrogate pair. */
 function insideWord(text: string, p: number): boolean {
   if (isLowSurrogate(text.charCodeAt(p))) return true;
-  const before = text[p - 1];
-  const after = text[p];
+  const before = text.charAt(p - 1);
+  const after = text.charAt(p);
   if (isWordUnit(before) && isWordUnit(after)) return true;
   const digit = /\d/;
   // "1,234" / "3.5" / "12:30": a joiner between digits belongs to the number.

@@ -86,9 +86,9 @@ function chunksWithGaps(done: readonly ChunkExtraction[]): { chunk: Chunk; index
   return [...byChunk.values()]
     .filter((runs) => {
       const gaps = runs.map((r) => new Set(r.result.fields.filter((f) => f.path.length === 1 && foundNothing(f)).map((f) => f.pointer)));
-      return [...gaps[0]].some((pointer) => gaps.every((g) => g.has(pointer)));
+      return [...gaps[0]!].some((pointer) => gaps.every((g) => g.has(pointer)));
     })
-    .map((runs) => ({ chunk: runs[0].chunk, index: runs[0].index }));
+    .map((runs) => ({ chunk: runs[0]!.chunk, index: runs[0]!.index }));
 }
 
 function foundNothing(f: FieldResult): boolean {
@@ -98,7 +98,7 @@ function foundNothing(f: FieldResult): boolean {
 /** Totals of the chunks' generations; `totalMs` is the whole run's wall time. */
 function sumStats(results: readonly ExtractResult<unknown>[], chunks: number, totalMs: number): ExtractStats {
   const sum = (pick: (s: ExtractStats) => number): number => results.reduce((n, r) => n + pick(r.stats), 0);
-  const first = results[0].stats;
+  const first = results[0]!.stats;
   return {
     tokensSampled: sum((s) => s.tokensSampled),
     tokensForced: sum((s) => s.tokensForced),

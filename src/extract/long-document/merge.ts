@@ -53,8 +53,8 @@ function mergeAt(path: JsonPath, sources: readonly Source[], out: FieldResult[],
 function mergeObjects(path: JsonPath, sources: readonly Source[], out: FieldResult[], conflicts: Issue[]): unknown {
   const keys = [...new Set(sources.flatMap((s) => Object.keys(s.value as Record<string, unknown>)))];
   if (keys.length === 0) {
-    out.push(...sources[0].fields.filter((f) => f.path.length === path.length));
-    return sources[0].value;
+    out.push(...sources[0]!.fields.filter((f) => f.path.length === path.length));
+    return sources[0]!.value;
   }
   const merged: Record<string, unknown> = {};
   for (const key of keys) {
@@ -94,7 +94,7 @@ function mergeArrays(path: JsonPath, sources: readonly Source[], out: FieldResul
       out.push(...own.map((f) => reindex(f, path.length, at)));
     });
   }
-  if (merged.length === 0) out.push(...sources[0].fields.filter((f) => f.path.length === path.length));
+  if (merged.length === 0) out.push(...sources[0]!.fields.filter((f) => f.path.length === path.length));
   return merged;
 }
 
