@@ -49,7 +49,7 @@ export class MaskbenchTally {
       [this.warm, outcome.warmTokenUs],
       [this.coldMask, outcome.coldMaskUs],
     ] as const) {
-      for (let i = 0; i < values.length; i++) target.push(values[i]);
+      for (let i = 0; i < values.length; i++) target.push(values[i]!);
     }
     this.outcomes.push(outcome);
   }

@@ -44,7 +44,10 @@ export function pythonFloatRepr(x: number): string {
   if (!Number.isFinite(x)) return x > 0 ? "Infinity" : "-Infinity";
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
   const sign = x < 0 ? "-" : "";
-  const [mantissa, exponent] = Math.abs(x).toExponential().split("e");
+  const exponential = Math.abs(x).toExponential(); // always "<mantissa>e<exponent>"
+  const split = exponential.indexOf("e");
+  const mantissa = exponential.slice(0, split);
+  const exponent = exponential.slice(split + 1);
   const digits = mantissa.replace(".", "");
   const point = Number(exponent) + 1; // value = 0.<digits> * 10^point
   if (point <= -4 || point > 16) {
@@ -183,7 +186,7 @@ class Parser {
       const c = this.text[this.at++];
       if (c === '"') return result;
       if (c !== "\\") this.fail("a closing quote", this.at - 1);
-      const e = this.text[this.at++];
+      const e = this.text[this.at++]!;
       if (e === "u") {
         const hex = this.text.slice(this.at, this.at + 4);
         if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail("4 hex digits");
