@@ -186,14 +186,17 @@ class Parser {
       const c = this.text[this.at++];
       if (c === '"') return result;
       if (c !== "\\") this.fail("a closing quote", this.at - 1);
-      const e = this.text[this.at++]!;
+      const e = this.text[this.at++];
       if (e === "u") {
         const hex = this.text.slice(this.at, this.at + 4);
         if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail("4 hex digits");
         result += String.fromCharCode(parseInt(hex, 16));
         this.at += 4;
-      } else if (e in ESCAPED) result += ESCAPED[e];
-      else this.fail("an escape", this.at - 1);
+        continue;
+      }
+      const escaped = e === undefined ? undefined : ESCAPED[e];
+      if (escaped === undefined) this.fail("an escape", this.at - 1);
+      result += escaped;
     }
   }
 

@@ -59,7 +59,7 @@ export function summarize(values: ArrayLike<number>): Summary {
   if (values.length === 0) return EMPTY_SUMMARY;
   const sorted = Float64Array.from(values).sort();
   let total = 0;
-  for (let i = 0; i < sorted.length; i++) total += sorted[i]!;
+  for (const value of sorted) total += value;
   return {
     n: sorted.length,
     avg: total / sorted.length,
