@@ -64,7 +64,7 @@ const CAP = 0x7fff;
 function annotateTrie(trie: TokenTrie): { utf8Pos: Int8Array; skipChars: Int16Array } {
   const n = trie.numNodes;
   const { byte, subtreeEnd } = trie;
-  const plain = [new Int16Array(n), new Int16Array(n), new Int16Array(n), new Int16Array(n)];
+  const plain: [Int16Array, Int16Array, Int16Array, Int16Array] = [new Int16Array(n), new Int16Array(n), new Int16Array(n), new Int16Array(n)];
   for (let node = n - 1; node >= 0; node--) {
     let c0 = 0, c1 = 0, c2 = 0, c3 = 0;
     for (let child = node + 1; child < subtreeEnd[node]!; child = subtreeEnd[child]!) {
@@ -77,20 +77,20 @@ function annotateTrie(trie: TokenTrie): { utf8Pos: Int8Array; skipChars: Int16Ar
       }
       // Inside a character: only a continuation byte keeps the path plain.
       const isCont = b >= 0x80 && b <= 0xbf;
-      c1 = c1 === UNSAFE || !isCont || plain[0]![child] === UNSAFE ? UNSAFE : Math.max(c1, plain[0]![child]!);
-      c2 = c2 === UNSAFE || !isCont || plain[1]![child] === UNSAFE ? UNSAFE : Math.max(c2, plain[1]![child]!);
-      c3 = c3 === UNSAFE || !isCont || plain[2]![child] === UNSAFE ? UNSAFE : Math.max(c3, plain[2]![child]!);
+      c1 = c1 === UNSAFE || !isCont || plain[0][child] === UNSAFE ? UNSAFE : Math.max(c1, plain[0][child]!);
+      c2 = c2 === UNSAFE || !isCont || plain[1][child] === UNSAFE ? UNSAFE : Math.max(c2, plain[1][child]!);
+      c3 = c3 === UNSAFE || !isCont || plain[2][child] === UNSAFE ? UNSAFE : Math.max(c3, plain[2][child]!);
     }
-    plain[0]![node] = c0;
-    plain[1]![node] = c1;
-    plain[2]![node] = c2;
-    plain[3]![node] = c3;
+    plain[0][node] = c0;
+    plain[1][node] = c1;
+    plain[2][node] = c2;
+    plain[3][node] = c3;
   }
 
   const utf8Pos = new Int8Array(n);
   const skipChars = new Int16Array(n);
   utf8Pos[0] = 0;
-  skipChars[0] = plain[0]![0]!;
+  skipChars[0] = plain[0][0]!;
   // Preorder: a parent is numbered before its children, so one forward pass sets positions.
   const parentStack: number[] = [0];
   for (let node = 1; node < n; node++) {
