@@ -110,7 +110,7 @@ const outTokens = cold.result.tokens.length;
 
 // Unconstrained: as many single-token steps as the constrained output had tokens, eos excluded.
 const open = new Uint32Array(compiled.tokens.maskWords).fill(0xffffffff);
-for (const id of engine.vocabulary.eosIds) open[id >>> 5] &= ~(1 << (id & 31));
+for (const id of engine.vocabulary.eosIds) open[id >>> 5]! &= ~(1 << (id & 31));
 async function unconstrainedRun(): Promise<{ session: TimedSession; ms: number }> {
   const session = new TimedSession(await engine.createSession());
   const started = performance.now();

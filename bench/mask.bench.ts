@@ -38,7 +38,7 @@ const runs = Number(values.runs);
 const seed = Number(values.seed);
 
 const vocabulary = await fixtureVocabulary();
-const eos = vocabulary.eosIds[0];
+const eos = vocabulary.eosIds[0]!;
 const externalBefore = externalBytes();
 const xg = await loadXGrammar(await ensureFixtureTokenizer(), vocabulary.width, vocabulary.eosIds);
 const xgVocabBytes = externalBytes() - externalBefore;
@@ -109,7 +109,7 @@ const probes = await probeMasks(PROBE_SCHEMA, PROBE_STATES, vocabulary, xg, Math
 // Memory: our vocabulary index and one compiled grammar with the caches filled by its documents
 // (XGrammar's WASM heap growth for its tokenizer info and the same grammar was taken at load).
 const ourInvoice = compileUncached(invoice.schema, vocabulary, OUR_FORMAT);
-for (const ids of prepare([invoice], vocabulary)[0].ids) driveMatcher(ourInvoice.tokens.matcher(), ids, new Uint32Array(ourInvoice.tokens.maskWords), eos, {});
+for (const ids of prepare([invoice], vocabulary)[0]!.ids) driveMatcher(ourInvoice.tokens.matcher(), ids, new Uint32Array(ourInvoice.tokens.maskWords), eos, {});
 
 // ---- report
 const rowsFor = (name: string): string[][] => {

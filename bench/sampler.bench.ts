@@ -55,7 +55,7 @@ if (baselineRev !== "none") {
   const path = baselineAddon(baselineRev);
   subjects.push({ name: `baseline ${baselineRev}`, model: await loadSubject(createRequire(import.meta.url)(path) as NativeLlamaAddon), minP: false });
 }
-const width = subjects[0].model.width();
+const width = subjects[0]!.model.width();
 const words = Math.ceil(width / 32);
 
 /** A mask of `count` ids spread at random over the vocabulary (seeded). */
@@ -65,8 +65,8 @@ function maskOf(count: number): Uint32Array {
   const random = mulberry32(count);
   for (let set = 0; set < count; ) {
     const id = Math.floor(random() * width);
-    if ((mask[id >>> 5] & (1 << (id & 31))) === 0) {
-      mask[id >>> 5] |= 1 << (id & 31);
+    if ((mask[id >>> 5]! & (1 << (id & 31))) === 0) {
+      mask[id >>> 5]! |= 1 << (id & 31);
       set++;
     }
   }
@@ -91,21 +91,21 @@ for (const allowed of DENSITIES) {
         const elapsed = performance.now() - t0;
         const used = process.cpuUsage(c0);
         if (round < 0) return; // round -1 warms up
-        wall[s][c].push((elapsed * 1000) / batch);
-        cpu[s][c].push((used.user + used.system) / batch);
+        wall[s]![c]!.push((elapsed * 1000) / batch);
+        cpu[s]![c]!.push((used.user + used.system) / batch);
       });
     });
   }
   const wallMed = wall.map((byConfig) => byConfig.map((xs) => (xs.length > 0 ? median(xs) : NaN)));
   const cpuMed = cpu.map((byConfig) => byConfig.map((xs) => (xs.length > 0 ? median(xs) : NaN)));
   subjects.forEach((s, i) =>
-    CONFIGS.forEach((c, j) => results.push({ allowed, addon: s.name, config: c.name, wallMicros: wallMed[i][j], cpuMicros: cpuMed[i][j] })),
+    CONFIGS.forEach((c, j) => results.push({ allowed, addon: s.name, config: c.name, wallMicros: wallMed[i]![j]!, cpuMicros: cpuMed[i]![j]! })),
   );
   const base = subjects.length > 1;
   const headers = ["configuration", "wall", "cpu", ...(base ? ["baseline wall", "baseline cpu", "speed-up (cpu)"] : [])];
   const rows = CONFIGS.map((c, j) => {
-    const row = [c.name, fmt(wallMed[0][j], 1), fmt(cpuMed[0][j], 1)];
-    return base ? [...row, fmt(wallMed[1][j], 1), fmt(cpuMed[1][j], 1), Number.isFinite(cpuMed[1][j]) ? `${fmt(cpuMed[1][j] / cpuMed[0][j])}x` : "-"] : row;
+    const row = [c.name, fmt(wallMed[0]![j]!, 1), fmt(cpuMed[0]![j]!, 1)];
+    return base ? [...row, fmt(wallMed[1]![j]!, 1), fmt(cpuMed[1]![j]!, 1), Number.isFinite(cpuMed[1]![j]) ? `${fmt(cpuMed[1]![j]! / cpuMed[0]![j]!)}x` : "-"] : row;
   });
   console.log(`\nmask: ${allowed} allowed ids`);
   console.log(formatTable(headers, rows));

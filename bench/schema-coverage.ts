@@ -47,7 +47,7 @@ if (!existsSync(root)) {
 const pct = (xs: number[], p: number): number => {
   if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 const fmt = (xs: number[]): string =>
   `p50 ${pct(xs, 50).toFixed(2)} ms, p90 ${pct(xs, 90).toFixed(2)} ms, p99 ${pct(xs, 99).toFixed(2)} ms, max ${Math.max(...xs).toFixed(2)} ms`;

@@ -130,8 +130,8 @@ async function httpSection(model: string): Promise<Record<string, unknown>[]> {
       const h = medianRun(http);
       const d = medianRun(direct);
       // Each rep's two runs are adjacent in time: the median of their differences is the estimate.
-      const overheadMs = median(http.map((run, r) => run.p50 - direct[r].p50));
-      const overheadShare = median(http.map((run, r) => (run.p50 - direct[r].p50) / direct[r].p50));
+      const overheadMs = median(http.map((run, r) => run.p50 - direct[r]!.p50));
+      const overheadShare = median(http.map((run, r) => (run.p50 - direct[r]!.p50) / direct[r]!.p50));
       rows.push({ pool: poolSize, concurrency, http: h, inProcess: d, overheadMs, overheadShare });
       console.log(`  pool ${poolSize}, concurrency ${concurrency}: HTTP ${fmt(h.docsPerSecond)} docs/s p50 ${fmt(h.p50)} ms; in-process ${fmt(d.docsPerSecond)} docs/s p50 ${fmt(d.p50)} ms`);
     }

@@ -122,7 +122,7 @@ console.log("\n[measured] pocket-shaped GGUF (Q8_0), one forward pass of k + 1 t
 console.log(
   formatTable(
     ["k", ...threadCounts.map((t) => `${t} thread${t > 1 ? "s" : ""}`)],
-    Array.from({ length: 9 }, (_, k) => [String(k), ...threadCounts.map((t) => `${fmt(verifyCost.get(t)![k], 1)} (${fmt(verifyCost.get(t)![k] / verifyCost.get(t)![0])}x)`)]),
+    Array.from({ length: 9 }, (_, k) => [String(k), ...threadCounts.map((t) => `${fmt(verifyCost.get(t)![k]!, 1)} (${fmt(verifyCost.get(t)![k]! / verifyCost.get(t)![0]!)}x)`)]),
   ),
 );
 
@@ -141,8 +141,8 @@ const replayWall = async (model: NativeLlamaModel, batches: readonly number[]): 
 const rows: string[][] = [];
 for (const threads of threadCounts) {
   const costs = verifyCost.get(threads)!;
-  const interpolated = costs[Math.min(8, Math.floor(meanBatch) - 1)] + (meanBatch % 1) * (costs[Math.min(8, Math.floor(meanBatch))] - costs[Math.min(8, Math.floor(meanBatch) - 1)]);
-  const composed = perToken("plain") / perToken("speculative") / (interpolated / costs[0]);
+  const interpolated = costs[Math.min(8, Math.floor(meanBatch) - 1)]! + (meanBatch % 1) * (costs[Math.min(8, Math.floor(meanBatch))]! - costs[Math.min(8, Math.floor(meanBatch) - 1)]!);
+  const composed = perToken("plain") / perToken("speculative") / (interpolated / costs[0]!);
   const model = models.get(threads)!;
   const plainMs = await replayWall(model, wall.plain);
   const specMs = await replayWall(model, wall.speculative);

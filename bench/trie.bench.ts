@@ -20,6 +20,6 @@ for (let i = 0; i < WARMUP + RUNS; i++) {
   if (i >= WARMUP) times.push(performance.now() - start);
 }
 times.sort((a, b) => a - b);
-const median = times[Math.floor(times.length / 2)];
-console.log(`trie build: median ${median.toFixed(1)} ms, min ${times[0].toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms (${RUNS} runs after ${WARMUP} warm-up)`);
+const median = times[Math.floor(times.length / 2)]!;
+console.log(`trie build: median ${median.toFixed(1)} ms, min ${times[0]!.toFixed(1)} ms, max ${times[times.length - 1]!.toFixed(1)} ms (${RUNS} runs after ${WARMUP} warm-up)`);
 console.log(`nodes ${trie.numNodes}, tokens ${trie.numTokens}, max depth ${trie.maxDepth}, memory ${trie.memoryBytes} bytes (${(trie.memoryBytes / 2 ** 20).toFixed(2)} MiB)`);

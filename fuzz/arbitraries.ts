@@ -171,5 +171,5 @@ export const hostileJsonl: fc.Arbitrary<Uint8Array> = fc
 
 /** Draws the value of `arbitrary` for `seed`: the same seed always gives the same case. */
 export function draw<T>(arbitrary: fc.Arbitrary<T>, seed: number): T {
-  return fc.sample(arbitrary, { seed, numRuns: 1 })[0];
+  return fc.sample(arbitrary, { seed, numRuns: 1 })[0]!;
 }

@@ -105,10 +105,10 @@ const started = performance.now();
 let done = 0;
 console.log(replay ? `fuzz: replaying ${values.replay}` : `fuzz: base seed ${baseSeed}, targets ${targets.join(",")}, timeout ${timeoutMs} ms, memory bound ${maxRssMb} MB`);
 for (let i = 0; i < runs && performance.now() < deadline; i++) {
-  const target = replay ? (replay[1] as Target) : targets[i % targets.length];
+  const target = replay ? (replay[1] as Target) : targets[i % targets.length]!;
   const seed = replay ? Number(replay[2]) : baseSeed + i;
   const verdict = await runOne(target, seed);
-  counts[verdict.kind]++;
+  counts[verdict.kind]!++;
   if (verdict.kind === "typed") typedCodes[verdict.code] = (typedCodes[verdict.code] ?? 0) + 1;
   perTarget[target] = (perTarget[target] ?? 0) + 1;
   done++;
@@ -121,7 +121,7 @@ for (let i = 0; i < runs && performance.now() < deadline; i++) {
 }
 worker?.child.kill();
 const seconds = Math.round((performance.now() - started) / 1000);
-const found = FINDINGS.reduce((n, k) => n + counts[k], 0);
+const found = FINDINGS.reduce((n, k) => n + counts[k]!, 0);
 console.log(
   `typed errors by code: ${Object.entries(typedCodes).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(", ") || "none"}\n` +
     `fuzz: ${done} cases in ${seconds} s (${Object.entries(perTarget).map(([t, n]) => `${t} ${n}`).join(", ")}): ok ${counts.ok}, typed ${counts.typed}, crashed ${counts.crash}, wrong ${counts.wrong}, hung ${counts.hang}, memory ${counts.memory}, died ${counts.died}; base seed ${baseSeed}`,

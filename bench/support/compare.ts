@@ -30,15 +30,16 @@ export interface EngineRun {
   readonly warm: Samples;
 }
 
-export const prepare = (cases: readonly BenchCase[], vocabulary: Vocabulary): PreparedCase[] =>
-  cases.map((c) => ({ ...c, ids: c.texts.map((t) => vocabulary.encode(t)) }));
+export const prepare = (cases: readonly BenchCase[], vocabulary: Vocabulary): PreparedCase[] => cases.map((c) => prepareCase(c, vocabulary));
+
+const prepareCase = (c: BenchCase, vocabulary: Vocabulary): PreparedCase => ({ ...c, ids: c.texts.map((t) => vocabulary.encode(t)) });
 
 const newRun = (): EngineRun => ({ compileMs: [], cold: new Samples(), warm: new Samples() });
 
 /** Our engine: fresh compile per case, then two passes over its instances. */
 export function runOurs(cases: readonly PreparedCase[], vocabulary: Vocabulary): EngineRun {
   const run = newRun();
-  const eos = vocabulary.eosIds[0];
+  const eos = vocabulary.eosIds[0]!;
   for (const c of cases) {
     const t0 = performance.now();
     const compiled = compileUncached(c.schema, vocabulary, OUR_FORMAT, true);
@@ -100,12 +101,12 @@ export async function selectMaskbenchCases(
 ): Promise<{ cases: PreparedCase[]; report: SelectionReport }> {
   const report: SelectionReport = { tried: 0, noValidInstance: 0, oursCompileError: 0, oursRejected: 0, xgCompileError: 0, xgRejected: 0, xgSlow: [] };
   const cases: PreparedCase[] = [];
-  const eos = vocabulary.eosIds[0];
+  const eos = vocabulary.eosIds[0]!;
   for (const name of sampleNames(listMaskbench(dir) ?? [], undefined, seed)) {
     if (cases.length >= count) break;
     report.tried++;
     const file = loadMaskbench(dir, name, COMPACT_SEPARATORS);
-    const [candidate] = prepare([{ name, schema: file.schema, texts: file.tests.filter((t) => t.valid).map((t) => t.text) }], vocabulary);
+    const candidate = prepareCase({ name, schema: file.schema, texts: file.tests.filter((t) => t.valid).map((t) => t.text) }, vocabulary);
     if (candidate.texts.length === 0) {
       report.noValidInstance++;
       continue;

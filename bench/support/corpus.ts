@@ -39,7 +39,7 @@ export function sampleNames(names: readonly string[], count: number | undefined,
   const pool = [...names];
   for (let i = pool.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
-    [pool[i], pool[j]] = [pool[j], pool[i]];
+    [pool[i], pool[j]] = [pool[j]!, pool[i]!];
   }
   return pool.slice(0, count);
 }

@@ -38,7 +38,7 @@ export function driveMatcher(
 ): DriveOutcome {
   const mismatches: string[] = [];
   for (let i = 0; i < ids.length; i++) {
-    const id = ids[i];
+    const id = ids[i]!;
     const t0 = performance.now();
     matcher.fillMask(mask);
     const t1 = performance.now();

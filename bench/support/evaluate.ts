@@ -129,7 +129,7 @@ export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeou
     const ids = file.tests.map((test) => vocabulary.encode(test.text));
     stage = "match";
     const mask = new Uint32Array(compiled.tokens.maskWords);
-    const eos = vocabulary.eosIds[0];
+    const eos = vocabulary.eosIds[0]!;
     const run = (pass: number): DriveOutcome[] =>
       ids.map((tokens) => driveMatcher(compiled.tokens.matcher(), tokens, mask, eos, pass === 0 ? { token: cold, mask: coldMask } : { token: warm }, deadline));
     const first = run(0);
@@ -138,13 +138,13 @@ export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeou
     const invalidAccepted: TestFailure[] = [];
     const mismatches: string[] = [];
     file.tests.forEach((test, i) => {
-      const outcome = first[i];
+      const outcome = first[i]!;
       const accepted = outcome.rejectedAt < 0 && outcome.complete;
-      if (test.valid && !accepted) validRejected.push(failure(i, test.description, test.text, ids[i], outcome, vocabulary));
-      if (!test.valid && accepted) invalidAccepted.push(failure(i, test.description, test.text, ids[i], outcome, vocabulary));
+      if (test.valid && !accepted) validRejected.push(failure(i, test.description, test.text, ids[i]!, outcome, vocabulary));
+      if (!test.valid && accepted) invalidAccepted.push(failure(i, test.description, test.text, ids[i]!, outcome, vocabulary));
       for (const m of outcome.mismatches) mismatches.push(`test ${i}: ${m}`);
-      if (second[i].rejectedAt !== outcome.rejectedAt || second[i].complete !== outcome.complete) {
-        mismatches.push(`test ${i}: warm pass disagrees with cold pass (${second[i].rejectedAt}/${second[i].complete} vs ${outcome.rejectedAt}/${outcome.complete})`);
+      if (second[i]!.rejectedAt !== outcome.rejectedAt || second[i]!.complete !== outcome.complete) {
+        mismatches.push(`test ${i}: warm pass disagrees with cold pass (${second[i]!.rejectedAt}/${second[i]!.complete} vs ${outcome.rejectedAt}/${outcome.complete})`);
       }
     });
     const status = validRejected.length + invalidAccepted.length + mismatches.length === 0 ? "pass" : "fail";
@@ -174,7 +174,7 @@ function failure(index: number, description: string, text: string, ids: readonly
     description,
     tokens: ids.length,
     at,
-    ...(at >= 0 ? { before: clipTail(vocabulary.decode(ids.slice(0, at))), token: vocabulary.decode([ids[at]]) } : {}),
+    ...(at >= 0 ? { before: clipTail(vocabulary.decode(ids.slice(0, at))), token: vocabulary.decode([ids[at]!]) } : {}),
     text: text.length <= TEXT_LIMIT ? text : `${text.slice(0, TEXT_LIMIT)}…`,
   };
 }

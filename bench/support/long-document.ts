@@ -65,7 +65,7 @@ export function longDocument(length: number): { text: string; payments: Payment[
         const date = day.toISOString().slice(0, 10);
         const amount = 1000 + n * 37;
         const [y, m, d] = [day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate()];
-        const name = zh ? ZH_FAMILY[n % 12] + ZH_GIVEN[Math.floor(n / 12) % 12] + ZH_GIVEN[(n + 5) % 12] : `${EN_FIRST[n % 12]} ${EN_LAST[Math.floor(n / 12) % 12]}`;
+        const name = zh ? ZH_FAMILY[n % 12]! + ZH_GIVEN[Math.floor(n / 12) % 12]! + ZH_GIVEN[(n + 5) % 12]! : `${EN_FIRST[n % 12]} ${EN_LAST[Math.floor(n / 12) % 12]}`;
         const [before, middle, after] = zh
           ? [`${y}年${m}月${d}日，`, "（编号", `）支付了${amount.toLocaleString("en-US")}元。`]
           : [`On ${date}, `, " (ref ", `) paid $${amount.toLocaleString("en-US")} for the order. `];
@@ -88,10 +88,10 @@ const ZH_PAYMENT = /(\d{4})年(\d{1,2})月(\d{1,2})日，(\p{Script=Han}{3})（�
 /** The payments written whole in `text` (a prompt holding one chunk), in the order they appear. */
 export function readPayments(text: string): { id: string; name: string; date: string; amount: number }[] {
   const found: { at: number; id: string; name: string; date: string; amount: number }[] = [];
-  for (const m of text.matchAll(EN_PAYMENT)) found.push({ at: m.index, id: m[3], name: m[2], date: m[1], amount: toNumber(m[4]) });
+  for (const m of text.matchAll(EN_PAYMENT)) found.push({ at: m.index, id: m[3]!, name: m[2]!, date: m[1]!, amount: toNumber(m[4]!) });
   for (const m of text.matchAll(ZH_PAYMENT)) {
-    const date = `${m[1]}-${m[2].padStart(2, "0")}-${m[3].padStart(2, "0")}`;
-    found.push({ at: m.index, id: m[5], name: m[4], date, amount: toNumber(m[6]) });
+    const date = `${m[1]}-${m[2]!.padStart(2, "0")}-${m[3]!.padStart(2, "0")}`;
+    found.push({ at: m.index, id: m[5]!, name: m[4]!, date, amount: toNumber(m[6]!) });
   }
   return found.sort((a, b) => a.at - b.at).map(({ id, name, date, amount }) => ({ id, name, date, amount }));
 }

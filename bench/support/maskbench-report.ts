@@ -49,7 +49,7 @@ export class MaskbenchTally {
       [this.warm, outcome.warmTokenUs],
       [this.coldMask, outcome.coldMaskUs],
     ] as const) {
-      for (let i = 0; i < values.length; i++) target.push(values[i]);
+      for (const value of values) target.push(value);
     }
     this.outcomes.push(outcome);
   }

@@ -44,7 +44,10 @@ export function pythonFloatRepr(x: number): string {
   if (!Number.isFinite(x)) return x > 0 ? "Infinity" : "-Infinity";
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
   const sign = x < 0 ? "-" : "";
-  const [mantissa, exponent] = Math.abs(x).toExponential().split("e");
+  const exponential = Math.abs(x).toExponential(); // always "<mantissa>e<exponent>"
+  const split = exponential.indexOf("e");
+  const mantissa = exponential.slice(0, split);
+  const exponent = exponential.slice(split + 1);
   const digits = mantissa.replace(".", "");
   const point = Number(exponent) + 1; // value = 0.<digits> * 10^point
   if (point <= -4 || point > 16) {
@@ -189,8 +192,11 @@ class Parser {
         if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail("4 hex digits");
         result += String.fromCharCode(parseInt(hex, 16));
         this.at += 4;
-      } else if (e in ESCAPED) result += ESCAPED[e];
-      else this.fail("an escape", this.at - 1);
+        continue;
+      }
+      const escaped = e === undefined ? undefined : ESCAPED[e];
+      if (escaped === undefined) this.fail("an escape", this.at - 1);
+      result += escaped;
     }
   }
 

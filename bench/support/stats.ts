@@ -36,7 +36,7 @@ export class Samples {
   }
 
   pushAll(other: Samples): void {
-    for (let i = 0; i < other.count; i++) this.push(other.data[i]);
+    for (let i = 0; i < other.count; i++) this.push(other.data[i]!);
   }
 
   values(): Float64Array {
@@ -52,14 +52,14 @@ export class Samples {
 export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return NaN;
   const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
 }
 
 export function summarize(values: ArrayLike<number>): Summary {
   if (values.length === 0) return EMPTY_SUMMARY;
   const sorted = Float64Array.from(values).sort();
   let total = 0;
-  for (let i = 0; i < sorted.length; i++) total += sorted[i];
+  for (const value of sorted) total += value;
   return {
     n: sorted.length,
     avg: total / sorted.length,
@@ -67,7 +67,7 @@ export function summarize(values: ArrayLike<number>): Summary {
     p90: percentile(sorted, 90),
     p99: percentile(sorted, 99),
     p999: percentile(sorted, 99.9),
-    max: sorted[sorted.length - 1],
+    max: sorted[sorted.length - 1]!,
   };
 }
 

@@ -90,7 +90,7 @@ export interface XgDriveOutcome {
  */
 export async function driveXGrammar(matcher: GrammarMatcher, ids: readonly number[], eosId: number, token?: { push(us: number): void }): Promise<XgDriveOutcome> {
   for (let i = 0; i < ids.length; i++) {
-    const id = ids[i];
+    const id = ids[i]!;
     const t0 = performance.now();
     const mask = await matcher.getNextTokenBitmask();
     const accepted = hasBit(bits(mask), id) && matcher.acceptToken(id);

@@ -59,7 +59,7 @@ export class GrammarAutomaton {
     this.classOf = classOf;
     this.numClasses = numClasses;
     this.classByte = new Uint8Array(numClasses);
-    for (let b = 255; b >= 0; b--) this.classByte[classOf[b]] = b;
+    for (let b = 255; b >= 0; b--) this.classByte[classOf[b]!] = b;
     this.trans = new Int32Array(64 * this.numClasses).fill(UNKNOWN);
     this.plainBudget = new Int32Array(64 * 4);
     const root = rules.root;
@@ -84,20 +84,20 @@ export class GrammarAutomaton {
 
   /** Next state after `byte`, or -1 (dead). */
   step(state: number, byte: number): number {
-    const cls = this.classOf[byte];
-    const t = this.trans[state * this.numClasses + cls];
+    const cls = this.classOf[byte]!;
+    const t = this.trans[state * this.numClasses + cls]!;
     return t === UNKNOWN ? this.stepClass(state, cls) : t;
   }
 
   /** Computes (and memoizes) the transition of `state` on class `cls`. */
   stepClass(state: number, cls: number): number {
     const at = state * this.numClasses + cls;
-    if (this.trans[at] !== UNKNOWN) return this.trans[at];
+    if (this.trans[at] !== UNKNOWN) return this.trans[at]!;
     const { frames, analysis } = this;
     const kernel: number[] = [];
-    for (const f of this.closures[state]) {
+    for (const f of this.closures[state]!) {
       const t = this.frameNext(f, cls);
-      if (t >= 0) kernel.push(frames.intern(frames.parent[f], frames.rule[f], t, frames.depth[f], analysis));
+      if (t >= 0) kernel.push(frames.intern(frames.parent[f]!, frames.rule[f]!, t, frames.depth[f]!, analysis));
     }
     const next = kernel.length === 0 ? -1 : this.intern(kernel);
     // Re-read: interning may have grown the table.
@@ -108,16 +108,16 @@ export class GrammarAutomaton {
   /** Whether class `cls` can follow `state`, without building the state it leads to (for trie
    *  leaves, whose next state nothing reads). */
   canStepClass(state: number, cls: number): boolean {
-    const known = this.trans[state * this.numClasses + cls];
+    const known = this.trans[state * this.numClasses + cls]!;
     if (known !== UNKNOWN) return known >= 0;
-    return this.closures[state].some((f) => this.frameNext(f, cls) >= 0);
+    return this.closures[state]!.some((f) => this.frameNext(f, cls) >= 0);
   }
 
   /** The rule state frame `f`'s top moves to on class `cls`, or -1. */
   private frameNext(f: number, cls: number): number {
     const { frames } = this;
-    const rule = frames.rule[f];
-    return this.analysis.of(rule, frames.depth[f]).next(frames.state[f], this.rules.dfa(rule).classOf[this.classByte[cls]]);
+    const rule = frames.rule[f]!;
+    return this.analysis.of(rule, frames.depth[f]!).next(frames.state[f]!, this.rules.dfa(rule).classOf[this.classByte[cls]!]!);
   }
 
   /** True when the document may end in `state`. */
@@ -127,19 +127,19 @@ export class GrammarAutomaton {
 
   /** Fewest bytes that complete the document from `state`. */
   distToAccept(state: number): number {
-    return this.dist[state];
+    return this.dist[state]!;
   }
 
   /** The only byte `state` can read next when it cannot end the document either, else -1. */
   forcedByte(state: number): number {
-    return this.forced[state];
+    return this.forced[state]!;
   }
 
   /** True when some byte can follow `state`. */
   canContinue(state: number): boolean {
-    for (const f of this.closures[state]) {
-      const table = this.analysis.of(this.frames.rule[f], this.frames.depth[f]);
-      if (table.singleByte(this.frames.state[f]) !== NO_BYTE) return true;
+    for (const f of this.closures[state]!) {
+      const table = this.analysis.of(this.frames.rule[f]!, this.frames.depth[f]!);
+      if (table.singleByte(this.frames.state[f]!) !== NO_BYTE) return true;
     }
     return false;
   }
@@ -158,7 +158,7 @@ export class GrammarAutomaton {
       dedupe(kernel);
     }
     // Most states are one configuration: keyed by its frame id, without building a string.
-    const key = kernel.length === 1 ? kernel[0] : kernel.join(",");
+    const key = kernel.length === 1 ? kernel[0]! : kernel.join(",");
     const known = typeof key === "number" ? this.bySingleFrame.get(key) : this.byKernel.get(key);
     if (known !== undefined) return known;
     const id = this.count++;
@@ -188,9 +188,9 @@ export class GrammarAutomaton {
       if (seen.has(f)) continue;
       seen.add(f);
       out.push(f);
-      const rule = frames.rule[f];
-      const state = frames.state[f];
-      const depth = frames.depth[f];
+      const rule = frames.rule[f]!;
+      const state = frames.state[f]!;
+      const depth = frames.depth[f]!;
       const dfa = rules.dfa(rule);
       const callees = dfa.callees;
       if (callees !== undefined) {
@@ -199,13 +199,13 @@ export class GrammarAutomaton {
         for (let i = 0; i < callees.length; i++) {
           const ret = tables.next(state, first + i);
           if (ret < 0) continue;
-          const callee = callees[i];
-          const caller = frames.intern(frames.parent[f], rule, ret, depth, analysis);
+          const callee = callees[i]!;
+          const caller = frames.intern(frames.parent[f]!, rule, ret, depth, analysis);
           stack.push(frames.intern(caller, callee, rules.dfa(callee).start, analysis.calleeDepth(rule, callee, depth), analysis));
         }
       }
       // A rule state at distance 0 from the rule's end accepts: the caller may continue.
-      if (frames.parent[f] !== NO_FRAME && analysis.of(rule, depth).dist(state) === 0) stack.push(frames.parent[f]);
+      if (frames.parent[f] !== NO_FRAME && analysis.of(rule, depth).dist(state) === 0) stack.push(frames.parent[f]!);
     }
     return Int32Array.from(out);
   }
@@ -217,12 +217,12 @@ export class GrammarAutomaton {
     let forced: number = NO_BYTE;
     for (let p = 0; p < 4; p++) this.plainBudget[id * 4 + p] = -1;
     for (const f of closure) {
-      const rule = frames.rule[f];
-      const state = frames.state[f];
-      const table = analysis.of(rule, frames.depth[f]);
+      const rule = frames.rule[f]!;
+      const state = frames.state[f]!;
+      const table = analysis.of(rule, frames.depth[f]!);
       if (frames.parent[f] === NO_FRAME && table.dist(state) === 0) accepting = 1;
-      dist = Math.min(dist, frames.dist[f]);
-      for (let p = 0; p < 4; p++) this.plainBudget[id * 4 + p] = Math.max(this.plainBudget[id * 4 + p], table.plainBudget(state, p));
+      dist = Math.min(dist, frames.dist[f]!);
+      for (let p = 0; p < 4; p++) this.plainBudget[id * 4 + p] = Math.max(this.plainBudget[id * 4 + p]!, table.plainBudget(state, p));
       const single = table.singleByte(state);
       if (single === NO_BYTE) continue;
       forced = forced === NO_BYTE || forced === single ? single : MANY_BYTES;
@@ -284,7 +284,7 @@ class Frames {
     this.state[id] = state;
     this.depth[id] = depth;
     const own = analysis.of(rule, depth).dist(state);
-    this.dist[id] = parent === NO_FRAME ? own : Math.min(UNREACHABLE, own + this.dist[parent]);
+    this.dist[id] = parent === NO_FRAME ? own : Math.min(UNREACHABLE, own + this.dist[parent]!);
     byState.set(inner, id);
     return id;
   }
@@ -302,7 +302,7 @@ function grow<T extends Int32Array | Int16Array | Uint8Array>(array: T, size: nu
 
 function dedupe(sorted: number[]): number[] {
   let n = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i];
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i]!;
   sorted.length = n;
   return sorted;
 }

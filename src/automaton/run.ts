@@ -9,11 +9,11 @@ import type { GrammarAutomaton } from "./grammar-automaton.js";
 export function acceptsBytes(automaton: GrammarAutomaton | ByteDfa, bytes: ArrayLike<number>): boolean {
   if ("stepClass" in automaton) {
     let s = automaton.start;
-    for (let i = 0; i < bytes.length && s >= 0; i++) s = automaton.step(s, bytes[i]);
+    for (let i = 0; i < bytes.length && s >= 0; i++) s = automaton.step(s, bytes[i]!);
     return s >= 0 && automaton.isAccepting(s);
   }
   let s = automaton.start;
-  for (let i = 0; i < bytes.length && s >= 0; i++) s = stepByte(automaton, s, bytes[i]);
+  for (let i = 0; i < bytes.length && s >= 0; i++) s = stepByte(automaton, s, bytes[i]!);
   return s >= 0 && automaton.accepting[s] === 1;
 }
 

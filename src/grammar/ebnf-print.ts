@@ -55,13 +55,13 @@ export function printEbnf(grammar: Grammar, dialect: EbnfDialect): string[] {
       }
       case "seq": {
         if (e.items.length === 0) return '""';
-        if (e.items.length === 1) return expr(e.items[0], prec);
+        if (e.items.length === 1) return expr(e.items[0]!, prec);
         const s = e.items.map((i) => expr(i, 1)).join(" ");
         return prec > 1 ? `(${s})` : s;
       }
       case "alt": {
         if (e.items.length === 0) return dialect.nothing;
-        if (e.items.length === 1) return expr(e.items[0], prec);
+        if (e.items.length === 1) return expr(e.items[0]!, prec);
         const s = e.items.map((i) => expr(i, 0)).join(" | ");
         return prec > 0 ? `(${s})` : s;
       }

@@ -71,7 +71,8 @@ class Reader {
     const e = this.text[this.pos + 1];
     this.pos += 2;
     const simple: Record<string, number> = { n: 10, r: 13, t: 9, "\\": 0x5c, '"': 0x22, "[": 0x5b, "]": 0x5d, "-": 0x2d, "^": 0x5e, "/": 0x2f };
-    if (e !== undefined && e in simple) return simple[e];
+    const code = e === undefined ? undefined : simple[e];
+    if (code !== undefined) return code;
     const width = e === "x" ? 2 : e === "u" ? 4 : e === "U" ? 8 : 0;
     if (width === 0) this.fail(`unknown escape \\${e ?? ""}`);
     const digits = this.text.slice(this.pos, this.pos + width);
@@ -184,7 +185,7 @@ function parseAlternatives(r: Reader, nested: boolean): Expr {
     r.pos++;
     branches.push(parseSequence(r, nested));
   }
-  return branches.length === 1 ? branches[0] : alt(...branches);
+  return branches.length === 1 ? branches[0]! : alt(...branches);
 }
 
 function parseSequence(r: Reader, nested: boolean): Expr {
@@ -219,7 +220,7 @@ function parseSequence(r: Reader, nested: boolean): Expr {
     } else r.fail(`unexpected character "${c}"`);
     items.push(parseSuffixes(r, atom));
   }
-  return items.length === 1 ? items[0] : items.length === 0 ? empty() : seq(...items);
+  return items.length === 1 ? items[0]! : items.length === 0 ? empty() : seq(...items);
 }
 
 function parseSuffixes(r: Reader, atom: Expr): Expr {

@@ -33,11 +33,11 @@ export class MaskComputer {
     if (accepted * 2 > trie.numTokens) {
       out.set(textMask);
       forEachBit(this.orderBits, trie.numTokens, 0, (i) => {
-        const id = order[i];
-        out[id >>> 5] &= ~(1 << (id & 31));
+        const id = order[i]!;
+        out[id >>> 5]! &= ~(1 << (id & 31));
       });
     } else {
-      forEachBit(this.orderBits, trie.numTokens, 1, (i) => setBit(out, order[i]));
+      forEachBit(this.orderBits, trie.numTokens, 1, (i) => setBit(out, order[i]!));
     }
     if (this.automaton.isAccepting(state)) for (const id of this.index.eosIds) setBit(out, id);
   }
@@ -58,15 +58,15 @@ export class MaskComputer {
     let node = 1;
     while (node < numNodes) {
       visited++;
-      const from = stateAtDepth[depth[node] - 1];
-      const cls = classOf[byte[node]];
-      let t = trans[from * numClasses + cls];
+      const from = stateAtDepth[depth[node]! - 1]!;
+      const cls = classOf[byte[node]!]!;
+      let t = trans[from * numClasses + cls]!;
       if (t === UNKNOWN) {
         if (subtreeEnd[node] === node + 1) {
           // A leaf only needs to know whether its last byte is alive: no state is built for it.
           if (automaton.canStepClass(from, cls)) {
-            setRange(bits, tokenStart[node], ownEnd[node]);
-            accepted += ownEnd[node] - tokenStart[node];
+            setRange(bits, tokenStart[node]!, ownEnd[node]!);
+            accepted += ownEnd[node]! - tokenStart[node]!;
           }
           node++;
           continue;
@@ -75,21 +75,21 @@ export class MaskComputer {
         ({ trans, plainBudget: budget } = automaton);
       }
       if (t < 0) {
-        node = subtreeEnd[node];
+        node = subtreeEnd[node]!;
         continue;
       }
-      const chars = skipChars[node];
-      if (chars >= 0 && chars <= budget[t * 4 + utf8Pos[node]]) {
-        setRange(bits, tokenStart[node], tokenEnd[node]);
-        accepted += tokenEnd[node] - tokenStart[node];
-        node = subtreeEnd[node];
+      const chars = skipChars[node]!;
+      if (chars >= 0 && chars <= budget[t * 4 + utf8Pos[node]!]!) {
+        setRange(bits, tokenStart[node]!, tokenEnd[node]!);
+        accepted += tokenEnd[node]! - tokenStart[node]!;
+        node = subtreeEnd[node]!;
         continue;
       }
-      if (ownEnd[node] > tokenStart[node]) {
-        setRange(bits, tokenStart[node], ownEnd[node]);
-        accepted += ownEnd[node] - tokenStart[node];
+      if (ownEnd[node]! > tokenStart[node]!) {
+        setRange(bits, tokenStart[node]!, ownEnd[node]!);
+        accepted += ownEnd[node]! - tokenStart[node]!;
       }
-      stateAtDepth[depth[node]] = t;
+      stateAtDepth[depth[node]!] = t;
       node++;
     }
     this.lastVisited = visited;

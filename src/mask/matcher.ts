@@ -91,7 +91,7 @@ export class Matcher {
       throw new PocketExtractError("ROLLBACK_RANGE", `cannot roll back ${n} units: ${this.history.length} accepted so far`);
     }
     if (n === 0) return;
-    this.current = this.history[this.history.length - n];
+    this.current = this.history[this.history.length - n]!;
     this.history.length -= n;
     this.ended = false;
   }

@@ -73,13 +73,13 @@ export class TokenGrammar implements MatcherGrammar {
   stepToken(state: number, id: number): number {
     const { byteOffsets, byteData } = this.index;
     let s = state;
-    for (let i = byteOffsets[id], end = byteOffsets[id + 1]; i < end && s >= 0; i++) s = this.automaton.step(s, byteData[i]);
+    for (let i = byteOffsets[id]!, end = byteOffsets[id + 1]!; i < end && s >= 0; i++) s = this.automaton.step(s, byteData[i]!);
     return byteOffsets[id + 1] === byteOffsets[id] ? -1 : s;
   }
 
   stepBytes(state: number, bytes: Uint8Array): number {
     let s = state;
-    for (let i = 0; i < bytes.length && s >= 0; i++) s = this.automaton.step(s, bytes[i]);
+    for (let i = 0; i < bytes.length && s >= 0; i++) s = this.automaton.step(s, bytes[i]!);
     return s;
   }
 
@@ -133,9 +133,9 @@ export class TokenGrammar implements MatcherGrammar {
     const tokens = tokenizeBytes(this.index, all);
     // The run ends where the document is complete with nothing more to read: no backoff needed.
     const endsDocument = automaton.isAccepting(s) && !automaton.canContinue(s);
-    const heldBack = !endsDocument && tokens.length > 0 && this.mayExtend(tokens[tokens.length - 1]) ? tokens.pop() : undefined;
+    const heldBack = !endsDocument && tokens.length > 0 && this.mayExtend(tokens[tokens.length - 1]!) ? tokens.pop() : undefined;
     let len = 0;
-    for (const id of tokens) len += this.index.byteOffsets[id + 1] - this.index.byteOffsets[id];
+    for (const id of tokens) len += this.index.byteOffsets[id + 1]! - this.index.byteOffsets[id]!;
     return { bytes: all.subarray(0, len), tokens, heldBack };
   }
 
@@ -143,7 +143,7 @@ export class TokenGrammar implements MatcherGrammar {
   private mayExtend(id: number): boolean {
     const { byteOffsets, byteData, trie } = this.index;
     const node = trie.find(byteData.subarray(byteOffsets[id], byteOffsets[id + 1]));
-    return node >= 0 && trie.tokenEnd[node] - trie.ownEnd[node] > 0;
+    return node >= 0 && trie.tokenEnd[node]! - trie.ownEnd[node]! > 0;
   }
 
   private shortestCompletionBytes(state: number): Uint8Array {

@@ -33,8 +33,8 @@ function sameBytes(index: VocabIndex, ids: readonly number[], bytes: Uint8Array)
   let at = 0;
   for (const id of ids) {
     if (id < 0 || id >= index.width) return false;
-    const from = byteOffsets[id];
-    const to = byteOffsets[id + 1];
+    const from = byteOffsets[id]!;
+    const to = byteOffsets[id + 1]!;
     if (to === from) return false; // special or byte-less token
     for (let i = from; i < to; i++) if (byteData[i] !== bytes[at++]) return false;
   }
@@ -51,18 +51,18 @@ export function greedyLongestMatch(index: VocabIndex, bytes: Uint8Array): number
     let bestLen = 0;
     for (let i = at; i < bytes.length; i++) {
       let child = node + 1;
-      while (child < subtreeEnd[node] && byte[child] !== bytes[i]) child = subtreeEnd[child];
-      if (child >= subtreeEnd[node]) break;
+      while (child < subtreeEnd[node]! && byte[child] !== bytes[i]) child = subtreeEnd[child]!;
+      if (child >= subtreeEnd[node]!) break;
       node = child;
-      if (ownEnd[node] > tokenStart[node]) {
-        bestId = order[tokenStart[node]];
+      if (ownEnd[node]! > tokenStart[node]!) {
+        bestId = order[tokenStart[node]!]!;
         bestLen = i - at + 1;
       }
     }
     if (bestId < 0) {
       throw new PocketExtractError(
         "TOKENIZER_UNSUPPORTED",
-        `no token spells byte 0x${bytes[at].toString(16)}: the vocabulary is not byte-level, so grammar-forced bytes cannot be tokenized`,
+        `no token spells byte 0x${bytes[at]!.toString(16)}: the vocabulary is not byte-level, so grammar-forced bytes cannot be tokenized`,
       );
     }
     ids.push(bestId);

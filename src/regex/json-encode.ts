@@ -29,7 +29,7 @@ export function jsonChars(set: Ranges): Expr {
   const escapedCount = escaped.reduce((n, [a, b]) => n + b - a + 1, 0);
   const escapes: Expr[] = escapedCount === 34 ? [ANY_ESCAPE] : escaped.flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => lit(escapeOf(a + i))));
   const items = [...(raw.length > 0 ? [chars(...raw)] : []), ...escapes];
-  return items.length === 1 ? items[0] : alt(...items);
+  return items.length === 1 ? items[0]! : alt(...items);
 }
 
 /** `e` (over decoded characters) over JSON-form characters. */

@@ -42,9 +42,9 @@ export function boundLength(e: Expr, min: number, max: number): Expr | null {
       const ranges = e.items.map(lengthRange);
       const varying = ranges.flatMap(([a, b], i) => (a === b ? [] : [i]));
       if (varying.length !== 1) return null;
-      const v = varying[0];
+      const v = varying[0]!;
       const fixed = ranges.reduce((n, [a], i) => (i === v ? n : n + a), 0);
-      const bounded = boundLength(e.items[v], Math.max(0, min - fixed), max - fixed);
+      const bounded = boundLength(e.items[v]!, Math.max(0, min - fixed), max - fixed);
       return bounded && { kind: "seq", items: e.items.map((item, i) => (i === v ? bounded : item)) };
     }
     case "repeat": {

@@ -62,7 +62,7 @@ class Parser {
       this.i++;
       items.push(this.alternative());
     }
-    return items.length === 1 ? items[0] : { type: "alt", items };
+    return items.length === 1 ? items[0]! : { type: "alt", items };
   }
 
   private alternative(): RegexNode {
@@ -78,7 +78,7 @@ class Parser {
         items.push({ type: "repeat", item: atom, min: q[0], max: q[1] });
       }
     }
-    return items.length === 1 ? items[0] : { type: "seq", items };
+    return items.length === 1 ? items[0]! : { type: "seq", items };
   }
 
   private atom(): RegexNode {
@@ -183,9 +183,11 @@ class Parser {
         this.i++;
         const rangeAt = this.i;
         const hi = this.classAtom();
-        if (isSingle(lo) && isSingle(hi)) {
-          if (hi[0][0] < lo[0][0]) this.fail("PATTERN_INVALID", "range out of order in character class", rangeAt);
-          parts.push([[lo[0][0], hi[0][0]]]);
+        const from = singleCodePoint(lo);
+        const to = singleCodePoint(hi);
+        if (from !== undefined && to !== undefined) {
+          if (to < from) this.fail("PATTERN_INVALID", "range out of order in character class", rangeAt);
+          parts.push([[from, to]]);
         } else {
           this.fail("PATTERN_INVALID", "character class escape used as a range bound", rangeAt);
         }
@@ -253,13 +255,14 @@ class Parser {
       case "P": {
         const m = /^\{([A-Za-z0-9_=]+)\}/.exec(this.src.slice(this.i, this.i + 80));
         if (m === null) this.fail("PATTERN_INVALID", `invalid \\${ch} escape`, at);
-        const ranges = propertyRanges(m[1]);
+        const ranges = propertyRanges(m[1]!);
         if (ranges === null) this.fail("PATTERN_UNSUPPORTED", `unicode property \\${ch}{${m[1]}}`, at);
         this.i += m[0].length;
         return ch === "p" ? ranges : negate(ranges);
       }
       default:
-        if (ch in CONTROL_ESCAPES) return single(CONTROL_ESCAPES[ch]);
+        const control = CONTROL_ESCAPES[ch];
+        if (control !== undefined) return single(control);
         if (/[1-9]/.test(ch)) return this.fail("PATTERN_UNSUPPORTED", `back-reference \\${ch}`, at);
         if (/[A-Za-z0-9]/.test(ch)) return this.fail("PATTERN_UNSUPPORTED", `unknown escape \\${ch}`, at);
         this.i--;
@@ -271,7 +274,7 @@ class Parser {
   private unicodeEscape(at: number): number {
     const braced = /^\{([0-9a-fA-F]{1,6})\}/.exec(this.src.slice(this.i, this.i + 9));
     if (braced !== null) {
-      const cp = parseInt(braced[1], 16);
+      const cp = parseInt(braced[1]!, 16);
       if (cp > 0x10ffff) this.fail("PATTERN_INVALID", "code point out of range", at);
       this.i += braced[0].length;
       return cp;
@@ -284,13 +287,15 @@ class Parser {
       const low = /^\\u([dD][c-fC-F][0-9a-fA-F]{2})/.exec(this.src.slice(this.i, this.i + 6));
       if (low !== null) {
         this.i += 6;
-        return 0x10000 + ((unit - 0xd800) << 10) + (parseInt(low[1], 16) - 0xdc00);
+        return 0x10000 + ((unit - 0xd800) << 10) + (parseInt(low[1]!, 16) - 0xdc00);
       }
     }
     return unit;
   }
 }
 
-function isSingle(r: Ranges): boolean {
-  return r.length === 1 && r[0][0] === r[0][1];
+/** The one code point `r` stands for, or undefined when it is empty, several or a range. */
+function singleCodePoint(r: Ranges): number | undefined {
+  const [only, ...rest] = r;
+  return only !== undefined && rest.length === 0 && only[0] === only[1] ? only[0] : undefined;
 }

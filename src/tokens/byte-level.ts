@@ -31,7 +31,7 @@ export function byteLevelToBytes(piece: string): Uint8Array | undefined {
   const out = new Uint8Array(piece.length);
   for (let i = 0; i < piece.length; i++) {
     const cp = piece.charCodeAt(i);
-    const b = cp < CODE_POINT_TO_BYTE.length ? CODE_POINT_TO_BYTE[cp] : -1;
+    const b = CODE_POINT_TO_BYTE[cp] ?? -1;
     if (b < 0) return undefined;
     out[i] = b;
   }
@@ -41,6 +41,6 @@ export function byteLevelToBytes(piece: string): Uint8Array | undefined {
 /** Byte-level spelling of a byte string (inverse of `byteLevelToBytes`). */
 export function bytesToByteLevel(bytes: Uint8Array): string {
   let s = "";
-  for (const b of bytes) s += String.fromCharCode(BYTE_TO_CODE_POINT[b]);
+  for (const b of bytes) s += String.fromCharCode(BYTE_TO_CODE_POINT[b]!);
   return s;
 }

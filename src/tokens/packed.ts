@@ -122,7 +122,7 @@ export class PackedVocabulary implements Vocabulary {
       const hash = createHash("sha256");
       hash.update(JSON.stringify({ v: 1, width: this.width, size: this.size, eos: this.eosIds, pad: this.padId ?? null }));
       const lengths = new DataView(new ArrayBuffer(4 * this.size));
-      for (let id = 0; id < this.size; id++) lengths.setUint32(4 * id, this.offsets[id + 1] - this.offsets[id], true);
+      for (let id = 0; id < this.size; id++) lengths.setUint32(4 * id, this.offsets[id + 1]! - this.offsets[id]!, true);
       hash.update(new Uint8Array(lengths.buffer));
       hash.update(this.special);
       hash.update(this.data);

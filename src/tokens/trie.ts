@@ -63,17 +63,17 @@ export class TokenTrie {
     const { data, offsets } = packBytes(vocab.size, (id) => (vocab.isSpecial(id) ? undefined : vocab.bytes(id)));
     const ids: number[] = [];
     for (let id = 0; id < vocab.size; id++) {
-      const len = offsets[id + 1] - offsets[id];
+      const len = offsets[id + 1]! - offsets[id]!;
       if (len > MAX_TOKEN_BYTES) throw new PocketExtractError("VOCABULARY_MISMATCH", `token ${id} is ${len} bytes long; the trie allows ${MAX_TOKEN_BYTES}`);
       if (len > 0) ids.push(id);
     }
     const compare = (a: number, b: number): number => {
-      const ea = offsets[a + 1];
-      const eb = offsets[b + 1];
-      for (let i = offsets[a], j = offsets[b]; i < ea && j < eb; i++, j++) {
-        if (data[i] !== data[j]) return data[i] - data[j];
+      const ea = offsets[a + 1]!;
+      const eb = offsets[b + 1]!;
+      for (let i = offsets[a]!, j = offsets[b]!; i < ea && j < eb; i++, j++) {
+        if (data[i] !== data[j]) return data[i]! - data[j]!;
       }
-      return ea - offsets[a] - (eb - offsets[b]) || a - b;
+      return ea - offsets[a]! - (eb - offsets[b]!) || a - b;
     };
     const order = Int32Array.from(ids).sort(compare);
 
@@ -91,31 +91,31 @@ export class TokenTrie {
     let prev = -1;
     const close = (downTo: number, pos: number): void => {
       for (; open > downTo; open--) {
-        subtreeEnd[path[open]] = numNodes;
-        tokenEnd[path[open]] = pos;
+        subtreeEnd[path[open]!] = numNodes;
+        tokenEnd[path[open]!] = pos;
       }
     };
     for (let pos = 0; pos < order.length; pos++) {
-      const id = order[pos];
-      const start = offsets[id];
-      const len = offsets[id + 1] - start;
+      const id = order[pos]!;
+      const start = offsets[id]!;
+      const len = offsets[id + 1]! - start;
       let lcp = 0;
       if (prev >= 0) {
-        const pStart = offsets[prev];
-        const max = Math.min(len, offsets[prev + 1] - pStart);
+        const pStart = offsets[prev]!;
+        const max = Math.min(len, offsets[prev + 1]! - pStart);
         while (lcp < max && data[start + lcp] === data[pStart + lcp]) lcp++;
       }
       close(lcp, pos);
       for (let d = lcp + 1; d <= len; d++) {
         const n = numNodes++;
-        byte[n] = data[start + d - 1];
+        byte[n] = data[start + d - 1]!;
         depth[n] = d;
         tokenStart[n] = pos;
         ownEnd[n] = pos;
         path[d] = n;
       }
       open = len;
-      ownEnd[path[len]] = pos + 1; // sorted order puts equal byte strings first and adjacent
+      ownEnd[path[len]!] = pos + 1; // sorted order puts equal byte strings first and adjacent
       if (len > maxDepth) maxDepth = len;
       prev = id;
     }
@@ -140,8 +140,8 @@ export class TokenTrie {
     let n = 0;
     for (const b of bytes) {
       let child = n + 1;
-      const end = this.subtreeEnd[n];
-      while (child < end && this.byte[child] < b) child = this.subtreeEnd[child];
+      const end = this.subtreeEnd[n]!;
+      while (child < end && this.byte[child]! < b) child = this.subtreeEnd[child]!;
       if (child >= end || this.byte[child] !== b) return -1;
       n = child;
     }

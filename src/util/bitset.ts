@@ -15,20 +15,20 @@ export function setRange(bits: Uint32Array, from: number, to: number): void {
   const fmask = ~0 << (from & 31);
   const lmask = ~0 >>> (31 - ((to - 1) & 31));
   if (fw === lw) {
-    bits[fw] |= fmask & lmask;
+    bits[fw]! |= fmask & lmask;
     return;
   }
-  bits[fw] |= fmask;
+  bits[fw]! |= fmask;
   for (let w = fw + 1; w < lw; w++) bits[w] = 0xffffffff;
-  bits[lw] |= lmask;
+  bits[lw]! |= lmask;
 }
 
 export function hasBit(bits: Uint32Array, i: number): boolean {
-  return (bits[i >>> 5] & (1 << (i & 31))) !== 0;
+  return (bits[i >>> 5]! & (1 << (i & 31))) !== 0;
 }
 
 export function setBit(bits: Uint32Array, i: number): void {
-  bits[i >>> 5] |= 1 << (i & 31);
+  bits[i >>> 5]! |= 1 << (i & 31);
 }
 
 function popcount32(v: number): number {
@@ -39,14 +39,14 @@ function popcount32(v: number): number {
 
 export function popcount(bits: Uint32Array): number {
   let n = 0;
-  for (let w = 0; w < bits.length; w++) n += popcount32(bits[w]);
+  for (let w = 0; w < bits.length; w++) n += popcount32(bits[w]!);
   return n;
 }
 
 /** The k-th (0-based) set bit, or -1 when fewer than k + 1 bits are set. */
 export function nthSetBit(bits: Uint32Array, k: number): number {
   for (let w = 0; w < bits.length; w++) {
-    let v = bits[w];
+    let v = bits[w]!;
     const count = popcount32(v);
     if (k >= count) {
       k -= count;
@@ -62,7 +62,7 @@ export function nthSetBit(bits: Uint32Array, k: number): number {
 export function forEachBit(bits: Uint32Array, limit: number, want: 0 | 1, fn: (i: number) => void): void {
   const words = wordsFor(limit);
   for (let w = 0; w < words; w++) {
-    let v = want ? bits[w] : ~bits[w];
+    let v = want ? bits[w]! : ~bits[w]!;
     if (w === words - 1 && (limit & 31) !== 0) v &= ~0 >>> (32 - (limit & 31));
     while (v !== 0) {
       const low = v & -v;

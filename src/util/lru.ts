@@ -40,6 +40,6 @@ export class LruCache<K, V> {
   private evict(): void {
     const keep = Math.floor((this.capacity * 3) / 4);
     const byUse = [...this.map].sort((a, b) => a[1].used - b[1].used);
-    for (let i = 0; i < byUse.length - keep; i++) this.map.delete(byUse[i][0]);
+    for (let i = 0; i < byUse.length - keep; i++) this.map.delete(byUse[i]![0]);
   }
 }

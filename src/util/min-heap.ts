@@ -8,7 +8,7 @@ export class MinHeap {
   }
 
   topKey(): number {
-    return this.keys[0];
+    return this.keys[0]!;
   }
 
   push(key: number, value: number): void {
@@ -18,9 +18,9 @@ export class MinHeap {
     values.push(value);
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (keys[p] <= key) break;
-      keys[i] = keys[p];
-      values[i] = values[p];
+      if (keys[p]! <= key) break;
+      keys[i] = keys[p]!;
+      values[i] = values[p]!;
       i = p;
     }
     keys[i] = key;
@@ -29,7 +29,7 @@ export class MinHeap {
 
   pop(): number {
     const { keys, values } = this;
-    const top = values[0];
+    const top = values[0]!;
     const lastKey = keys.pop()!;
     const lastValue = values.pop()!;
     const n = keys.length;
@@ -38,10 +38,10 @@ export class MinHeap {
     for (;;) {
       let child = 2 * i + 1;
       if (child >= n) break;
-      if (child + 1 < n && keys[child + 1] < keys[child]) child++;
-      if (keys[child] >= lastKey) break;
-      keys[i] = keys[child];
-      values[i] = values[child];
+      if (child + 1 < n && keys[child + 1]! < keys[child]!) child++;
+      if (keys[child]! >= lastKey) break;
+      keys[i] = keys[child]!;
+      values[i] = values[child]!;
       i = child;
     }
     keys[i] = lastKey;

@@ -108,7 +108,7 @@ describe("invariants", () => {
           expect(lazy.isAccepting(t)).toBe(reference.accepting[s] === 1);
           expect(lazy.distToAccept(t)).toBe(distance[s]);
           const live = Array.from({ length: 256 }, (_, b) => b).filter((b) => stepByte(reference, s, b) >= 0);
-          const byte = live.length === 0 || choice % 7 === 0 ? choice % 256 : live[choice % live.length];
+          const byte = live.length === 0 || choice % 7 === 0 ? choice % 256 : live[choice % live.length]!;
           const next = stepByte(reference, s, byte);
           const lazyNext = lazy.step(t, byte);
           expect(lazyNext >= 0, `byte ${byte}`).toBe(next >= 0);
@@ -186,7 +186,7 @@ describe("rules and recursion", () => {
           }
           if (live.length === 0) return;
           // Opening brackets first when offered: walks reach the depth limit.
-          const byte = choice % 3 === 0 && live.includes(0x5b) ? 0x5b : live[choice % live.length];
+          const byte = choice % 3 === 0 && live.includes(0x5b) ? 0x5b : live[choice % live.length]!;
           s = lazy.step(s, byte);
           t = minimal.step(t, byte);
         }
@@ -241,11 +241,11 @@ describe("rules built on first use (eagerStates)", () => {
     const counts = built.map((a) => a.ruleCount);
     expect(counts[0]).toBe(1);
     expect(counts[3]).toBe(7);
-    expect(counts[1]).toBeGreaterThan(counts[0]);
-    expect(counts[2]).toBeGreaterThan(counts[1]);
-    expect(counts[3]).toBeGreaterThan(counts[2]);
+    expect(counts[1]).toBeGreaterThan(counts[0]!);
+    expect(counts[2]).toBeGreaterThan(counts[1]!);
+    expect(counts[3]).toBeGreaterThan(counts[2]!);
     for (const text of ["<(w1)>", "<(w1(w2(w3(w4(w5(w6))))))>", "<(w1(w2(w3(w4(w5(w6(w7)))))))>", "<()>"]) {
-      expect(built.map((a) => accepts(a, text)), text).toEqual(built.map(() => accepts(built[3], text)));
+      expect(built.map((a) => accepts(a, text)), text).toEqual(built.map(() => accepts(built[3]!, text)));
     }
   });
   it("report an error in a rule when a document reaches it, as a typed error", () => {

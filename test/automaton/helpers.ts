@@ -31,7 +31,7 @@ export function untrimmedStates(dfa: ByteDfa): number[] {
   while (queue.length > 0) {
     const s = queue.pop()!;
     for (let c = 0; c < k; c++) {
-      const t = dfa.trans[s * k + c];
+      const t = dfa.trans[s * k + c]!;
       if (t >= 0 && !reach.has(t)) (reach.add(t), queue.push(t));
     }
   }
@@ -42,7 +42,7 @@ export function untrimmedStates(dfa: ByteDfa): number[] {
     for (let s = 0; s < n; s++) {
       if (live.has(s)) continue;
       for (let c = 0; c < k; c++) {
-        const t = dfa.trans[s * k + c];
+        const t = dfa.trans[s * k + c]!;
         if (t >= 0 && live.has(t)) {
           live.add(s);
           changed = true;
@@ -65,7 +65,7 @@ export function mooreClassCount(dfa: ByteDfa): number {
     const next = block.map((b, s) => {
       let key = `${b}`;
       for (let c = 0; c < k; c++) {
-        const t = dfa.trans[s * k + c];
+        const t = dfa.trans[s * k + c]!;
         key += `,${t < 0 ? -1 : block[t]}`;
       }
       let id = ids.get(key);
@@ -128,7 +128,7 @@ export function distancesToAccept(dfa: ByteDfa): number[] {
     for (let s = 0; s < dfa.numStates; s++) {
       for (let b = 0; b < 256; b++) {
         const t = stepByte(dfa, s, b);
-        if (t >= 0 && dist[t] + 1 < dist[s]) ((dist[s] = dist[t] + 1), (changed = true));
+        if (t >= 0 && dist[t]! + 1 < dist[s]!) ((dist[s] = dist[t]! + 1), (changed = true));
       }
     }
   }

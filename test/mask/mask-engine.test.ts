@@ -80,7 +80,7 @@ function randomDocument(grammar: TokenGrammar, seed: number, steps: number, onSt
   for (let i = 0; i < steps && !matcher.isClosed(); i++) {
     onState?.(matcher.state);
     matcher.fillMask(mask);
-    for (const eos of vocab.eosIds) mask[eos >>> 5] &= ~(1 << (eos & 31));
+    for (const eos of vocab.eosIds) mask[eos >>> 5]! &= ~(1 << (eos & 31));
     const n = popcount(mask);
     if (n === 0) break;
     const id = nthSetBit(mask, Math.floor(random() * n));
@@ -123,7 +123,7 @@ describe("mask engine on the 64K fixture vocabulary", () => {
       // Classes read off the grammar refine the built rules' classes, and are far fewer than 256.
       expect(lazy.automaton.numClasses).toBeGreaterThanOrEqual(eager.automaton.numClasses);
       expect(lazy.automaton.numClasses).toBeLessThan(128);
-      const validate = compileValidator(SCHEMAS[name]);
+      const validate = compileValidator(SCHEMAS[name]!);
       for (let seed = 1; seed <= 3; seed++) {
         const text = randomDocument(lazy, seed, 25, (state) => {
           expect(firstDifference(lazy.maskOf(state), bruteForceMask(lazy, state)), `${name}: state ${state}`).toBe(-1);
@@ -137,7 +137,7 @@ describe("mask engine on the 64K fixture vocabulary", () => {
 
   it("is sound: random allowed-token walks always end in documents that validate", () => {
     for (const [name, grammar] of grammars) {
-      const validate = compileValidator(SCHEMAS[name]);
+      const validate = compileValidator(SCHEMAS[name]!);
       for (let seed = 0; seed < 40; seed++) {
         const text = randomDocument(grammar, seed * 7919 + 1, 5 + (seed % 30));
         const value: unknown = JSON.parse(text);
@@ -248,7 +248,7 @@ describe("mask engine on the 64K fixture vocabulary", () => {
     const completion = m.shortestCompletion();
     expect(m.remainingMinimum()).toBe(completion.tokens.length);
     const doc = vocab.decode([...completion.tokens]);
-    expect(compileValidator(SCHEMAS.flat)(JSON.parse(doc))).toBe(true);
+    expect(compileValidator(SCHEMAS.flat!)(JSON.parse(doc))).toBe(true);
   });
 
   it("gives typed errors for bad ids, a wrong mask size and tokens after the end", () => {
@@ -279,7 +279,7 @@ describe("mask engine on the 64K fixture vocabulary", () => {
     const grammar = grammars.get("freeString")!;
     const mask = new Uint32Array(grammar.maskWords);
     const m = grammar.matcher();
-    m.accept(vocab.encode('"')[0]);
+    m.accept(vocab.encode('"')[0]!);
     m.fillMask(mask);
     for (let id = 65510; id < 65536; id++) expect(hasBit(mask, id)).toBe(false);
   });

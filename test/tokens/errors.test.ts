@@ -72,7 +72,7 @@ describe("loadTokenizerJson typed errors", () => {
   it("duplicate ids", () => expectFileError(tinyWith((j) => ((j.model.vocab as Record<string, number>).hi = 5)), "TOKENIZER_INVALID", /id 5 is used by two tokens/));
   it("a merge of unknown tokens", () => expectFileError(tinyWith((j) => (j.model.merges = [["h", "i"], ["hi", "zz"]])), "TOKENIZER_INVALID", /merges\[1\]/));
   it("an added token reusing a vocab id", () =>
-    expectFileError(tinyWith((j) => ((j.added_tokens as { id: number }[])[0].id = 256)), "TOKENIZER_INVALID", /reuses id 256/));
+    expectFileError(tinyWith((j) => ((j.added_tokens as { id: number }[])[0]!.id = 256)), "TOKENIZER_INVALID", /reuses id 256/));
   it("a width below the tokenizer's ids", () => expectFileError(tinyWith(() => {}), "VOCABULARY_MISMATCH", /width 100/, { width: 100 }));
   it("an eos token that is not an added token", () =>
     expectFileError(tinyWith(() => {}), "OPTION_INVALID", /eosTokens: "<\|im_end\|>"/, { eosTokens: ["<|im_end|>"] }));

@@ -26,7 +26,7 @@ export function tinyTokenizerJson(): Record<string, unknown> & { model: Record<s
 }
 
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  for (let i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  for (let i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return a.length - b.length;
 }
 
@@ -35,7 +35,7 @@ export const startsWith = (bytes: Uint8Array, prefix: Uint8Array): boolean =>
 
 /** Byte path of node n, read from the first token of its range (every token there has it as prefix). */
 export function nodePath(trie: TokenTrie, vocab: Vocabulary, n: number): Uint8Array {
-  return vocab.bytes(trie.order[trie.tokenStart[n]]).subarray(0, trie.depth[n]);
+  return vocab.bytes(trie.order[trie.tokenStart[n]!]!).subarray(0, trie.depth[n]);
 }
 
 /**
@@ -55,7 +55,7 @@ export function trieViolations(trie: TokenTrie, vocab: Vocabulary): string[] {
   check(trie.numTokens === expected.length, () => `numTokens ${trie.numTokens} != ${expected.length}`);
   check([...trie.order].sort((a, b) => a - b).join() === expected.join(), () => "order is not a permutation of the regular tokens");
   for (let i = 1; i < trie.numTokens; i++) {
-    check(compareBytes(vocab.bytes(trie.order[i - 1]), vocab.bytes(trie.order[i])) <= 0, () => `order not sorted at ${i}`);
+    check(compareBytes(vocab.bytes(trie.order[i - 1]!), vocab.bytes(trie.order[i]!)) <= 0, () => `order not sorted at ${i}`);
   }
   const arrays = [trie.byte, trie.depth, trie.subtreeEnd, trie.tokenStart, trie.tokenEnd, trie.ownEnd];
   for (const a of arrays) check(a.length === trie.numNodes, () => "array length != numNodes");
@@ -70,23 +70,23 @@ export function trieViolations(trie: TokenTrie, vocab: Vocabulary): string[] {
   const visit = (n: number): void => {
     check(n === visited++, () => `node ${n} visited at preorder position ${visited - 1}`);
     check(trie.depth[n] === path.length, () => `depth[${n}] = ${trie.depth[n]}, path length ${path.length}`);
-    maxDepth = Math.max(maxDepth, trie.depth[n]);
+    maxDepth = Math.max(maxDepth, trie.depth[n]!);
     const prefix = Uint8Array.from(path);
-    check(s[n] <= o[n] && o[n] <= e[n] && (n === 0 || s[n] < e[n]), () => `node ${n}: bad range ${s[n]} ${o[n]} ${e[n]}`);
-    for (let p = s[n]; p < e[n]; p++) {
-      const bytes = vocab.bytes(trie.order[p]);
+    check(s[n]! <= o[n]! && o[n]! <= e[n]! && (n === 0 || s[n]! < e[n]!), () => `node ${n}: bad range ${s[n]} ${o[n]} ${e[n]}`);
+    for (let p = s[n]!; p < e[n]!; p++) {
+      const bytes = vocab.bytes(trie.order[p]!);
       check(startsWith(bytes, prefix), () => `node ${n}: token at ${p} lacks the prefix`);
-      check((bytes.length === prefix.length) === (p < o[n]), () => `node ${n}: own range wrong at ${p}`);
+      check((bytes.length === prefix.length) === (p < o[n]!), () => `node ${n}: own range wrong at ${p}`);
     }
-    check(s[n] === 0 || !startsWith(vocab.bytes(trie.order[s[n] - 1]), prefix), () => `node ${n}: token before range has the prefix`);
-    check(e[n] === trie.numTokens || !startsWith(vocab.bytes(trie.order[e[n]]), prefix), () => `node ${n}: token after range has the prefix`);
+    check(s[n] === 0 || !startsWith(vocab.bytes(trie.order[s[n]! - 1]!), prefix), () => `node ${n}: token before range has the prefix`);
+    check(e[n] === trie.numTokens || !startsWith(vocab.bytes(trie.order[e[n]!]!), prefix), () => `node ${n}: token after range has the prefix`);
     let lastByte = -1;
     let childStart = o[n];
-    for (let c = n + 1; c < trie.subtreeEnd[n]; c = trie.subtreeEnd[c]) {
-      check(trie.byte[c] > lastByte, () => `node ${c}: children of ${n} not in increasing byte order`);
+    for (let c = n + 1; c < trie.subtreeEnd[n]!; c = trie.subtreeEnd[c]!) {
+      check(trie.byte[c]! > lastByte, () => `node ${c}: children of ${n} not in increasing byte order`);
       check(s[c] === childStart, () => `node ${c}: tokenStart ${s[c]}, expected ${childStart}`);
-      lastByte = trie.byte[c];
-      path.push(trie.byte[c]);
+      lastByte = trie.byte[c]!;
+      path.push(trie.byte[c]!);
       visit(c);
       path.pop();
       childStart = e[c];
@@ -98,8 +98,8 @@ export function trieViolations(trie: TokenTrie, vocab: Vocabulary): string[] {
   check(visited === trie.numNodes, () => `DFS visited ${visited} of ${trie.numNodes} nodes`);
   check(trie.maxDepth === maxDepth, () => `maxDepth ${trie.maxDepth}, deepest node ${maxDepth}`);
   for (let p = 0; p < trie.numTokens; p++) {
-    const n = trie.find(vocab.bytes(trie.order[p]));
-    check(n >= 0 && s[n] <= p && p < o[n], () => `find(bytes of token ${trie.order[p]}) = ${n} does not own it`);
+    const n = trie.find(vocab.bytes(trie.order[p]!));
+    check(n >= 0 && s[n]! <= p && p < o[n]!, () => `find(bytes of token ${trie.order[p]}) = ${n} does not own it`);
   }
   return bad;
 }

@@ -19,7 +19,7 @@ const smallVocab = fc
     const specialIds = tokens.flatMap((t, id) => (t.special && t.bytes.length > 0 ? [id] : []));
     return vocabularyFromBytes({
       width: tokens.length + 3,
-      bytes: (id) => (id < tokens.length ? Uint8Array.from(tokens[id].bytes) : undefined),
+      bytes: (id) => (id < tokens.length ? Uint8Array.from(tokens[id]!.bytes) : undefined),
       specialIds,
       eosIds: [],
     });

@@ -27,12 +27,12 @@ export function refine(...labelings: ArrayLike<number>[]): Partition {
     let count = 0;
     stamp++;
     for (let b = 0; b < 256; b++) {
-      const pair = classOf[b] * LABELS + label[b] + 1;
+      const pair = classOf[b]! * LABELS + label[b]! + 1;
       if (pairStamp[pair] !== stamp) {
         pairStamp[pair] = stamp;
         pairClass[pair] = count++;
       }
-      next[b] = pairClass[pair];
+      next[b] = pairClass[pair]!;
     }
     classOf = next;
     numClasses = count;
@@ -65,7 +65,7 @@ export function compressClasses(dfa: ByteDfa): ByteDfa {
     return true;
   };
   const hash = new Int32Array(byteClasses);
-  for (let s = 0; s < n; s++) for (let c = 0; c < byteClasses; c++) hash[c] = Math.imul(hash[c], 31) + trans[s * k + c];
+  for (let s = 0; s < n; s++) for (let c = 0; c < byteClasses; c++) hash[c] = Math.imul(hash[c]!, 31) + trans[s * k + c]!;
   // colId[c]: the first class with the same column; representatives get consecutive new ids.
   const colId = new Int32Array(byteClasses);
   const reps: number[] = [];
@@ -77,8 +77,8 @@ export function compressClasses(dfa: ByteDfa): ByteDfa {
   for (let c = byteClasses; c < k; c++) reps.push(c);
   const nk = reps.length;
   const out = new Int32Array(n * nk);
-  for (let s = 0; s < n; s++) for (let r = 0; r < nk; r++) out[s * nk + r] = trans[s * k + reps[r]];
+  for (let s = 0; s < n; s++) for (let r = 0; r < nk; r++) out[s * nk + r] = trans[s * k + reps[r]!]!;
   const classOf = new Uint8Array(256);
-  for (let b = 0; b < 256; b++) classOf[b] = colId[dfa.classOf[b]];
+  for (let b = 0; b < 256; b++) classOf[b] = colId[dfa.classOf[b]!]!;
   return { ...dfa, numClasses: nk, classOf, trans: out };
 }

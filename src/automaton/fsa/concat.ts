@@ -12,20 +12,20 @@ export function concatAfterSinks(a: ByteDfa, b: ByteDfa, budget: Budget, what: s
   if (a.accepting[a.start]) return b;
   const part = refine(a.classOf, b.classOf);
   const rep = new Int32Array(part.numClasses);
-  for (let x = 255; x >= 0; x--) rep[part.classOf[x]] = x;
+  for (let x = 255; x >= 0; x--) rep[part.classOf[x]!] = x;
   const out = new DfaBuilder(part.classOf, part.numClasses, budget, what);
   for (let s = 0; s < a.numStates; s++) out.addState();
   const base = a.numStates;
   for (let s = 0; s < b.numStates; s++) out.addState(b.accepting[s] === 1);
   for (let s = 0; s < a.numStates; s++) {
     for (let c = 0; c < part.numClasses; c++) {
-      const t = a.trans[s * a.numClasses + a.classOf[rep[c]]];
+      const t = a.trans[s * a.numClasses + a.classOf[rep[c]!]!]!;
       if (t >= 0) out.set(s, c, a.accepting[t] ? base + b.start : t);
     }
   }
   for (let s = 0; s < b.numStates; s++) {
     for (let c = 0; c < part.numClasses; c++) {
-      const t = b.trans[s * b.numClasses + b.classOf[rep[c]]];
+      const t = b.trans[s * b.numClasses + b.classOf[rep[c]!]!]!;
       if (t >= 0) out.set(base + s, c, base + t);
     }
   }

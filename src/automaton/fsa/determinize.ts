@@ -72,8 +72,8 @@ export class SubsetConstruction {
     const ranges = new Set<number>();
     const callees = new Set<number>();
     const { edgeData, callData } = nfa;
-    for (let i = 0; i < edgeData.length; i += 3) ranges.add(edgeData[i] * 256 + edgeData[i + 1]);
-    for (let i = 0; i < callData.length; i += 2) callees.add(callData[i]);
+    for (let i = 0; i < edgeData.length; i += 3) ranges.add(edgeData[i]! * 256 + edgeData[i + 1]!);
+    for (let i = 0; i < callData.length; i += 2) callees.add(callData[i]!);
     const { classOf, numClasses: byteClasses, classesOf } = byteClassesOf(ranges, new Set(nfa.blocks.map((block) => block.dfa)));
     this.rangeClasses = classesOf;
     this.classOf = classOf;
@@ -103,46 +103,46 @@ export class SubsetConstruction {
   /** Computes the moves of state `d`; the states they reach get ids (and subsets), not moves. */
   expand(d: number): void {
     const { nfa, budget, what, numClasses, buckets, touched, live } = this;
-    const members = this.subsets[d];
+    const members = this.subsets[d]!;
     budget.charge(numClasses, what);
     for (let m = 0; m < members.length; m++) {
-      const s = members[m];
-      const block = nfa.blockOf[s];
+      const s = members[m]!;
+      const block = nfa.blockOf[s]!;
       if (block >= 0) {
         // A block's states all complete or none do (each reaches the block's exit), so the live
         // filter has nothing to remove here.
-        const { base, dfa: inner } = nfa.blocks[block];
+        const { base, dfa: inner } = nfa.blocks[block]!;
         const map = this.blockClassMap(inner);
         const row = (s - base) * inner.numClasses;
         if (members.length === 1) {
           // Fast path: a lone block state maps row to row.
           for (let c = 0; c < numClasses; c++) {
-            const t = inner.trans[row + map[c]];
+            const t = inner.trans[row + map[c]!]!;
             if (t >= 0) this.dfa.set(d, c, nfa.noEps(base + t) ? this.internOne(base + t) : this.intern([base + t]));
           }
           return;
         }
         for (let c = 0; c < numClasses; c++) {
-          const t = inner.trans[row + map[c]];
+          const t = inner.trans[row + map[c]!]!;
           if (t >= 0) this.push(c, base + t);
         }
       } else {
         const { edgeData, callData } = nfa;
-        budget.charge(nfa.edgeStart[s + 1] - nfa.edgeStart[s], what);
-        for (let i = nfa.edgeStart[s]; i < nfa.edgeStart[s + 1]; i += 3) {
-          const to = edgeData[i + 2];
+        budget.charge(nfa.edgeStart[s + 1]! - nfa.edgeStart[s]!, what);
+        for (let i = nfa.edgeStart[s]!; i < nfa.edgeStart[s + 1]!; i += 3) {
+          const to = edgeData[i + 2]!;
           if (live !== undefined && live[to] === 0) continue;
-          for (const c of this.rangeClasses.get(edgeData[i] * 256 + edgeData[i + 1])!) this.push(c, to);
+          for (const c of this.rangeClasses.get(edgeData[i]! * 256 + edgeData[i + 1]!)!) this.push(c, to);
         }
-        for (let i = nfa.callStart[s]; i < nfa.callStart[s + 1]; i += 2) {
-          const ret = callData[i + 1];
-          if ((live !== undefined && live[ret] === 0) || this.deadCallee?.(callData[i])) continue;
-          this.push(this.callColumn.get(callData[i])!, ret);
+        for (let i = nfa.callStart[s]!; i < nfa.callStart[s + 1]!; i += 2) {
+          const ret = callData[i + 1]!;
+          if ((live !== undefined && live[ret] === 0) || this.deadCallee?.(callData[i]!)) continue;
+          this.push(this.callColumn.get(callData[i]!)!, ret);
         }
       }
     }
     for (const c of touched) {
-      const b = buckets[c];
+      const b = buckets[c]!;
       // Duplicates are fine: the closure takes each state once.
       this.dfa.set(d, c, this.intern(b));
       b.length = 0;
@@ -154,7 +154,7 @@ export class SubsetConstruction {
     let map = this.blockClass.get(inner);
     if (map === undefined) {
       map = new Int32Array(this.numClasses);
-      for (let b = 0; b < 256; b++) map[this.classOf[b]] = inner.classOf[b];
+      for (let b = 0; b < 256; b++) map[this.classOf[b]!] = inner.classOf[b]!;
       this.blockClass.set(inner, map);
     }
     return map;
@@ -167,8 +167,8 @@ export class SubsetConstruction {
   }
 
   private push(c: number, t: number): void {
-    if (this.buckets[c].length === 0) this.touched.push(c);
-    this.buckets[c].push(t);
+    if (this.buckets[c]!.length === 0) this.touched.push(c);
+    this.buckets[c]!.push(t);
   }
 
   /** Epsilon closure of `seeds` without dead states, sorted (the canonical subset). */
@@ -177,7 +177,7 @@ export class SubsetConstruction {
     const gen = ++this.gen;
     const out: number[] = [];
     for (let i = 0; i < seeds.length; i++) {
-      const s = seeds[i];
+      const s = seeds[i]!;
       if (mark[s] === gen) continue;
       mark[s] = gen;
       stack.push(s);
@@ -185,8 +185,8 @@ export class SubsetConstruction {
     while (stack.length > 0) {
       const s = stack.pop()!;
       out.push(s);
-      for (let i = nfa.epsStart[s]; i < nfa.epsStart[s + 1]; i++) {
-        const t = nfa.epsTo[i];
+      for (let i = nfa.epsStart[s]!; i < nfa.epsStart[s + 1]!; i++) {
+        const t = nfa.epsTo[i]!;
         if (mark[t] !== gen && (live === undefined || live[t] === 1)) {
           mark[t] = gen;
           stack.push(t);
@@ -213,16 +213,16 @@ export class SubsetConstruction {
 
   /** A single state without epsilon moves is its own closure. */
   private internOne(s: number): number {
-    if (this.singleton[s] < 0) this.singleton[s] = this.add([s]);
-    return this.singleton[s];
+    if (this.singleton[s]! < 0) this.singleton[s] = this.add([s]);
+    return this.singleton[s]!;
   }
 
   private intern(seeds: readonly number[]): number {
-    if (seeds.length === 1 && this.nfa.noEps(seeds[0])) return this.internOne(seeds[0]);
+    if (seeds.length === 1 && this.nfa.noEps(seeds[0]!)) return this.internOne(seeds[0]!);
     const set = this.close(seeds);
     if (set.length === 1) {
-      if (this.singleton[set[0]] < 0) this.singleton[set[0]] = this.add(set);
-      return this.singleton[set[0]];
+      if (this.singleton[set[0]!]! < 0) this.singleton[set[0]!] = this.add(set);
+      return this.singleton[set[0]!]!;
     }
     const key = set.join(",");
     let id = this.ids.get(key);
@@ -259,13 +259,13 @@ function byteClassesOf(rangeSet: ReadonlySet<number>, embedded: ReadonlySet<Byte
   bits.fill(0, 0, numPieces * words);
   let bit = 0;
   for (const r of ranges) {
-    for (let p = pieces.classOf[r >> 8], last = pieces.classOf[r & 255]; p <= last; p++) bits[p * words + (bit >> 5)] |= 1 << (bit & 31);
+    for (let p = pieces.classOf[r >> 8]!, last = pieces.classOf[r & 255]!; p <= last; p++) bits[p * words + (bit >> 5)]! |= 1 << (bit & 31);
     bit++;
   }
-  for (let b = 255; b >= 0; b--) first[pieces.classOf[b]] = b;
+  for (let b = 255; b >= 0; b--) first[pieces.classOf[b]!] = b;
   const same = (p: number, q: number): boolean => {
     for (let w = 0; w < words; w++) if (bits[p * words + w] !== bits[q * words + w]) return false;
-    for (const dfa of embedded) if (dfa.classOf[first[p]] !== dfa.classOf[first[q]]) return false;
+    for (const dfa of embedded) if (dfa.classOf[first[p]!] !== dfa.classOf[first[q]!]) return false;
     return true;
   };
   /** Hash -> the first piece of its group; a group's pieces are chained through nextInGroup. */
@@ -273,11 +273,11 @@ function byteClassesOf(rangeSet: ReadonlySet<number>, embedded: ReadonlySet<Byte
   let numClasses = 0;
   for (let p = 0; p < numPieces; p++) {
     let h = 0;
-    for (let w = 0; w < words; w++) h = Math.imul(h ^ bits[p * words + w], 0x9e3779b1);
-    for (const dfa of embedded) h = Math.imul(h ^ dfa.classOf[first[p]], 0x85ebca6b);
+    for (let w = 0; w < words; w++) h = Math.imul(h ^ bits[p * words + w]!, 0x9e3779b1);
+    for (const dfa of embedded) h = Math.imul(h ^ dfa.classOf[first[p]!]!, 0x85ebca6b);
     let q = groups.get(h) ?? -1;
-    while (q >= 0 && !same(p, q)) q = nextInGroup[q];
-    if (q >= 0) pieceClass[p] = pieceClass[q];
+    while (q >= 0 && !same(p, q)) q = nextInGroup[q]!;
+    if (q >= 0) pieceClass[p] = pieceClass[q]!;
     else {
       pieceClass[p] = numClasses++;
       nextInGroup[p] = groups.get(h) ?? -1;
@@ -289,13 +289,13 @@ function byteClassesOf(rangeSet: ReadonlySet<number>, embedded: ReadonlySet<Byte
   const seen = new Int32Array(numClasses).fill(-1);
   for (const r of ranges) {
     const covered: number[] = [];
-    for (let p = pieces.classOf[r >> 8], last = pieces.classOf[r & 255]; p <= last; p++) {
-      const c = pieceClass[p];
+    for (let p = pieces.classOf[r >> 8]!, last = pieces.classOf[r & 255]!; p <= last; p++) {
+      const c = pieceClass[p]!;
       if (seen[c] !== r) ((seen[c] = r), covered.push(c));
     }
     classesOf.set(r, covered);
   }
   const classOf = new Uint8Array(256);
-  for (let b = 0; b < 256; b++) classOf[b] = pieceClass[pieces.classOf[b]];
+  for (let b = 0; b < 256; b++) classOf[b] = pieceClass[pieces.classOf[b]!]!;
   return { classOf, numClasses, classesOf };
 }

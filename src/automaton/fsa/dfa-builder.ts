@@ -52,12 +52,12 @@ export class DfaBuilder {
   }
 
   get(state: number, cls: number): number {
-    return this.trans[state * this.numClasses + cls];
+    return this.trans[state * this.numClasses + cls]!;
   }
 
   /** Sets the transition for every class containing one of the bytes in [lo, hi]. */
   setBytes(state: number, lo: number, hi: number, to: number): void {
-    for (let b = lo; b <= hi; b++) this.trans[state * this.numClasses + this.classOf[b]] = to;
+    for (let b = lo; b <= hi; b++) this.trans[state * this.numClasses + this.classOf[b]!] = to;
   }
 
   /** The automaton built; it shares this builder's buffers, so the builder is done with. */

@@ -23,5 +23,5 @@ export interface ByteDfa {
 
 /** Step one byte; -1 when dead. */
 export function stepByte(dfa: ByteDfa, state: number, byte: number): number {
-  return dfa.trans[state * dfa.numClasses + dfa.classOf[byte]];
+  return dfa.trans[state * dfa.numClasses + dfa.classOf[byte]!]!;
 }

@@ -17,7 +17,7 @@ export function boundLength(content: ByteDfa, min: number, max: number, budget: 
   const contLabel = Array.from({ length: 256 }, (_, b) => (isContinuation(b) ? 1 : 0));
   const part = refine(content.classOf, contLabel);
   const rep = new Int32Array(part.numClasses);
-  for (let x = 255; x >= 0; x--) rep[part.classOf[x]] = x;
+  for (let x = 255; x >= 0; x--) rep[part.classOf[x]!] = x;
   const cap = max === Infinity ? min : max;
   const out = new DfaBuilder(part.classOf, part.numClasses, budget, what);
   const ids = new PairIndex(content.numStates, cap + 1);
@@ -33,12 +33,12 @@ export function boundLength(content: ByteDfa, min: number, max: number, budget: 
   };
   const start = intern(content.start, 0);
   for (let i = 0; i < out.numStates; i++) {
-    const s = pairs[2 * i];
-    const count = pairs[2 * i + 1];
+    const s = pairs[2 * i]!;
+    const count = pairs[2 * i + 1]!;
     budget.charge(part.numClasses, what);
     for (let c = 0; c < part.numClasses; c++) {
-      const b = rep[c];
-      const t = content.trans[s * content.numClasses + content.classOf[b]];
+      const b = rep[c]!;
+      const t = content.trans[s * content.numClasses + content.classOf[b]!]!;
       if (t < 0) continue;
       let next = isContinuation(b) ? count : count + 1;
       if (next > cap) {

@@ -100,7 +100,7 @@ export class Nfa {
         let cur = start;
         for (let i = 0; i < seq.length; i++) {
           const next = i === seq.length - 1 ? end : this.addState();
-          this.addRange(cur, seq[i][0], seq[i][1], next);
+          this.addRange(cur, seq[i]![0], seq[i]![1], next);
           cur = next;
         }
       }
@@ -153,9 +153,9 @@ export class FrozenNfa {
     const n = (this.numStates = nfa.numStates);
     const flatten = (lists: readonly (readonly number[])[]): [Int32Array, Int32Array] => {
       const start = new Int32Array(n + 1);
-      for (let s = 0; s < n; s++) start[s + 1] = start[s] + lists[s].length;
-      const data = new Int32Array(start[n]);
-      for (let s = 0; s < n; s++) data.set(lists[s], start[s]);
+      for (let s = 0; s < n; s++) start[s + 1] = start[s]! + lists[s]!.length;
+      const data = new Int32Array(start[n]!);
+      for (let s = 0; s < n; s++) data.set(lists[s]!, start[s]);
       return [start, data];
     };
     [this.epsStart, this.epsTo] = flatten(nfa.eps);

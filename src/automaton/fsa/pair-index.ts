@@ -19,7 +19,7 @@ export class PairIndex {
 
   get(a: number, b: number): number {
     const key = a * this.sizeB + b;
-    return this.flat !== null ? this.flat[key] : (this.map.get(key) ?? -1);
+    return this.flat !== null ? this.flat[key]! : (this.map.get(key) ?? -1);
   }
 
   set(a: number, b: number, id: number): void {

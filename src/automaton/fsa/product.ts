@@ -16,7 +16,7 @@ export function product(a: ByteDfa, b: ByteDfa, mode: ProductMode, budget: Budge
   const out = new DfaBuilder(part.classOf, part.numClasses, budget, what);
   // A representative byte per joint class gives the class in each operand.
   const rep = new Int32Array(part.numClasses);
-  for (let x = 255; x >= 0; x--) rep[part.classOf[x]] = x;
+  for (let x = 255; x >= 0; x--) rep[part.classOf[x]!] = x;
   // Dead operand states (-1) are stored shifted by one.
   const ids = new PairIndex(a.numStates + 1, b.numStates + 1);
   const pairs: number[] = [];
@@ -36,12 +36,12 @@ export function product(a: ByteDfa, b: ByteDfa, mode: ProductMode, budget: Budge
   };
   const start = intern(a.start, b.start);
   for (let i = 0; i < out.numStates; i++) {
-    const sa = pairs[2 * i];
-    const sb = pairs[2 * i + 1];
+    const sa = pairs[2 * i]!;
+    const sb = pairs[2 * i + 1]!;
     budget.charge(part.numClasses, what);
     for (let c = 0; c < part.numClasses; c++) {
-      const ta = sa < 0 ? -1 : a.trans[sa * a.numClasses + a.classOf[rep[c]]];
-      const tb = sb < 0 ? -1 : b.trans[sb * b.numClasses + b.classOf[rep[c]]];
+      const ta = sa < 0 ? -1 : a.trans[sa * a.numClasses + a.classOf[rep[c]!]!]!;
+      const tb = sb < 0 ? -1 : b.trans[sb * b.numClasses + b.classOf[rep[c]!]!]!;
       if (mode === "union" ? ta < 0 && tb < 0 : ta < 0 || (tb < 0 && mode === "intersect")) continue;
       out.set(i, c, intern(ta, tb));
     }

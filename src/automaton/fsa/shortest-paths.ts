@@ -17,15 +17,15 @@ export function distancesTo(numNodes: number, edges: WeightedEdges, targets: Ite
   const n = numNodes;
   // Reverse edges grouped by their target (CSR): count, prefix-sum, fill.
   const off = new Int32Array(n + 1);
-  for (let e = 0; e < edges.to.length; e++) off[edges.to[e] + 1]++;
-  for (let s = 0; s < n; s++) off[s + 1] += off[s];
+  for (let e = 0; e < edges.to.length; e++) off[edges.to[e]! + 1]!++;
+  for (let s = 0; s < n; s++) off[s + 1]! += off[s]!;
   const from = new Int32Array(edges.to.length);
   const weight = new Int32Array(edges.to.length);
   const fill = off.slice(0, n);
   for (let e = 0; e < edges.to.length; e++) {
-    const at = fill[edges.to[e]]++;
-    from[at] = edges.from[e];
-    weight[at] = edges.weight[e];
+    const at = fill[edges.to[e]!]!++;
+    from[at] = edges.from[e]!;
+    weight[at] = edges.weight[e]!;
   }
   const dist = new Int32Array(n).fill(UNREACHABLE);
   const heap = new MinHeap();
@@ -37,10 +37,10 @@ export function distancesTo(numNodes: number, edges: WeightedEdges, targets: Ite
     const d = heap.topKey();
     const v = heap.pop();
     if (d !== dist[v]) continue;
-    for (let e = off[v]; e < off[v + 1]; e++) {
-      const u = from[e];
-      const nd = d + weight[e];
-      if (nd < dist[u]) {
+    for (let e = off[v]!; e < off[v + 1]!; e++) {
+      const u = from[e]!;
+      const nd = d + weight[e]!;
+      if (nd < dist[u]!) {
         dist[u] = nd;
         heap.push(nd, u);
       }

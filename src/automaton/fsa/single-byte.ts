@@ -16,8 +16,8 @@ export class ClassBytes {
     this.size = new Int32Array(byteClasses);
     this.first = new Int16Array(byteClasses);
     for (let b = 255; b >= 0; b--) {
-      this.size[classOf[b]]++;
-      this.first[classOf[b]] = b;
+      this.size[classOf[b]!]!++;
+      this.first[classOf[b]!] = b;
     }
   }
 
@@ -27,8 +27,8 @@ export class ClassBytes {
     let byte: number = NO_BYTE;
     for (let c = 0; c < this.byteClasses && live <= 1; c++) {
       if (next(c) >= 0) {
-        live += this.size[c];
-        byte = this.first[c];
+        live += this.size[c]!;
+        byte = this.first[c]!;
       }
     }
     return live > 1 ? MANY_BYTES : byte;

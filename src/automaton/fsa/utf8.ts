@@ -80,7 +80,7 @@ export function utf8Sequences(lo: number, hi: number): ByteRangeSeq[] {
       if (split) continue;
       const a = encodeCodePoint(s);
       const b = encodeCodePoint(e);
-      out.push(a.map((x, k) => [x, b[k]] as const));
+      out.push(a.map((x, k) => [x, b[k]!] as const));
       break;
     }
   }

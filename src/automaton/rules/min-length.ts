@@ -48,7 +48,7 @@ export class MinLengths {
       case "lit":
         return new TextEncoder().encode(e.text).length;
       case "chars":
-        return e.ranges.length === 0 ? UNREACHABLE : utf8Length(e.ranges[0][0]);
+        return e.ranges.length === 0 ? UNREACHABLE : utf8Length(e.ranges[0]![0]);
       case "seq":
         return e.items.reduce((sum, item) => Math.min(UNREACHABLE, sum + this.expr(item, rule, depth)), 0);
       case "alt":

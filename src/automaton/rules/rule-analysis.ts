@@ -27,7 +27,7 @@ export class RuleAnalysis {
     const tables = (this.tables[rule] ??= []);
     if (!this.rules.recursive(rule)) return (tables[0] ??= this.sharedAnalysis(rule));
     if (tables.length === 0) this.analyzeComponent(rule);
-    return tables[depth];
+    return tables[depth]!;
   }
 
   /** Depth left inside `callee` when `caller` (with `depth` left) calls it; -1 when not allowed. */
@@ -43,7 +43,7 @@ export class RuleAnalysis {
     const members = this.rules.componentMembers(rule);
     const order = calleesFirst(members, this.rules);
     for (const id of members) this.tables[id] ??= [];
-    for (let k = 0; k <= this.rules.maxDepth; k++) for (const id of order) this.tables[id][k] = this.analyze(id, k);
+    for (let k = 0; k <= this.rules.maxDepth; k++) for (const id of order) this.tables[id]![k] = this.analyze(id, k);
   }
 
   /** A non-recursive rule's analysis, taken from (or given to) its shared cache entry. */
@@ -70,10 +70,10 @@ export class RuleAnalysis {
     const budget = plainBudgets(filtered);
     const single = singleBytes(filtered, first);
     return {
-      next: (state, column) => trans[state * k + column],
-      dist: (state) => dist[state],
-      plainBudget: (state, pos) => budget[state * 4 + pos],
-      singleByte: (state) => single[state],
+      next: (state, column) => trans[state * k + column]!,
+      dist: (state) => dist[state]!,
+      plainBudget: (state, pos) => budget[state * 4 + pos]!,
+      singleByte: (state) => single[state]!,
     };
   }
 }
@@ -84,8 +84,8 @@ function withoutDeadMoves(dfa: ByteDfa, firstCall: number, dist: Int32Array, cal
   const k = dfa.numClasses;
   for (let s = 0; s < dfa.numStates; s++) {
     for (let c = 0; c < k; c++) {
-      const t = trans[s * k + c];
-      if (t >= 0 && (dist[t] >= UNREACHABLE || (c >= firstCall && callWeight[c - firstCall] >= UNREACHABLE))) trans[s * k + c] = -1;
+      const t = trans[s * k + c]!;
+      if (t >= 0 && (dist[t]! >= UNREACHABLE || (c >= firstCall && callWeight[c - firstCall]! >= UNREACHABLE))) trans[s * k + c] = -1;
     }
   }
   return trans;
@@ -116,8 +116,8 @@ function distances(dfa: ByteDfa, firstCall: number, callWeight: readonly number[
   const edges = { from: [] as number[], to: [] as number[], weight: [] as number[] };
   for (let s = 0; s < n; s++) {
     for (let c = 0; c < k; c++) {
-      const t = trans[s * k + c];
-      const w = c < firstCall ? 1 : callWeight[c - firstCall];
+      const t = trans[s * k + c]!;
+      const w = c < firstCall ? 1 : callWeight[c - firstCall]!;
       if (t >= 0 && w < UNREACHABLE) edges.from.push(s), edges.to.push(t), edges.weight.push(w);
     }
   }
@@ -131,6 +131,6 @@ function singleBytes(dfa: ByteDfa, byteClasses: number): Int16Array {
   const { numStates, numClasses, trans } = dfa;
   const bytes = new ClassBytes(dfa.classOf, byteClasses);
   const single = new Int16Array(numStates);
-  for (let s = 0; s < numStates; s++) single[s] = bytes.singleByte((c) => trans[s * numClasses + c]);
+  for (let s = 0; s < numStates; s++) single[s] = bytes.singleByte((c) => trans[s * numClasses + c]!);
   return single;
 }

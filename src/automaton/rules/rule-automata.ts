@@ -132,10 +132,10 @@ export class RuleSet {
   dfa(id: number): ByteDfa | LazyRule {
     let dfa = this.dfas[id];
     if (dfa === undefined) {
-      const name = this.names[id];
+      const name = this.names[id]!;
       dfa = (this.isRecursive(name) ? this.recursiveRule(name) : this.calledRule(name)) ?? EMPTY;
       this.dfas[id] = dfa;
-      this.sharedEntries[id] = this.sharedOf.get(this.names[id]);
+      this.sharedEntries[id] = this.sharedOf.get(this.names[id]!);
     }
     return dfa;
   }
@@ -148,7 +148,7 @@ export class RuleSet {
   /** Fewest bytes of a text of rule `id` entered with `depth` left (UNREACHABLE when none). */
   minLength(id: number, depth: number): number {
     if (depth < 0) return UNREACHABLE;
-    const name = this.names[id];
+    const name = this.names[id]!;
     if (!name.startsWith(STRING_RULE_PREFIX)) return this.lengths.of(name, depth);
     // A string rule's automaton exists from the moment it got its id.
     return shortestOf(this.dfas[id]!);
@@ -156,17 +156,17 @@ export class RuleSet {
 
   /** The component id (rules in one cycle share it; a callee outside it has a lower one). */
   component(id: number): number {
-    return this.components[id];
+    return this.components[id]!;
   }
 
   /** True for a recursion head (entering it from its own component costs depth). */
   head(id: number): boolean {
-    return this.heads[id];
+    return this.heads[id]!;
   }
 
   /** True when the rule's component is recursive (its analysis depends on the depth left). */
   recursive(id: number): boolean {
-    return this.recursives[id];
+    return this.recursives[id]!;
   }
 
   /** Ids of the rules in `id`'s component. */
@@ -426,12 +426,12 @@ function shortestText(dfa: ByteDfa): number {
   dist[dfa.start] = 0;
   queue[tail++] = dfa.start;
   for (let head = 0; head < tail; head++) {
-    const s = queue[head];
-    if (dfa.accepting[s]) return dist[s];
+    const s = queue[head]!;
+    if (dfa.accepting[s]) return dist[s]!;
     for (let c = 0; c < k; c++) {
-      const t = trans[s * k + c];
-      if (t >= 0 && dist[t] < 0) {
-        dist[t] = dist[s] + 1;
+      const t = trans[s * k + c]!;
+      if (t >= 0 && dist[t]! < 0) {
+        dist[t] = dist[s]! + 1;
         queue[tail++] = t;
       }
     }

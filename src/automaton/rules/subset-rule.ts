@@ -63,7 +63,7 @@ export class SubsetRule implements LazyRule {
     const nfa = built.freeze();
     const callWeight = memoized(shortestOf);
     const nfaDist = distancesToExit(nfa, frag, callWeight);
-    if (nfaDist[frag.start] >= UNREACHABLE) return null;
+    if (nfaDist[frag.start]! >= UNREACHABLE) return null;
     return new SubsetRule(nfa, frag, nfaDist, callWeight, maxStates, what);
   }
 
@@ -76,7 +76,7 @@ export class SubsetRule implements LazyRule {
     what: string,
   ) {
     const live = new Uint8Array(nfaDist.length);
-    for (let s = 0; s < live.length; s++) live[s] = nfaDist[s] < UNREACHABLE ? 1 : 0;
+    for (let s = 0; s < live.length; s++) live[s] = nfaDist[s]! < UNREACHABLE ? 1 : 0;
     const budget = Budget.forStates(maxStates);
     this.subsets = new SubsetConstruction(nfa, frag, budget, what, { live, deadCallee: (callee) => callWeight(callee) >= UNREACHABLE });
     this.start = this.subsets.start;
@@ -84,7 +84,7 @@ export class SubsetRule implements LazyRule {
     this.numClasses = this.subsets.numClasses;
     this.callees = this.subsets.callees.length === 0 ? undefined : Int32Array.from(this.subsets.callees);
     this.bytes = new ClassBytes(this.classOf, this.numClasses - this.subsets.callees.length);
-    this.shortest = nfaDist[frag.start];
+    this.shortest = nfaDist[frag.start]!;
     this.tables = new SubsetTables(this, () => nfaDist);
   }
 
@@ -133,11 +133,11 @@ export class SubsetRule implements LazyRule {
   /** The plain-text budget of NFA state `s` at UTF-8 position `pos`: its embedded automaton's,
    *  NO_BUDGET outside one. */
   memberBudget(s: number, pos: number): number {
-    const block = this.nfa.blockOf[s];
+    const block = this.nfa.blockOf[s]!;
     if (block < 0) return NO_BUDGET;
-    const { base, dfa } = this.nfa.blocks[block];
+    const { base, dfa } = this.nfa.blocks[block]!;
     const budgets = (this.blockBudgets[block] ??= plainBudgetsOf(dfa));
-    return budgets[(s - base) * 4 + pos];
+    return budgets[(s - base) * 4 + pos]!;
   }
 }
 
@@ -170,7 +170,7 @@ class SubsetTables implements RuleTables {
   next(state: number, column: number): number {
     const t = this.rule.row(state).next(state, column);
     if (t < 0 || this.callWeight === undefined) return t;
-    if (column >= this.byteColumns && this.callWeight(this.rule.subsets.callees[column - this.byteColumns]) >= UNREACHABLE) return -1;
+    if (column >= this.byteColumns && this.callWeight(this.rule.subsets.callees[column - this.byteColumns]!) >= UNREACHABLE) return -1;
     return this.distOf(t) < UNREACHABLE ? t : -1;
   }
 
@@ -183,8 +183,8 @@ class SubsetTables implements RuleTables {
     // (plain-text-budget.ts: a budget is one less than the characters started up to a death).
     let best = pos === 0 ? 0 : NO_BUDGET;
     const { nfaDist } = this;
-    for (const s of this.rule.subsets.subsets[state]) {
-      if (nfaDist[s] < UNREACHABLE) best = Math.max(best, this.rule.memberBudget(s, pos));
+    for (const s of this.rule.subsets.subsets[state]!) {
+      if (nfaDist[s]! < UNREACHABLE) best = Math.max(best, this.rule.memberBudget(s, pos));
     }
     return best;
   }
@@ -192,16 +192,16 @@ class SubsetTables implements RuleTables {
   singleByte(state: number): number {
     this.grow(state + 1);
     if (this.single[state] === UNSET) this.single[state] = this.rule.bytes.singleByte((c) => this.next(state, c));
-    return this.single[state];
+    return this.single[state]!;
   }
 
   private distOf(state: number): number {
     this.grow(state + 1);
-    let d = this.least[state];
+    let d = this.least[state]!;
     if (d < 0) {
       d = UNREACHABLE;
       const { nfaDist } = this;
-      for (const s of this.rule.subsets.subsets[state]) d = Math.min(d, nfaDist[s]);
+      for (const s of this.rule.subsets.subsets[state]!) d = Math.min(d, nfaDist[s]!);
       this.least[state] = d;
     }
     return d;
@@ -251,16 +251,16 @@ function distancesToExit(nfa: FrozenNfa, frag: Fragment, callWeight: (callee: nu
     edges.weight[n++] = weight;
   };
   for (let s = 0; s < nfa.numStates; s++) {
-    for (let i = epsStart[s]; i < epsStart[s + 1]; i++) add(s, epsTo[i], 0);
-    for (let i = edgeStart[s]; i < edgeStart[s + 1]; i += 3) add(s, edgeData[i + 2], 1);
+    for (let i = epsStart[s]!; i < epsStart[s + 1]!; i++) add(s, epsTo[i]!, 0);
+    for (let i = edgeStart[s]!; i < edgeStart[s + 1]!; i += 3) add(s, edgeData[i + 2]!, 1);
     // A call that cannot complete weighs UNREACHABLE: no distance through it is ever below
     // UNREACHABLE, so it is as good as absent.
-    for (let i = callStart[s]; i < callStart[s + 1]; i += 2) add(s, callData[i + 1], callWeight(callData[i]));
+    for (let i = callStart[s]!; i < callStart[s + 1]!; i += 2) add(s, callData[i + 1]!, callWeight(callData[i]!));
   }
   for (const { base, dfa } of nfa.blocks) {
     const inner = distancesOf(dfa);
     // The block's exit is the state right after it (nfa.ts embed).
-    for (let s = 0; s < dfa.numStates; s++) add(base + s, base + dfa.numStates, inner[s]);
+    for (let s = 0; s < dfa.numStates; s++) add(base + s, base + dfa.numStates, inner[s]!);
   }
   return distancesTo(nfa.numStates, edges, [frag.end]);
 }

@@ -119,7 +119,7 @@ export class BoundedStringAutomaton implements LazyRule {
     this.counts = (max === Infinity ? min : max) + 1;
     this.shortest = 2 + min;
     this.tables = {
-      next: (state, cls) => this.next(state, classByte[cls]),
+      next: (state, cls) => this.next(state, classByte[cls]!),
       dist: (state) => this.dist(state),
       plainBudget: (state, pos) => this.plainBudget(state, pos),
       singleByte: (state) => this.singleByte(state),
@@ -155,7 +155,7 @@ export class BoundedStringAutomaton implements LazyRule {
     if (state === OPEN) return this.shortest;
     const key = this.states.key(state);
     // Finish this character, write the missing ones (one byte each), close.
-    return REST[key % SUBS] + Math.max(0, this.min - Math.floor(key / SUBS)) + 1;
+    return REST[key % SUBS]! + Math.max(0, this.min - Math.floor(key / SUBS)) + 1;
   }
 
   private plainBudget(state: number, pos: number): number {

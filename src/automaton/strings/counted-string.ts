@@ -49,16 +49,16 @@ const escapeTrie = (() => {
   for (const [raw, path] of ESCAPES) {
     let node = 0;
     for (let i = 1; i < path.length; i++) {
-      below[node].push({ raw, rest: path.length - i });
+      below[node]!.push({ raw, rest: path.length - i });
       if (i === path.length - 1) {
-        moves[node].set(path[i], -1 - raw);
+        moves[node]!.set(path[i]!, -1 - raw);
         break;
       }
-      let next = moves[node].get(path[i]);
+      let next = moves[node]!.get(path[i]!);
       if (next === undefined) {
         next = moves.push(new Map()) - 1;
         below.push([]);
-        moves[node].set(path[i], next);
+        moves[node]!.set(path[i]!, next);
       }
       node = next;
     }
@@ -103,16 +103,16 @@ export class CountedStringAutomaton implements LazyRule {
     this.classOf = part.classOf;
     this.numClasses = part.numClasses;
     this.classByte = new Int32Array(part.numClasses);
-    for (let b = 255; b >= 0; b--) this.classByte[part.classOf[b]] = b;
+    for (let b = 255; b >= 0; b--) this.classByte[part.classOf[b]!] = b;
     this.bytes = new ClassBytes(this.classOf, this.numClasses);
     this.distances = new CountDistances(content, moves, min, max, budget, what);
     const first = this.distOf(this.key(content.start, 0, 0));
     this.shortest = first >= UNREACHABLE ? UNREACHABLE : 1 + first;
     this.tables = {
-      next: (state, cls) => this.next(state, this.classByte[cls]),
+      next: (state, cls) => this.next(state, this.classByte[cls]!),
       dist: (state) => (state === CLOSE ? 0 : state === OPEN ? this.shortest : this.distOf(this.states.key(state))),
       plainBudget: (state, pos) => this.plainBudget(state, pos),
-      singleByte: (state) => (state === CLOSE ? NO_BYTE : this.bytes.singleByte((cls) => this.next(state, this.classByte[cls]))),
+      singleByte: (state) => (state === CLOSE ? NO_BYTE : this.bytes.singleByte((cls) => this.next(state, this.classByte[cls]!))),
     };
   }
 
@@ -160,7 +160,7 @@ export class CountedStringAutomaton implements LazyRule {
       const m = isContinuation(b) ? n : this.counted(n);
       return t < 0 || m < 0 ? DEAD : this.live(this.key(t, m, 0));
     }
-    const move = escapeTrie.moves[sub - 1].get(b);
+    const move = escapeTrie.moves[sub - 1]!.get(b);
     if (move === undefined) return DEAD;
     if (move >= 0) return this.live(this.key(c, n, 1 + move));
     const t = stepByte(this.content, c, -1 - move);
@@ -176,13 +176,13 @@ export class CountedStringAutomaton implements LazyRule {
     let best = UNREACHABLE;
     if (sub === 0) {
       // A boundary state, or inside a character: finish it first (it was counted when it began).
-      const pending = this.moves.pending[c];
-      if (pending === 0) best = row[c];
-      else for (const u of this.moves.completions(c)) best = Math.min(best, pending + row[u]);
+      const pending = this.moves.pending[c]!;
+      if (pending === 0) best = row[c]!;
+      else for (const u of this.moves.completions(c)) best = Math.min(best, pending + row[u]!);
     } else {
-      for (const { raw, rest: left } of escapeTrie.below[sub - 1]) {
+      for (const { raw, rest: left } of escapeTrie.below[sub - 1]!) {
         const t = stepByte(this.content, c, raw);
-        if (t >= 0) best = Math.min(best, left + row[t]);
+        if (t >= 0) best = Math.min(best, left + row[t]!);
       }
     }
     // Plus the closing quote.
@@ -199,7 +199,7 @@ export class CountedStringAutomaton implements LazyRule {
     // Below the minimum, plain text could still end too short: no claim.
     if (n < this.min) return NO_BUDGET;
     // The content's own budgets, made when a document first asks (shared per content automaton).
-    const own = plainBudgetsOf(this.content)[c * 4 + pos];
+    const own = plainBudgetsOf(this.content)[c * 4 + pos]!;
     if (this.max === Infinity || own === NO_BUDGET) return own;
     const room = this.max - n - this.distances.longestFinish;
     return room < 0 ? NO_BUDGET : own === UNBOUNDED ? room : Math.min(own, room);
@@ -228,8 +228,8 @@ class CharacterMoves {
     const best = new Int32Array(k).fill(-1);
     const targets: number[] = [];
     const offer = (u: number, bytes: number): void => {
-      if (best[u] < 0) targets.push(u);
-      if (best[u] < 0 || bytes < best[u]) best[u] = bytes;
+      if (best[u]! < 0) targets.push(u);
+      if (best[u]! < 0 || bytes < best[u]!) best[u] = bytes;
     };
     for (let c = 0; c < k; c++) {
       this.edgeStart[c] = to.length;
@@ -240,9 +240,9 @@ class CharacterMoves {
       }
       for (let b = 0xc2; b <= 0xf4; b++) {
         const t = stepByte(this.content, c, b);
-        if (t >= 0) for (const u of this.completions(t)) offer(u, 1 + this.pending[t]);
+        if (t >= 0) for (const u of this.completions(t)) offer(u, 1 + this.pending[t]!);
       }
-      for (const u of targets) (to.push(u), cost.push(best[u]), (best[u] = -1));
+      for (const u of targets) (to.push(u), cost.push(best[u]!), (best[u] = -1));
       targets.length = 0;
     }
     this.edgeStart[k] = to.length;
@@ -273,17 +273,17 @@ class CharacterMoves {
 function pendingBytes(content: ByteDfa): Int8Array {
   const { numClasses, classOf, trans } = content;
   const byteOf = new Int32Array(numClasses);
-  for (let b = 255; b >= 0; b--) byteOf[classOf[b]] = b;
+  for (let b = 255; b >= 0; b--) byteOf[classOf[b]!] = b;
   const pending = new Int8Array(content.numStates).fill(-1);
   const queue = [content.start];
   pending[content.start] = 0;
   while (queue.length > 0) {
     const s = queue.pop()!;
     for (let c = 0; c < numClasses; c++) {
-      const t = trans[s * numClasses + c];
-      if (t < 0 || pending[t] >= 0) continue;
-      const b = byteOf[c];
-      pending[t] = pending[s] > 0 ? pending[s] - 1 : b < 0x80 ? 0 : b < 0xe0 ? 1 : b < 0xf0 ? 2 : 3;
+      const t = trans[s * numClasses + c]!;
+      if (t < 0 || pending[t]! >= 0) continue;
+      const b = byteOf[c]!;
+      pending[t] = pending[s]! > 0 ? pending[s]! - 1 : b < 0x80 ? 0 : b < 0xe0 ? 1 : b < 0xf0 ? 2 : 3;
       queue.push(t);
     }
   }
@@ -326,7 +326,7 @@ class CountDistances {
     this.unbounded = distancesTo(k, edges, accepting);
     const characters = distancesTo(k, { ...edges, weight: new Int32Array(from.length).fill(1) }, accepting);
     let longest = 0;
-    for (let c = 0; c < k; c++) if (moves.pending[c] === 0 && characters[c] < UNREACHABLE) longest = Math.max(longest, characters[c]);
+    for (let c = 0; c < k; c++) if (moves.pending[c] === 0 && characters[c]! < UNREACHABLE) longest = Math.max(longest, characters[c]!);
     this.longestFinish = longest;
 
     const rowWork = k + moves.edgeTo.length;
@@ -356,8 +356,8 @@ class CountDistances {
   }
 
   row(n: number): Int32Array {
-    if (n > this.stableTo) return this.upper[this.max - n];
-    return n >= this.min ? this.unbounded : this.lower[n];
+    if (n > this.stableTo) return this.upper[this.max - n]!;
+    return n >= this.min ? this.unbounded : this.lower[n]!;
   }
 
   /** A row from the row above it (null: past the maximum); `ends`: the count is within bounds. */
@@ -368,9 +368,9 @@ class CountDistances {
       if (moves.pending[c] !== 0) continue;
       let best = ends && content.accepting[c] ? 0 : UNREACHABLE;
       if (above !== null) {
-        for (let e = moves.edgeStart[c]; e < moves.edgeStart[c + 1]; e++) {
-          const d = above[moves.edgeTo[e]];
-          if (d < UNREACHABLE) best = Math.min(best, moves.edgeCost[e] + d);
+        for (let e = moves.edgeStart[c]!; e < moves.edgeStart[c + 1]!; e++) {
+          const d = above[moves.edgeTo[e]!]!;
+          if (d < UNREACHABLE) best = Math.min(best, moves.edgeCost[e]! + d);
         }
       }
       row[c] = best;

@@ -30,6 +30,6 @@ export class DenseStates {
 
   /** The natural key of a state other than the two quote states. */
   key(id: number): number {
-    return this.keys[id];
+    return this.keys[id]!;
   }
 }

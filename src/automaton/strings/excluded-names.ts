@@ -65,7 +65,7 @@ export class ExcludedNamesAutomaton implements LazyRule {
     this.classOf = part.classOf;
     this.numClasses = part.numClasses;
     this.classByte = new Uint8Array(part.numClasses);
-    for (let b = 255; b >= 0; b--) this.classByte[part.classOf[b]] = b;
+    for (let b = 255; b >= 0; b--) this.classByte[part.classOf[b]!] = b;
     this.bytes = new ClassBytes(part.classOf, part.numClasses);
     this.baseDist = distancesOf(string);
     this.baseBudget = plainBudgetsOf(string);
@@ -74,7 +74,7 @@ export class ExcludedNamesAutomaton implements LazyRule {
     this.tables = {
       next: (state, cls) => this.next(state, cls),
       dist: (state) => this.distOf(state),
-      plainBudget: (state, pos) => this.baseBudget[this.base[state] * 4 + pos],
+      plainBudget: (state, pos) => this.baseBudget[this.base[state]! * 4 + pos]!,
       singleByte: (state) => this.singleByte(state),
     };
   }
@@ -91,13 +91,13 @@ export class ExcludedNamesAutomaton implements LazyRule {
 
   private step(state: number, cls: number): number {
     const at = state * this.numClasses + cls;
-    let to = this.raw[at];
+    let to = this.raw[at]!;
     if (to === UNKNOWN) {
-      const b = this.classByte[cls];
+      const b = this.classByte[cls]!;
       const { string, trie } = this;
-      const q = string.trans[this.base[state] * string.numClasses + string.classOf[b]];
-      const t = this.node[state];
-      to = q < 0 ? -1 : this.pair(q, t === LEFT ? LEFT : trie.trans[t * trie.numClasses + trie.classOf[b]]);
+      const q = string.trans[this.base[state]! * string.numClasses + string.classOf[b]!]!;
+      const t = this.node[state]!;
+      to = q < 0 ? -1 : this.pair(q, t === LEFT ? LEFT : trie.trans[t * trie.numClasses + trie.classOf[b]!]!);
       // Re-read: interning may have grown the table.
       this.raw[at] = to;
     }
@@ -105,14 +105,14 @@ export class ExcludedNamesAutomaton implements LazyRule {
   }
 
   private accepting(state: number): boolean {
-    const t = this.node[state];
-    return this.string.accepting[this.base[state]] === 1 && (t === LEFT || this.trie.accepting[t] === 0);
+    const t = this.node[state]!;
+    return this.string.accepting[this.base[state]!] === 1 && (t === LEFT || this.trie.accepting[t] === 0);
   }
 
   private distOf(state: number): number {
-    let d = this.dist[state];
+    let d = this.dist[state]!;
     if (d === undefined) {
-      d = this.node[state] === LEFT ? this.baseDist[this.base[state]] : this.search(state);
+      d = this.node[state] === LEFT ? this.baseDist[this.base[state]!]! : this.search(state);
       this.dist[state] = d;
     }
     return d;
@@ -132,7 +132,7 @@ export class ExcludedNamesAutomaton implements LazyRule {
           const to = this.step(s, c);
           if (to < 0 || seen.has(to)) continue;
           seen.add(to);
-          if (this.node[to] === LEFT) best = Math.min(best, depth + this.baseDist[this.base[to]]);
+          if (this.node[to] === LEFT) best = Math.min(best, depth + this.baseDist[this.base[to]!]!);
           else if (this.accepting(to)) best = Math.min(best, depth);
           else nextLevel.push(to);
         }

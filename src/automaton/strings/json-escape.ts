@@ -29,30 +29,30 @@ export function encodeJsonString(content: ByteDfa, budget: Budget, what: string)
   const role = Array.from({ length: 256 }, (_, b) => (b < 0x20 ? 256 : ESCAPE_ALPHABET.has(b) ? b : -1));
   const part = refine(content.classOf, role);
   const rep = new Int32Array(part.numClasses);
-  for (let x = 255; x >= 0; x--) rep[part.classOf[x]] = x;
+  for (let x = 255; x >= 0; x--) rep[part.classOf[x]!] = x;
   const out = new DfaBuilder(part.classOf, part.numClasses, budget, what);
   const n = content.numStates;
   for (let s = 0; s < n; s++) out.addState();
   const open = out.addState();
   const close = out.addState(true);
-  out.set(open, part.classOf[QUOTE], content.start);
-  const step = (s: number, b: number): number => content.trans[s * content.numClasses + content.classOf[b]];
+  out.set(open, part.classOf[QUOTE]!, content.start);
+  const step = (s: number, b: number): number => content.trans[s * content.numClasses + content.classOf[b]!]!;
   const paths = ESCAPES.map(([x, path]) => [x, path.map((b) => part.classOf[b])] as const);
-  const backslash = part.classOf[BACKSLASH];
+  const backslash = part.classOf[BACKSLASH]!;
   // States whose escaped characters lead to the same places share one escape trie (most states
   // of a product with "any text" do): fewer states built here and fewer for finish() to merge.
   const escapeTries = new Map<string, number>();
   const targets = new Int32Array(paths.length);
   for (let s = 0; s < n; s++) {
     for (let c = 0; c < part.numClasses; c++) {
-      const b = rep[c];
+      const b = rep[c]!;
       if (escaped(b)) continue;
       const t = step(s, b);
       if (t >= 0) out.set(s, c, t);
     }
-    if (content.accepting[s]) out.set(s, part.classOf[QUOTE], close);
+    if (content.accepting[s]) out.set(s, part.classOf[QUOTE]!, close);
     let any = false;
-    for (let i = 0; i < paths.length; i++) any = (targets[i] = step(s, paths[i][0])) >= 0 || any;
+    for (let i = 0; i < paths.length; i++) any = (targets[i] = step(s, paths[i]![0])) >= 0 || any;
     if (!any) continue;
     const key = targets.join(",");
     let trie = escapeTries.get(key);
@@ -60,17 +60,17 @@ export function encodeJsonString(content: ByteDfa, budget: Budget, what: string)
       trie = out.addState();
       escapeTries.set(key, trie);
       paths.forEach(([, path], i) => {
-        if (targets[i] < 0) return;
+        if (targets[i]! < 0) return;
         let node = trie!;
         for (let k = 1; k < path.length - 1; k++) {
-          let next = out.get(node, path[k]);
+          let next = out.get(node, path[k]!);
           if (next < 0) {
             next = out.addState();
-            out.set(node, path[k], next);
+            out.set(node, path[k]!, next);
           }
           node = next;
         }
-        out.set(node, path[path.length - 1], targets[i]);
+        out.set(node, path[path.length - 1]!, targets[i]!);
       });
     }
     out.set(s, backslash, trie);

@@ -161,8 +161,8 @@ export function textsDfa(texts: readonly string[], budget: Budget, what: string)
   for (const bytes of words) {
     let node = root;
     for (const b of bytes) {
-      let next = trie.get(node, classOf[b]);
-      if (next < 0) trie.set(node, classOf[b], (next = trie.addState()));
+      let next = trie.get(node, classOf[b]!);
+      if (next < 0) trie.set(node, classOf[b]!, (next = trie.addState()));
       node = next;
     }
     trie.setAccepting(node, true);

@@ -11,10 +11,10 @@ function plainMoves(dfa: ByteDfa): { cls: number; next: number }[][] {
   const moves: { cls: number; next: number }[][] = [[], [], [], []];
   const seen = [new Set<number>(), new Set<number>(), new Set<number>(), new Set<number>()];
   const add = (p: number, b: number, next: number): void => {
-    const key = dfa.classOf[b] * 4 + next;
-    if (!seen[p].has(key)) {
-      seen[p].add(key);
-      moves[p].push({ cls: dfa.classOf[b], next });
+    const key = dfa.classOf[b]! * 4 + next;
+    if (!seen[p]!.has(key)) {
+      seen[p]!.add(key);
+      moves[p]!.push({ cls: dfa.classOf[b]!, next });
     }
   };
   for (let b = 0; b < 256; b++) {
@@ -41,28 +41,28 @@ export function plainBudgets(dfa: ByteDfa): Int32Array {
   for (let s = 0; s < dfa.numStates; s++) {
     for (let p = 0; p < 4; p++) {
       const from = s * 4 + p;
-      const list = moves[p];
+      const list = moves[p]!;
       const row = s * dfa.numClasses;
       // A node with a dead move is at its least possible distance already: its edges cannot
       // matter, and skipping them keeps sparse automata (verbatim texts) cheap.
       let dies = false;
-      for (let k = 0; k < list.length && !dies; k++) dies = dfa.trans[row + list[k].cls] < 0;
+      for (let k = 0; k < list.length && !dies; k++) dies = dfa.trans[row + list[k]!.cls]! < 0;
       if (dies) {
         dist[from] = p === 0 ? 1 : 0;
         continue;
       }
       for (let k = 0; k < list.length; k++) {
-        const to = dfa.trans[row + list[k].cls] * 4 + list[k].next;
+        const to = dfa.trans[row + list[k]!.cls]! * 4 + list[k]!.next;
         edgeFrom.push(from);
         edgeTo.push(to);
-        counts[to + 1]++;
+        counts[to + 1]!++;
       }
     }
   }
-  for (let i = 0; i < n; i++) counts[i + 1] += counts[i];
-  const revFrom = new Int32Array(counts[n]);
+  for (let i = 0; i < n; i++) counts[i + 1]! += counts[i]!;
+  const revFrom = new Int32Array(counts[n]!);
   const fill = counts.slice(0, n);
-  for (let e = 0; e < edgeFrom.length; e++) revFrom[fill[edgeTo[e]]++] = edgeFrom[e];
+  for (let e = 0; e < edgeFrom.length; e++) revFrom[fill[edgeTo[e]!]!++] = edgeFrom[e]!;
   // Dijkstra with 0/1 weights, layer by layer: `layer` holds nodes at distance d (a stack, since
   // 0-weight edges stay in the layer), `next` those at d + 1. Stale entries are skipped on pop.
   let layer: number[] = [];
@@ -75,11 +75,11 @@ export function plainBudgets(dfa: ByteDfa): Int32Array {
       const v = layer.pop()!;
       if (done[v] || dist[v] !== d) continue;
       done[v] = 1;
-      for (let e = counts[v]; e < counts[v + 1]; e++) {
-        const u = revFrom[e];
+      for (let e = counts[v]!; e < counts[v + 1]!; e++) {
+        const u = revFrom[e]!;
         // An edge's weight is set by its source: moves from position 0 start a character.
         const w = (u & 3) === 0 ? 1 : 0;
-        if (d + w < dist[u]) {
+        if (d + w < dist[u]!) {
           dist[u] = d + w;
           (w === 0 ? layer : next).push(u);
         }
@@ -88,7 +88,7 @@ export function plainBudgets(dfa: ByteDfa): Int32Array {
     layer = next;
     next = [];
   }
-  for (let i = 0; i < n; i++) if (dist[i] !== UNBOUNDED) dist[i] -= 1;
+  for (let i = 0; i < n; i++) if (dist[i] !== UNBOUNDED) dist[i]! -= 1;
   return dist;
 }
 

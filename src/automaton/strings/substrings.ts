@@ -21,12 +21,12 @@ export function substringContent(text: string, budget: Budget, what: string): By
   const out = new DfaBuilder(classOf, numClasses, budget, what);
   for (let s = 0; s < sam.length; s++) out.addState(accepting[s] === 1);
   for (let s = 0; s < sam.length; s++) {
-    budget.charge(sam[s].size, what);
-    for (const [cp, target] of sam[s]) {
+    budget.charge(sam[s]!.size, what);
+    for (const [cp, target] of sam[s]!) {
       const bytes = encodeCodePoint(cp);
       let at = s;
       for (let i = 0; i < bytes.length - 1; i++) {
-        const cls = classOf[bytes[i]];
+        const cls = classOf[bytes[i]!]!;
         let mid = out.get(at, cls);
         if (mid < 0) {
           mid = out.addState(false);
@@ -34,7 +34,7 @@ export function substringContent(text: string, budget: Budget, what: string): By
         }
         at = mid;
       }
-      out.set(at, classOf[bytes[bytes.length - 1]], target);
+      out.set(at, classOf[bytes[bytes.length - 1]!]!, target);
     }
   }
   return out.build(start);

@@ -67,9 +67,9 @@ export class VerbatimAutomaton implements LazyRule {
     this.numStates = m + 2;
     this.numClasses = this.classByte.length;
     // Opening quote, the shortest admissible value, closing quote.
-    this.shortest = 1 + this.toEnd[this.sam.start] + 1;
+    this.shortest = 1 + this.toEnd[this.sam.start]! + 1;
     this.tables = {
-      next: (state, cls) => (cls === 0 ? -1 : this.next(state, this.classByte[cls])),
+      next: (state, cls) => (cls === 0 ? -1 : this.next(state, this.classByte[cls]!)),
       dist: (state) => this.dist(state),
       // No state survives arbitrary text, and a conservative budget is always safe: the mask
       // engine then walks the few live trie branches instead of skipping subtrees.
@@ -97,11 +97,11 @@ export class VerbatimAutomaton implements LazyRule {
     if (state === this.start) return byte === QUOTE ? this.sam.start : -1;
     if (state === this.close) return -1;
     if (state < m && byte === QUOTE) return this.sam.accepting[state] === 1 ? this.close : -1;
-    const read = state < m ? 0 : this.partial[state - m - 2].read;
+    const read = state < m ? 0 : this.partial[state - m - 2]!.read;
     const left = this.byNextByte(state).get(byte);
     if (left === undefined) return -1;
     // Spellings are a prefix-free code: a complete one is the only candidate left.
-    if (this.spellings.get(left[0][0])!.length === read + 1) return left[0][1];
+    if (this.spellings.get(left[0]![0])!.length === read + 1) return left[0]![1];
     this.partial.push({ read: read + 1, candidates: left });
     return this.numStates++;
   }
@@ -111,10 +111,10 @@ export class VerbatimAutomaton implements LazyRule {
     let groups = this.groups.get(state);
     if (groups === undefined) {
       const m = this.sam.next.length;
-      const { read, candidates } = state < m ? { read: 0, candidates: this.sam.next[state] } : this.partial[state - m - 2];
+      const { read, candidates } = state < m ? { read: 0, candidates: this.sam.next[state]! } : this.partial[state - m - 2]!;
       groups = new Map();
       for (const [cp, target] of candidates) {
-        const b = this.spellings.get(cp)![read];
+        const b = this.spellings.get(cp)![read]!;
         const group = groups.get(b);
         if (group === undefined) groups.set(b, [[cp, target]]);
         else group.push([cp, target]);
@@ -128,10 +128,10 @@ export class VerbatimAutomaton implements LazyRule {
     const m = this.sam.next.length;
     if (state === this.close) return 0;
     if (state === this.start) return this.shortest;
-    if (state < m) return this.toEnd[state] + 1;
-    const { read, candidates } = this.partial[state - m - 2];
+    if (state < m) return this.toEnd[state]! + 1;
+    const { read, candidates } = this.partial[state - m - 2]!;
     let rest = Infinity;
-    for (const [cp, target] of candidates) rest = Math.min(rest, this.spellings.get(cp)!.length - read + this.toEnd[target]);
+    for (const [cp, target] of candidates) rest = Math.min(rest, this.spellings.get(cp)!.length - read + this.toEnd[target]!);
     return rest + 1;
   }
 
@@ -141,7 +141,7 @@ export class VerbatimAutomaton implements LazyRule {
     if (state === this.close) return NO_BYTE;
     const bytes = [...this.byNextByte(state).keys()];
     if (state < m && this.sam.accepting[state] === 1) bytes.push(QUOTE);
-    return bytes.length === 0 ? NO_BYTE : bytes.length === 1 ? bytes[0] : MANY_BYTES;
+    return bytes.length === 0 ? NO_BYTE : bytes.length === 1 ? bytes[0]! : MANY_BYTES;
   }
 }
 
@@ -169,26 +169,26 @@ export function suffixAutomaton(codePoints: readonly number[]): { next: Map<numb
   let last = 0;
   for (const c of codePoints) {
     const cur = next.length;
-    len.push(len[last] + 1);
+    len.push(len[last]! + 1);
     link.push(0);
     next.push(new Map());
     let p = last;
-    while (p !== -1 && !next[p].has(c)) {
-      next[p].set(c, cur);
-      p = link[p];
+    while (p !== -1 && !next[p]!.has(c)) {
+      next[p]!.set(c, cur);
+      p = link[p]!;
     }
     if (p !== -1) {
-      const q = next[p].get(c)!;
-      if (len[p] + 1 === len[q]) {
+      const q = next[p]!.get(c)!;
+      if (len[p]! + 1 === len[q]) {
         link[cur] = q;
       } else {
         const clone = next.length;
-        len.push(len[p] + 1);
-        link.push(link[q]);
+        len.push(len[p]! + 1);
+        link.push(link[q]!);
         next.push(new Map(next[q]));
-        while (p !== -1 && next[p].get(c) === q) {
-          next[p].set(c, clone);
-          p = link[p];
+        while (p !== -1 && next[p]!.get(c) === q) {
+          next[p]!.set(c, clone);
+          p = link[p]!;
         }
         link[q] = clone;
         link[cur] = clone;
@@ -226,30 +226,30 @@ export interface SubstringAutomaton {
 export function wordAlignedSubstrings(codePoints: readonly number[]): SubstringAutomaton {
   const marked: number[] = [BOUNDARY];
   codePoints.forEach((cp, i) => {
-    if (i > 0 && !(isWordCodePoint(codePoints[i - 1]) && isWordCodePoint(cp))) marked.push(BOUNDARY);
+    if (i > 0 && !(isWordCodePoint(codePoints[i - 1]!) && isWordCodePoint(cp))) marked.push(BOUNDARY);
     marked.push(cp);
   });
   marked.push(BOUNDARY);
   const { next: sam, len } = suffixAutomaton(marked);
-  const start = sam[0].get(BOUNDARY)!;
+  const start = sam[0]!.get(BOUNDARY)!;
   const last = new Int32Array(sam.length).fill(BOUNDARY);
   for (const edges of sam) for (const [cp, t] of edges) last[t] = cp;
   const next = sam.map((edges, s) => {
     const out = new Map<number, number>();
     const after = edges.get(BOUNDARY);
-    for (const source of after === undefined ? [edges] : [edges, sam[after]]) {
+    for (const source of after === undefined ? [edges] : [edges, sam[after]!]) {
       for (const [cp, t] of source) if (cp !== BOUNDARY && (s !== start || !isSpace(cp))) out.set(cp, t);
     }
     return out;
   });
   const accepting = new Uint8Array(sam.length);
-  for (let s = 1; s < sam.length; s++) if (s !== start && sam[s].has(BOUNDARY) && last[s] !== BOUNDARY && !isSpace(last[s])) accepting[s] = 1;
+  for (let s = 1; s < sam.length; s++) if (s !== start && sam[s]!.has(BOUNDARY) && last[s] !== BOUNDARY && !isSpace(last[s]!)) accepting[s] = 1;
   // Trim: a value may not step where it cannot end ("Emily " at the end of the text).
   const order = byDecreasingLength(len);
   const live = new Uint8Array(sam.length);
   for (const s of order) {
-    for (const [cp, t] of next[s]) if (live[t] === 0) next[s].delete(cp);
-    live[s] = accepting[s] === 1 || next[s].size > 0 ? 1 : 0;
+    for (const [cp, t] of next[s]!) if (live[t] === 0) next[s]!.delete(cp);
+    live[s] = accepting[s] === 1 || next[s]!.size > 0 ? 1 : 0;
   }
   return { next, start, accepting, order };
 }
@@ -259,10 +259,10 @@ function byDecreasingLength(len: readonly number[]): Int32Array {
   let max = 0;
   for (const l of len) max = Math.max(max, l);
   const counts = new Int32Array(max + 2);
-  for (const l of len) counts[max - l + 1]++;
-  for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
+  for (const l of len) counts[max - l + 1]!++;
+  for (let i = 1; i < counts.length; i++) counts[i]! += counts[i - 1]!;
   const order = new Int32Array(len.length);
-  len.forEach((l, s) => (order[counts[max - l]++] = s));
+  len.forEach((l, s) => (order[counts[max - l]!++] = s));
   return order;
 }
 
@@ -294,7 +294,7 @@ function bytesToEnd(a: SubstringAutomaton, spelled: (cp: number) => number): Flo
   const toEnd = new Float64Array(a.next.length).fill(Infinity);
   for (const s of a.order) {
     if (a.accepting[s] === 1) toEnd[s] = 0;
-    else for (const [cp, t] of a.next[s]) toEnd[s] = Math.min(toEnd[s], spelled(cp) + toEnd[t]);
+    else for (const [cp, t] of a.next[s]!) toEnd[s] = Math.min(toEnd[s]!, spelled(cp) + toEnd[t]!);
   }
   return toEnd;
 }

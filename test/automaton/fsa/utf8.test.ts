@@ -23,7 +23,7 @@ describe("utf8Sequences", () => {
         const seqs = utf8Sequences(lo, hi);
         if (probe >= 0xd800 && probe <= 0xdfff) return;
         const bytes = Array.from(new TextEncoder().encode(String.fromCodePoint(probe)));
-        const matching = seqs.filter((seq) => seq.length === bytes.length && seq.every(([l, h], i) => bytes[i] >= l && bytes[i] <= h));
+        const matching = seqs.filter((seq) => seq.length === bytes.length && seq.every(([l, h], i) => bytes[i]! >= l && bytes[i]! <= h));
         expect(matching.length).toBe(probe >= lo && probe <= hi ? 1 : 0);
       }),
       { numRuns: 2000 },

@@ -12,8 +12,8 @@ import { grammar } from "../helpers.js";
 function refines(fine: Uint8Array, coarse: Uint8Array): boolean {
   const seen = new Map<number, number>();
   for (let b = 0; b < 256; b++) {
-    const known = seen.get(fine[b]);
-    if (known === undefined) seen.set(fine[b], coarse[b]);
+    const known = seen.get(fine[b]!);
+    if (known === undefined) seen.set(fine[b]!, coarse[b]!);
     else if (known !== coarse[b]) return false;
   }
   return true;

@@ -44,21 +44,21 @@ describe("patterns under length bounds computed on demand", () => {
           const live: number[] = [];
           for (let b = 0; b < 256; b++) {
             const next = stepByte(reference, s, b);
-            expect(lazy.tables.next(t, lazy.classOf[b]) >= 0, `byte ${b}`).toBe(next >= 0);
+            expect(lazy.tables.next(t, lazy.classOf[b]!) >= 0, `byte ${b}`).toBe(next >= 0);
             if (next >= 0) live.push(b);
           }
           const row = s;
-          expect(lazy.tables.singleByte(t)).toBe(bytes.singleByte((c) => reference.trans[row * reference.numClasses + c]));
+          expect(lazy.tables.singleByte(t)).toBe(bytes.singleByte((c) => reference.trans[row * reference.numClasses + c]!));
           for (let pos = 0; pos < 4; pos++) {
             const claimed = lazy.tables.plainBudget(t, pos);
             // A lower bound of what the built automaton survives (its budgets are exact).
-            expect(claimed).toBeLessThanOrEqual(plain[s * 4 + pos]);
+            expect(claimed).toBeLessThanOrEqual(plain[s * 4 + pos]!);
             if (claimed > 0) budgetsClaimed++;
           }
           if (live.length === 0) return;
-          const byte = live[choice % live.length];
+          const byte = live[choice % live.length]!;
           s = stepByte(reference, s, byte);
-          t = lazy.tables.next(t, lazy.classOf[byte]);
+          t = lazy.tables.next(t, lazy.classOf[byte]!);
         }
       }),
       { numRuns: 300 },

@@ -18,7 +18,7 @@ describe("jsonString", () => {
     fc.assert(
       fc.property(text(8), (s) => {
         bounds.forEach(([min, max], i) => {
-          expect(accepts(dfas[i], JSON.stringify(s))).toBe(length(s) >= min && length(s) <= max);
+          expect(accepts(dfas[i]!, JSON.stringify(s))).toBe(length(s) >= min && length(s) <= max);
         });
       }),
       { numRuns: 1500 },

@@ -22,12 +22,12 @@ const isSpace = (ch: string): boolean => /^\s$/u.test(ch);
 /** The oracle: every substring a verbatim value may be, by code point positions. */
 function admissible(text: string): Set<string> {
   const cps = Array.from(text);
-  const word = (i: number): boolean => i >= 0 && i < cps.length && isWordCodePoint(cps[i].codePointAt(0)!);
+  const word = (i: number): boolean => i >= 0 && i < cps.length && isWordCodePoint(cps[i]!.codePointAt(0)!);
   const boundary = (i: number): boolean => !(word(i - 1) && word(i));
   const out = new Set<string>();
   for (let i = 0; i < cps.length; i++) {
-    if (!boundary(i) || isSpace(cps[i])) continue;
-    for (let j = i + 1; j <= cps.length; j++) if (boundary(j) && !isSpace(cps[j - 1])) out.add(cps.slice(i, j).join(""));
+    if (!boundary(i) || isSpace(cps[i]!)) continue;
+    for (let j = i + 1; j <= cps.length; j++) if (boundary(j) && !isSpace(cps[j - 1]!)) out.add(cps.slice(i, j).join(""));
   }
   return out;
 }
