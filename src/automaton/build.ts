@@ -6,7 +6,7 @@
  * a document first reaches them, so an error in one of those surfaces while decoding, as a typed
  * error. An empty language is SCHEMA_UNSATISFIABLE.
  */
-import type { Grammar } from "../grammar/ir.js";
+import type { Grammar } from "../grammar/index.js";
 import { GrammarAutomaton } from "./grammar-automaton.js";
 import { DEFAULT_EAGER_STATES, DEFAULT_MAX_STATES, RuleSet, type BuildOptions } from "./rules/index.js";
 

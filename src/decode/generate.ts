@@ -16,7 +16,7 @@
  * with probability p(token), and otherwise the choice comes from p without it, renormalized.
  */
 import { PocketExtractError } from "../errors.js";
-import type { EngineSession } from "../engines/engine.js";
+import type { EngineSession } from "../engines/index.js";
 import type { Matcher, TokenGrammar } from "../mask/index.js";
 import { DraftModel } from "./draft-model.js";
 import { PromptLookup } from "./prompt-lookup.js";

@@ -5,7 +5,7 @@
  * grammar is cut where it leaves. The decode loop (generate.ts) verifies it in one forward pass.
  * Also here: the draft length, which adapts to how much of the drafts the model confirms.
  */
-import type { Engine } from "../engines/engine.js";
+import type { Engine } from "../engines/index.js";
 import type { Matcher } from "../mask/index.js";
 
 export interface SpeculativeOptions {

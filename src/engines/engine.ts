@@ -4,7 +4,7 @@
  * a mask handed over as a bitset (bit i of word i>>>5 set = token i allowed).
  */
 import type { ChatTemplate } from "../tokens/index.js";
-import type { Vocabulary } from "../tokens/vocabulary.js";
+import type { Vocabulary } from "../tokens/index.js";
 
 export interface SamplingOptions {
   /** 0 (default) = greedy. */

@@ -3,10 +3,10 @@
  * and the one-off `extract`. A model path picks its engine by what it is: a `.gguf` file runs on
  * the llama.cpp engine, a directory holding `llm_config.json`/`config.json` on MNN.
  */
-import { loadEngine, type LoadEngineOptions } from "../engines/load.js";
-import type { Engine } from "../engines/engine.js";
+import { loadEngine, type LoadEngineOptions } from "../engines/index.js";
+import type { Engine } from "../engines/index.js";
 import { PocketExtractError } from "../errors.js";
-import { checkEngineOptions } from "../engines/engine-options.js";
+import { checkEngineOptions } from "../engines/index.js";
 import { Extractor } from "./extractor.js";
 import { checkExtractOptions } from "./options.js";
 import type { ExtractOptions, ExtractResult, InferOutput } from "./types.js";

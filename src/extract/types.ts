@@ -3,9 +3,9 @@
  * the data: a result has typed `data` (or null), per-field statuses with spans, validation issues,
  * the raw model output and decode statistics.
  */
-import type { GenerateStats } from "../decode/generate.js";
-import type { SpeculativeOptions } from "../decode/speculative.js";
-import type { SamplingOptions } from "../engines/engine.js";
+import type { GenerateStats } from "../decode/index.js";
+import type { SpeculativeOptions } from "../decode/index.js";
+import type { SamplingOptions } from "../engines/index.js";
 import type { FieldReport, GroundingOptions } from "../ground/index.js";
 import type { JsonSchemaObject, SchemaLimits } from "../schema/index.js";
 import type { Issue } from "../validate/index.js";

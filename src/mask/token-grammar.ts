@@ -5,8 +5,8 @@
  * grammar serving many documents never grows without bound.
  */
 import type { GrammarAutomaton } from "../automaton/index.js";
-import type { Vocabulary } from "../tokens/vocabulary.js";
-import { LruCache } from "../util/lru.js";
+import type { Vocabulary } from "../tokens/index.js";
+import { LruCache } from "../util/index.js";
 import { MaskComputer } from "./mask-computer.js";
 import { Matcher } from "./matcher.js";
 import { tokenizeBytes } from "./tokenize-bytes.js";

@@ -5,7 +5,7 @@
  * service's own (overload, timeout, malformed request) complete the SDK's codes.
  */
 import { PocketExtractError } from "../errors.js";
-import type { RecordErrorCode } from "../cli/record.js";
+import type { RecordErrorCode } from "../records/index.js";
 import { PoolFullError, isDocumentFault } from "../pool/index.js";
 
 export type ServeErrorCode = RecordErrorCode | "REQUEST_INVALID" | "REQUEST_TOO_LARGE" | "OVERLOADED" | "TIMEOUT" | "NOT_FOUND" | "SHUTTING_DOWN";

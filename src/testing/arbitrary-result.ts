@@ -7,7 +7,7 @@
  * `issues` and statuses agree the way they do in production.
  */
 import { array, constant, integer, nat, oneof, record, type Arbitrary } from "fast-check";
-import type { ExtractResult, InferOutput } from "../extract/types.js";
+import type { ExtractResult, InferOutput } from "../extract/index.js";
 import { DEFAULT_MAX_CHOICES, documents } from "./documents.js";
 import { buildResult } from "./result.js";
 import { schemaSource } from "./source.js";

@@ -4,7 +4,7 @@
  * yields zod's output for the documents that pass validation, as `extract()` would return `data`.
  */
 import type { Arbitrary } from "fast-check";
-import type { InferOutput } from "../extract/types.js";
+import type { InferOutput } from "../extract/index.js";
 import type { JsonValue } from "../schema/index.js";
 import { validate, type ZodLike } from "../validate/index.js";
 import { documents } from "./documents.js";

@@ -4,8 +4,8 @@
  * be complete and valid. Same seed, same vocabulary, same masks: same tokens.
  */
 import type { ChatTemplate } from "../../tokens/index.js";
-import type { Vocabulary } from "../../tokens/vocabulary.js";
-import { nthSetBit, popcount } from "../../util/bitset.js";
+import type { Vocabulary } from "../../tokens/index.js";
+import { nthSetBit, popcount } from "../../util/index.js";
 import type { EngineSession, SessionOptions } from "../engine.js";
 import { mulberry32 } from "./prng.js";
 import { TestEngine, TestSession } from "./session-base.js";

@@ -9,8 +9,8 @@
  * given output.
  */
 import type { ChatTemplate } from "../../tokens/index.js";
-import type { Vocabulary } from "../../tokens/vocabulary.js";
-import { hasBit, nthSetBit } from "../../util/bitset.js";
+import type { Vocabulary } from "../../tokens/index.js";
+import { hasBit, nthSetBit } from "../../util/index.js";
 import type { EngineSession, SessionOptions } from "../engine.js";
 import { TestEngine, TestSession } from "./session-base.js";
 
