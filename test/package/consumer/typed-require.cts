@@ -7,6 +7,6 @@ const Person = zod.z.object({ name: zod.z.string(), age: zod.z.number() });
 export async function name(model: string): Promise<string | undefined> {
   const result = await pocket.extract(Person, "Alice, 31", { model });
   // @ts-expect-error `nickname` is not a field of Person
-  result.data?.nickname;
+  void result.data?.nickname;
   return result.data?.name;
 }
