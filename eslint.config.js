@@ -24,8 +24,8 @@ const unusedExpressions = {
   },
 };
 
-/** The Node globals the plain scripts use (the package has no `globals` dependency for four names). */
-const NODE_GLOBALS = { process: "readonly", console: "readonly", Buffer: "readonly", URL: "readonly" };
+/** The Node globals the plain scripts use (the package has no `globals` dependency for five names). */
+const NODE_GLOBALS = { process: "readonly", console: "readonly", Buffer: "readonly", URL: "readonly", TextEncoder: "readonly" };
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "prebuilds/**", "native/llama-include/**", "fixtures/**/*.json"] },

@@ -12,6 +12,10 @@ import { DEFAULT_EAGER_STATES, DEFAULT_MAX_STATES, RuleSet, type BuildOptions } 
 
 export { clearSharedAutomata, DEFAULT_EAGER_STATES, DEFAULT_MAX_RECURSION_DEPTH, DEFAULT_MAX_STATES, type BuildOptions } from "./rules/index.js";
 
+/**
+ * Builds the byte-level grammar automaton of a grammar IR (rule automata compiled eagerly up to a
+ * state budget, the rest on demand).
+ */
 export function buildAutomaton(grammar: Grammar, options: BuildOptions = {}): GrammarAutomaton {
   const rules = new RuleSet(grammar, options);
   rules.buildNearest(options.eagerStates ?? DEFAULT_EAGER_STATES);

@@ -8,6 +8,10 @@
 import type { Engine } from "../engines/index.js";
 import type { Matcher } from "../mask/index.js";
 
+/**
+ * Which drafts speculative decoding tries (prompt lookup, held-back forced tokens, a draft model) and
+ * how many tokens per pass.
+ */
 export interface SpeculativeOptions {
   /** Draft from the prompt (the document) and the output so far. Default true. */
   readonly promptLookup?: boolean;

@@ -11,10 +11,18 @@ import { Extractor } from "./extractor.js";
 import { checkExtractOptions } from "./options.js";
 import type { ExtractOptions, ExtractResult, InferOutput } from "./types.js";
 
+/**
+ * createExtractor's options: the extraction defaults, the engine options, and either a model path or
+ * an engine already loaded.
+ */
 export type ExtractorOptions = ExtractOptions &
   LoadEngineOptions &
   ({ readonly model: string; readonly engine?: undefined } | { readonly engine: Engine; readonly model?: undefined });
 
+/**
+ * Loads the engine (or takes the one given) and returns an Extractor that keeps it and its compiled
+ * grammars for many documents.
+ */
 export async function createExtractor(options: ExtractorOptions): Promise<Extractor> {
   const { model, engine, contextLength, threads, ...defaults } = options;
   checkExtractOptions(defaults);

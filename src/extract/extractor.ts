@@ -33,6 +33,10 @@ import type {
   StreamOptions,
 } from "./types.js";
 
+/**
+ * One engine and its compiled grammars, reused across documents: `extract`, `extractMany`, `stream`,
+ * and `dispose` (or `await using`) to free the model.
+ */
 export class Extractor {
   private disposed = false;
 

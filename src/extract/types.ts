@@ -45,6 +45,10 @@ export type DeepPartial<T> = T extends readonly (infer U)[]
 /** A field's grounding report; `truncated` marks a value finished by budget-aware completion. */
 export type FieldResult = FieldReport & { readonly truncated?: true };
 
+/**
+ * What an extraction cost: prompt and output tokens, compile and decode time, on top of the generation
+ * loop's counts.
+ */
 export interface ExtractStats extends GenerateStats {
   readonly promptTokens: number;
   /** Schema compile time (0 when the compiled grammar came from the cache). */
@@ -142,16 +146,22 @@ export interface ExtractOptions extends SchemaLimits {
   readonly passes?: number;
 }
 
+/** One document of a batch: its text and an optional caller id. */
 export interface BatchInput {
   readonly text: string;
   /** Caller's id, echoed in the result; defaults to the input's index. */
   readonly id?: string | number;
 }
 
+/**
+ * One document's outcome in `extractMany`: its result, or the typed error that stopped it; either way
+ * with its id and input index.
+ */
 export type BatchResult<T> =
   | { readonly id: string | number; readonly index: number; readonly result: ExtractResult<T>; readonly error?: undefined }
   | { readonly id: string | number; readonly index: number; readonly result?: undefined; readonly error: PocketExtractError };
 
+/** Options for `extractMany`: the extraction options plus how many documents run at once. */
 export interface BatchOptions extends ExtractOptions {
   /** Documents in flight at once (default 1; engines serialize their context anyway). */
   readonly concurrency?: number;

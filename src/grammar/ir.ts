@@ -33,6 +33,7 @@ export type Expr =
       readonly substringOf?: string;
     };
 
+/** A grammar in the IR: named rules (expressions) and the start rule's name. */
 export interface Grammar {
   readonly start: string;
   readonly rules: ReadonlyMap<string, Expr>;

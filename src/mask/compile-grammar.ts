@@ -17,6 +17,7 @@ import { compileSchema, type CompileOptions, type CompileReport } from "../schem
 import type { Vocabulary } from "../tokens/index.js";
 import { VERSION } from "../version.js";
 
+/** compileGrammar's options: the schema compile options (mode, format, limits) and the token grammar's cache sizes. */
 export interface CompileGrammarOptions extends CompileOptions, TokenGrammarOptions {
   /** Largest automaton allowed (states); beyond it compilation fails with AUTOMATON_TOO_LARGE. */
   readonly maxStates?: number;

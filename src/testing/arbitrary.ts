@@ -10,6 +10,7 @@ import { validate, type ZodLike } from "../validate/index.js";
 import { documents } from "./documents.js";
 import { schemaSource } from "./source.js";
 
+/** Options of `arbitrary`: null escapes and size limits (`parsed: true` on top selects parsed mode). */
 export interface ArbitraryOptions {
   /** Include the null escapes ("not in the text") of extraction mode; default true. Parsed mode
    *  ignores it: an escaped optional property resolves to an absent one, which the escape-free

@@ -47,6 +47,7 @@ import { analyzeRules, type RuleGraph } from "./rule-graph.js";
 import { StructuralKeys } from "./structural-keys.js";
 import { LruCache } from "../../util/index.js";
 
+/** Work limits of buildAutomaton: recursion depth, states, and how much to compile before decoding starts. */
 export interface BuildOptions {
   /** How many times a recursive rule may be re-entered along one path (default 8). */
   readonly maxRecursionDepth?: number;

@@ -10,6 +10,7 @@ import type { EngineSession, SessionOptions } from "../engine.js";
 import { mulberry32 } from "./prng.js";
 import { TestEngine, TestSession } from "./session-base.js";
 
+/** RandomEngine's vocabulary, seed and logit shape. */
 export interface RandomEngineOptions {
   readonly vocabulary: Vocabulary;
   /** Default seed for sessions that give none in their sampling options. */
@@ -21,6 +22,10 @@ export interface RandomEngineOptions {
   readonly chatTemplate?: ChatTemplate;
 }
 
+/**
+ * A pure-TypeScript engine whose logits are seeded noise: runs the real constrained path
+ * deterministically, without a model.
+ */
 export class RandomEngine extends TestEngine {
   readonly name = "random";
   private sessions = 0;
