@@ -1,6 +1,6 @@
 /**
  * Errors as the service answers them: the same `{ error: { code, message } }` body as the CLI's
- * error records (src/cli/record.ts), with an HTTP status chosen from the code (src/pool/failure.ts decides whose fault it is). A problem with the
+ * error records (src/records/record.ts), with an HTTP status chosen from the code (src/pool/failure.ts decides whose fault it is). A problem with the
  * request (schema, text, options) is a 4xx; an engine failure or a bug is a 5xx. Codes of the
  * service's own (overload, timeout, malformed request) complete the SDK's codes.
  */

@@ -3,7 +3,7 @@
  * for random bounds and random JSON number texts without exponent, the automaton (and the
  * reference matcher) accept a text exactly when JSON.parse(text) is in range. Texts keep to at
  * most 15 significant digits, or spell a bound itself, where exact decimal comparison (what the
- * grammar does, see src/schema/number-range.ts) and double comparison (JSON.parse, ajv) agree.
+ * grammar does, see src/schema-compiler/number-range.ts) and double comparison (JSON.parse, ajv) agree.
  */
 
 import Ajv from "ajv";
