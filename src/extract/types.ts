@@ -187,6 +187,7 @@ export type ElementOf<T, K = never> = unknown extends T
         : never
       : never;
 
+/** Options for `Extractor.stream`: the extraction options plus which array's elements to report. */
 export interface StreamOptions<K extends string = string> extends ExtractOptions {
   /** The top-level array property whose elements the stream reports (`elementStream`, "element"
    *  events); default: the document itself when the schema's root is an array. */
@@ -219,6 +220,7 @@ export type StreamElement<E> = (ElementParts<E> & { readonly ok: true; readonly 
  * (1, then 2... when `retries` runs another): each attempt streams from the start.
  */
 export type StreamEvent<T, E = ElementOf<T>> = PartialEvent<T> | ([E] extends [never] ? never : ElementEvent<E>) | ResultEvent<T>;
+/** A stream event: the partial value changed; with the output so far. */
 export interface PartialEvent<T> {
   readonly type: "partial";
   readonly partial: DeepPartial<T>;
@@ -226,11 +228,13 @@ export interface PartialEvent<T> {
   readonly raw: string;
   readonly attempt: number;
 }
+/** A stream event: one element of the streamed array is complete and verified. */
 export interface ElementEvent<E> {
   readonly type: "element";
   readonly element: StreamElement<E>;
   readonly attempt: number;
 }
+/** A stream event, the last one: the final result. */
 export interface ResultEvent<T> {
   readonly type: "result";
   /** The same result `extract()` gives. */

@@ -7,11 +7,21 @@
  */
 import { sample } from "fast-check";
 import { asPocketExtractError, PocketExtractError } from "../errors.js";
-import { ExtractStream } from "../extract/extract-stream.js";
-import { watchProgress } from "../extract/stream-progress.js";
-import { checkText } from "../extract/text-checks.js";
-import type { Extractor } from "../extract/extractor.js";
-import type { ArrayKeyOf, BatchInput, BatchOptions, BatchResult, ElementOf, ExtractOptions, ExtractResult, InferOutput, StreamOptions } from "../extract/types.js";
+import {
+  ExtractStream,
+  checkText,
+  watchProgress,
+  type ArrayKeyOf,
+  type BatchInput,
+  type BatchOptions,
+  type BatchResult,
+  type ElementOf,
+  type ExtractOptions,
+  type ExtractResult,
+  type Extractor,
+  type InferOutput,
+  type StreamOptions,
+} from "../extract/index.js";
 import { arbitraryResult } from "./arbitrary-result.js";
 import { inSchemaOrder } from "./key-order.js";
 import { buildResult } from "./result.js";
