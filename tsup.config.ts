@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts", testing: "src/testing/index.ts", cli: "src/cli/index.ts" },
+  entry: { index: "src/index.ts", grammar: "src/grammar-tier.ts", testing: "src/testing/index.ts", cli: "src/cli/index.ts" },
   format: ["esm", "cjs"],
   dts: true,
   sourcemap: true,

@@ -24,7 +24,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { ensureGgufFixture } from "../fixtures/gguf/index.js";
-import { readLines } from "../src/cli/jsonl.js";
+import { readLines } from "../src/records/index.js";
 import { createExtractor, type Extractor } from "../src/index.js";
 import { ExtractorPool } from "../src/pool/index.js";
 import { enqueueLines } from "../src/queue/index.js";

@@ -8,7 +8,8 @@
 import { z } from "zod";
 import { ensureGgufFixture } from "../fixtures/gguf/index.js";
 import { ensureFixtureTokenizer } from "../fixtures/vocab/index.js";
-import { createExtractor, loadTokenizerJson, type Extractor } from "../src/index.js";
+import { loadTokenizerJson } from "../src/grammar-tier.js";
+import { createExtractor, type Extractor } from "../src/index.js";
 import { ScriptedEngine } from "../src/testing/index.js";
 
 const Contacts = z.object({

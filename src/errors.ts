@@ -63,6 +63,10 @@ export type ErrorCode =
   // a failure that was not one of the above (a bug or a foreign error; `cause` holds it)
   | "INTERNAL";
 
+/**
+ * The one error type pocket-extract throws: a stable `code` (see ErrorCode), a message, and where it
+ * applies the schema pointer or keyword.
+ */
 export class PocketExtractError extends Error {
   readonly code: ErrorCode;
 

@@ -1,19 +1,62 @@
 /**
- * pocket-extract: structured extraction with grammar-constrained decoding.
- * Zod schema in, typed and grounded result out. See README.md for the API tour.
+ * pocket-extract: structured extraction with grammar-constrained decoding, the application tier.
+ * Zod schema in, typed and grounded result out: extractors, engines, results, errors, verbatim,
+ * the grounding report. The grammar machinery underneath (compileGrammar, matchers, automata,
+ * GBNF/Lark printing, generate, vocabularies) is `pocket-extract/grammar` (src/grammar-tier.ts);
+ * test helpers are `pocket-extract/testing`. See README.md for the API tour. The exported names
+ * are listed in test/package/public-names.txt: a change to this surface is deliberate.
  */
-export * from "./extract/index.js";
-export { compileGrammar, type CompiledGrammar, type CompileGrammarOptions } from "./mask/index.js";
-export { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from "./schema/index.js";
-export * from "./mask/index.js";
-export { buildAutomaton, clearSharedAutomata, type BuildOptions, type GrammarAutomaton } from "./automaton/index.js";
-export * from "./decode/index.js";
-export * from "./engines/index.js";
-export { loadTokenizerJson, vocabularyFromBytes, TokenTrie, type Vocabulary } from "./tokens/index.js";
+export {
+  createExtractor,
+  extract,
+  Extractor,
+  DEFAULT_MAX_TEXT_BYTES,
+  OPTION_RANGES,
+  parsePartialJson,
+  verbatim,
+  jsonSchema,
+  type ExtractorOptions,
+  type ExtractStream,
+  type ArrayKeyOf,
+  type BatchInput,
+  type BatchOptions,
+  type BatchResult,
+  type DeepPartial,
+  type ElementEvent,
+  type ElementOf,
+  type ExtractOptions,
+  type ExtractResult,
+  type ExtractStats,
+  type FieldResult,
+  type InferOutput,
+  type PartialEvent,
+  type ResultEvent,
+  type StreamElement,
+  type StreamEvent,
+  type StreamOptions,
+  type TypedJsonSchema,
+} from "./extract/index.js";
+export type { GenerateStats, SpeculativeOptions, StopReason } from "./decode/index.js";
+export {
+  loadEngine,
+  RandomEngine,
+  ScriptedEngine,
+  type LoadEngineOptions,
+  type RandomEngineOptions,
+  type ScriptedEngineOptions,
+  type Engine,
+  type EngineSession,
+  type SamplingOptions,
+  type SessionOptions,
+  type ChatTemplate,
+  type ChatTurns,
+  type PromptSegment,
+} from "./engines/index.js";
+export type { Vocabulary } from "./tokens/index.js";
+export { DEFAULT_SCHEMA_LIMITS, type SchemaLimits, type JsonSchema } from "./schema/index.js";
 export { PocketExtractError, SchemaError, FileError, OptionError, type ErrorCode } from "./errors.js";
 export type { FieldReport, FieldStatus, Span, GroundingOptions, DateOrder } from "./ground/index.js";
 export type { Issue } from "./validate/index.js";
-export type { JsonSchema } from "./schema/index.js";
 export {
   writeReport,
   renderReport,

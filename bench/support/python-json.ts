@@ -69,6 +69,7 @@ export function pythonNumber(lexeme: string): string {
 const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 function pythonString(s: string): string {
+  // eslint-disable-next-line no-control-regex -- JSON escapes exactly the control characters U+0000-U+001F
   return `"${s.replace(/[\u0000-\u001f"\\]/g, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
 }
 

@@ -23,6 +23,10 @@ import { MANY_BYTES, NO_BYTE, UNREACHABLE } from "./fsa/index.js";
 export const UNKNOWN = -2;
 const NO_FRAME = -1;
 
+/**
+ * The byte-level automaton of a whole grammar: a stack of rule automata stepped one byte at a time,
+ * with analysis for forced bytes and shortest completions.
+ */
 export class GrammarAutomaton {
   readonly start: number;
   /** byte -> class: the coarsest partition refining every rule's byte classes, or the identity

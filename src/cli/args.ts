@@ -5,7 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { DEFAULT_MAX_TEXT_BYTES, type ExtractOptions } from "../extract/index.js";
-import { defaultMaxLineBytes } from "./jsonl.js";
+import { defaultMaxLineBytes } from "../records/index.js";
 import type { GroundingOptions } from "../ground/index.js";
 import { GROUNDING_HELP, GROUNDING_OPTION_NAMES, GROUNDING_OPTIONS, groundingFromArgs } from "./grounding-args.js";
 import { UsageError } from "./usage-error.js";

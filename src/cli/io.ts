@@ -3,7 +3,7 @@
  * engine, captured output, simulated signals) exactly as it runs from the `pocket-extract` bin.
  */
 import type { Readable } from "node:stream";
-import type { Engine } from "../engines/engine.js";
+import type { Engine } from "../engines/index.js";
 
 export type StopSignal = "SIGINT" | "SIGTERM";
 

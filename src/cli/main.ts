@@ -7,7 +7,8 @@
  */
 import { PocketExtractError } from "../errors.js";
 import { VERSION } from "../version.js";
-import { HELP, UsageError, parseCliArgs } from "./args.js";
+import { HELP, parseCliArgs } from "./args.js";
+import { UsageError } from "./usage-error.js";
 import { fileErrorOf } from "./files.js";
 import { inspectCommand } from "./inspect.js";
 import type { CliIo } from "./io.js";

@@ -11,8 +11,7 @@
 import { truncate } from "node:fs/promises";
 import { FileError } from "../errors.js";
 import { openRegularFile, withFileErrors } from "./files.js";
-import { readLines } from "./jsonl.js";
-import { parseRecord, type OutputRecord, type RecordKey } from "./record.js";
+import { parseRecord, readLines, type OutputRecord, type RecordKey } from "../records/index.js";
 
 /** Longest output record read back; a longer line is not one of ours. */
 export const MAX_RECORD_BYTES = 64 * 1024 * 1024;

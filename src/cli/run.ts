@@ -12,18 +12,28 @@ import { writeFile, type FileHandle } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { FileError, PocketExtractError } from "../errors.js";
 import { createExtractor, type BatchInput, type Extractor } from "../extract/index.js";
+import {
+  JsonlAppender,
+  countContentLines,
+  errorRecord,
+  parseInputLine,
+  parseRecord,
+  readLines,
+  recordOf,
+  type OutputRecord,
+  type RecordKey,
+} from "../records/index.js";
 import { writeReport, type ReportEntry } from "../report/index.js";
-import { UsageError, type RunArgs } from "./args.js";
+import type { RunArgs } from "./args.js";
 import { fileErrorOf, openRegularFile, withFileErrors } from "./files.js";
 import type { CliIo, StopSignal } from "./io.js";
-import { JsonlAppender, countContentLines, readLines } from "./jsonl.js";
 import { lockOutput } from "./lock.js";
 import { assertDistinctFiles } from "./paths.js";
 import { Progress } from "./progress.js";
-import { errorRecord, parseInputLine, parseRecord, recordOf, type OutputRecord, type RecordKey } from "./record.js";
 import { MAX_RECORD_BYTES, readPriorOutput } from "./resume.js";
 import { loadSchema } from "./schema-loader.js";
 import { SummaryBuilder, formatSummary } from "./summary.js";
+import { UsageError } from "./usage-error.js";
 
 const STOP = Symbol("stop");
 

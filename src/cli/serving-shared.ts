@@ -4,7 +4,7 @@
  */
 import { createExtractor, type Extractor } from "../extract/index.js";
 import { ExtractorPool } from "../pool/index.js";
-import { UsageError } from "./args.js";
+import { UsageError } from "./usage-error.js";
 import type { CliIo, StopSignal } from "./io.js";
 import type { ServeArgs, WorkerArgs } from "./serving-args.js";
 

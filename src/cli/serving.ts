@@ -4,7 +4,7 @@
  * command runs, so `run` and `inspect` work without them; a missing one is a usage error that
  * says what to install.
  */
-import { UsageError } from "./args.js";
+import { UsageError } from "./usage-error.js";
 import type { CliIo } from "./io.js";
 import type { ServingArgs } from "./serving-args.js";
 

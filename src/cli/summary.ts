@@ -6,7 +6,7 @@
  */
 import { DOCUMENT_STATUSES, FIELD_STATUSES, type DocumentStatus } from "../report/index.js";
 import type { FieldStatus } from "../ground/index.js";
-import type { OutputRecord } from "./record.js";
+import type { OutputRecord } from "../records/index.js";
 
 export interface Summary {
   /** Every document in the output file. */

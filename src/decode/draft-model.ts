@@ -5,7 +5,7 @@
  * model rejected, so its KV cache is reused from round to round. A greedy draft is a point mass,
  * so verifying it by sampling the target's row keeps the target's distribution (generate.ts).
  */
-import type { Engine, EngineSession } from "../engines/engine.js";
+import type { Engine, EngineSession } from "../engines/index.js";
 import type { Drafter } from "./speculative.js";
 
 export class DraftModel implements Drafter {

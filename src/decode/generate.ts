@@ -16,12 +16,13 @@
  * with probability p(token), and otherwise the choice comes from p without it, renormalized.
  */
 import { PocketExtractError } from "../errors.js";
-import type { EngineSession } from "../engines/engine.js";
+import type { EngineSession } from "../engines/index.js";
 import type { Matcher, TokenGrammar } from "../mask/index.js";
 import { DraftModel } from "./draft-model.js";
 import { PromptLookup } from "./prompt-lookup.js";
 import { buildDraft, type DraftContext, type DraftEntry, DraftLength, type Drafter, type SpeculativeOptions } from "./speculative.js";
 
+/** Options of one generation: token budget, forced runs, sampling, speculative decoding, abort signal. */
 export interface GenerateOptions {
   /** Most output tokens (sampled + forced; the end-of-generation token is not counted). Default 512. */
   readonly maxTokens?: number;
@@ -37,8 +38,16 @@ export interface GenerateOptions {
   readonly speculative?: boolean | SpeculativeOptions;
 }
 
+/**
+ * Why generation ended: the end-of-generation token, the grammar closed the document, or the token
+ * budget ran out (completed validly).
+ */
 export type StopReason = "eos" | "closed" | "budget";
 
+/**
+ * Counts and timings of one generation: tokens sampled, forced by the grammar and appended by budget-
+ * aware completion, and why it stopped.
+ */
 export interface GenerateStats {
   readonly tokensSampled: number;
   readonly tokensForced: number;
@@ -58,6 +67,7 @@ export interface GenerateStats {
   readonly stopReason: StopReason;
 }
 
+/** What generate returns: the output tokens and exact bytes, and its stats. */
 export interface GenerateResult {
   readonly tokens: readonly number[];
   /** The exact output bytes (UTF-8 JSON text). */
@@ -70,6 +80,10 @@ export interface GenerateResult {
 
 export const DEFAULT_MAX_TOKENS = 512;
 
+/**
+ * The engine-agnostic constrained generation loop: samples under the matcher's masks, takes forced
+ * runs without sampling, and completes validly when the budget runs out.
+ */
 export async function generate(
   session: EngineSession,
   grammar: TokenGrammar,

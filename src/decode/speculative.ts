@@ -5,9 +5,13 @@
  * grammar is cut where it leaves. The decode loop (generate.ts) verifies it in one forward pass.
  * Also here: the draft length, which adapts to how much of the drafts the model confirms.
  */
-import type { Engine } from "../engines/engine.js";
+import type { Engine } from "../engines/index.js";
 import type { Matcher } from "../mask/index.js";
 
+/**
+ * Which drafts speculative decoding tries (prompt lookup, held-back forced tokens, a draft model) and
+ * how many tokens per pass.
+ */
 export interface SpeculativeOptions {
   /** Draft from the prompt (the document) and the output so far. Default true. */
   readonly promptLookup?: boolean;

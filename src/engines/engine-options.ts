@@ -4,7 +4,7 @@
  * machine for minutes, a huge context allocates its KV cache up front.
  */
 import { availableParallelism } from "node:os";
-import { checkInteger } from "../util/check-option.js";
+import { checkInteger } from "../util/index.js";
 
 /** Largest context the engines are asked for (tokens). */
 export const MAX_CONTEXT_LENGTH = 1_048_576;

@@ -4,8 +4,9 @@
  * a mask handed over as a bitset (bit i of word i>>>5 set = token i allowed).
  */
 import type { ChatTemplate } from "../tokens/index.js";
-import type { Vocabulary } from "../tokens/vocabulary.js";
+import type { Vocabulary } from "../tokens/index.js";
 
+/** How a session samples from the masked logits (greedy by default). */
 export interface SamplingOptions {
   /** 0 (default) = greedy. */
   readonly temperature?: number;
@@ -17,6 +18,7 @@ export interface SamplingOptions {
   readonly seed?: number;
 }
 
+/** A loaded model as the extractor sees it: its vocabulary and chat template, and sessions that score tokens. */
 export interface Engine {
   /** The vocabulary this engine decodes with; `vocabulary.width` is its logits width. */
   readonly vocabulary: Vocabulary;
@@ -38,11 +40,13 @@ export interface Engine {
   dispose(): Promise<void>;
 }
 
+/** Options for a new session: its sampling and an abort signal. */
 export interface SessionOptions {
   readonly sampling?: SamplingOptions;
   readonly signal?: AbortSignal;
 }
 
+/** One decoding context of an engine: feed tokens, read logits, sample under a mask, roll back. */
 export interface EngineSession {
   /** Feed tokens (the prompt, or forced tokens) in one batch; the next `sample` conditions on them. */
   feed(ids: readonly number[]): Promise<void>;

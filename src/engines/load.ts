@@ -8,6 +8,7 @@ import { FileError } from "../errors.js";
 import type { ChatTemplate } from "../tokens/index.js";
 import type { Engine } from "./engine.js";
 
+/** How loadEngine opens a model: context length, threads, vocabulary and chat template overrides. */
 export interface LoadEngineOptions {
   /** Context length in tokens (default: the model's, capped by the engine). */
   readonly contextLength?: number;
@@ -17,6 +18,7 @@ export interface LoadEngineOptions {
   readonly chatTemplate?: ChatTemplate;
 }
 
+/** Loads a model file or folder (GGUF through llama.cpp, an MNN export through MNN) as an Engine. */
 export async function loadEngine(model: string, options: LoadEngineOptions = {}): Promise<Engine> {
   const info = await stat(model).catch(() => undefined);
   if (!info) throw new FileError("MODEL_NOT_FOUND", model, "no such file or directory (expected a .gguf file or an MNN model directory)");

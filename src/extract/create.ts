@@ -3,18 +3,26 @@
  * and the one-off `extract`. A model path picks its engine by what it is: a `.gguf` file runs on
  * the llama.cpp engine, a directory holding `llm_config.json`/`config.json` on MNN.
  */
-import { loadEngine, type LoadEngineOptions } from "../engines/load.js";
-import type { Engine } from "../engines/engine.js";
+import { loadEngine, type LoadEngineOptions } from "../engines/index.js";
+import type { Engine } from "../engines/index.js";
 import { PocketExtractError } from "../errors.js";
-import { checkEngineOptions } from "../engines/engine-options.js";
+import { checkEngineOptions } from "../engines/index.js";
 import { Extractor } from "./extractor.js";
 import { checkExtractOptions } from "./options.js";
 import type { ExtractOptions, ExtractResult, InferOutput } from "./types.js";
 
+/**
+ * createExtractor's options: the extraction defaults, the engine options, and either a model path or
+ * an engine already loaded.
+ */
 export type ExtractorOptions = ExtractOptions &
   LoadEngineOptions &
   ({ readonly model: string; readonly engine?: undefined } | { readonly engine: Engine; readonly model?: undefined });
 
+/**
+ * Loads the engine (or takes the one given) and returns an Extractor that keeps it and its compiled
+ * grammars for many documents.
+ */
 export async function createExtractor(options: ExtractorOptions): Promise<Extractor> {
   const { model, engine, contextLength, threads, ...defaults } = options;
   checkExtractOptions(defaults);

@@ -9,7 +9,7 @@
  */
 import type { GroundingOptions } from "../ground/index.js";
 import type { JsonSchema } from "../schema/index.js";
-import { toPointer, type JsonPath } from "../util/json-pointer.js";
+import { toPointer, type JsonPath } from "../util/index.js";
 import { typedPartial } from "./typed-partial.js";
 import type { DeepPartial, StreamElement } from "./types.js";
 import { verifyParsed } from "./verify-output.js";

@@ -25,6 +25,7 @@ export interface StreamSink<T, E> {
 /** Runs the extraction, delivering its progress to the sink; resolves with its result. */
 export type StreamSource<T, E> = (sink: StreamSink<T, E>) => Promise<ExtractResult<T>>;
 
+/** One extraction read while it decodes (see the file comment): events, `partialObjectStream`, `elementStream`, `result`. */
 export class ExtractStream<T, E = ElementOf<T>> implements AsyncIterable<StreamEvent<T, E>> {
   private readonly queue: StreamEvent<T, E>[] = [];
   private wake: (() => void) | undefined;

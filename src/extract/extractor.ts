@@ -5,17 +5,17 @@
  * (compile -> prompt -> generate -> resolve escapes -> validate -> ground) and owns no stage itself.
  */
 import { compileGrammar, type CompiledGrammar } from "../mask/index.js";
-import { DEFAULT_MAX_TOKENS, generate } from "../decode/generate.js";
+import { DEFAULT_MAX_TOKENS, generate } from "../decode/index.js";
 import type { Engine, SamplingOptions } from "../engines/index.js";
 import { asPocketExtractError, PocketExtractError } from "../errors.js";
 import { buildPrompt } from "../prompt/index.js";
-import { encodeSegments } from "../tokens/plain-text.js";
+import { encodeSegments } from "../tokens/index.js";
 import { DEFAULT_SCHEMA_LIMITS, ownValidation, type JsonSchema, type SchemaLimits } from "../schema/index.js";
 import { DEFAULT_MAX_STRING_LENGTH } from "../schema-compiler/index.js";
 import { checkExtractOptions, chunkOverlapOf, DEFAULT_MAX_TEXT_BYTES } from "./options.js";
 import { extractInChunks, passSampling } from "./long-document/index.js";
 import { checkText, checkTextBytes } from "./text-checks.js";
-import { ASYNC_DISPOSE } from "../util/async-dispose.js";
+import { ASYNC_DISPOSE } from "../util/index.js";
 import { hasVerbatimFields } from "./verbatim.js";
 import { verifyOutput } from "./verify-output.js";
 import { ExtractStream } from "./extract-stream.js";
@@ -33,6 +33,10 @@ import type {
   StreamOptions,
 } from "./types.js";
 
+/**
+ * One engine and its compiled grammars, reused across documents: `extract`, `extractMany`, `stream`,
+ * and `dispose` (or `await using`) to free the model.
+ */
 export class Extractor {
   private disposed = false;
 

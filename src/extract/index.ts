@@ -1,11 +1,14 @@
-/** Public face of extraction: the extractor, the one-off call, the result and stream types. */
+/**
+ * The front of extraction: the extractor, the one-off call, the result and stream types, and the
+ * text, output and stream-progress checks that pocket-extract/testing's fake extractor shares with
+ * the real one.
+ */
 export { createExtractor, extract, type ExtractorOptions } from "./create.js";
 export { Extractor } from "./extractor.js";
 export { DEFAULT_MAX_TEXT_BYTES, OPTION_RANGES, checkExtractOptions } from "./options.js";
 export { parsePartialJson } from "./partial-json.js";
 export { verbatim } from "./verbatim.js";
 export { jsonSchema } from "./json-schema.js";
-export type { ExtractStream } from "./extract-stream.js";
 export type {
   ArrayKeyOf,
   BatchInput,
@@ -26,3 +29,7 @@ export type {
   StreamOptions,
   TypedJsonSchema,
 } from "./types.js";
+export { ExtractStream } from "./extract-stream.js";
+export { watchProgress } from "./stream-progress.js";
+export { checkText } from "./text-checks.js";
+export { verifyOutput } from "./verify-output.js";

@@ -6,6 +6,10 @@
 import type { JsonSchemaObject } from "../schema/index.js";
 import type { TypedJsonSchema } from "./types.js";
 
+/**
+ * Wraps a plain JSON Schema object with the TypeScript type of its data
+ * (`jsonSchema<Invoice>({...})`), so results are typed without Zod.
+ */
 export function jsonSchema<T>(schema: JsonSchemaObject): TypedJsonSchema<T> {
   return schema;
 }

@@ -5,7 +5,7 @@
  * required one stays null and is reported missing. The JSON Schema validator is the oracle (it
  * resolves $refs and combinators the same way the final validation does).
  */
-import { toPointer } from "../util/json-pointer.js";
+import { toPointer } from "../util/index.js";
 import type { Issue } from "../validate/index.js";
 
 export interface EscapeResolution {

@@ -5,8 +5,8 @@
  * the documented limits (README, "Limits").
  */
 import { OptionError } from "../errors.js";
-import { checkSampling } from "../engines/native-shared/sampling.js";
-import { checkInteger } from "../util/check-option.js";
+import { checkSampling } from "../engines/index.js";
+import { checkInteger } from "../util/index.js";
 import { checkGroundingOptions } from "../ground/index.js";
 import type { BatchOptions, ExtractOptions } from "./types.js";
 

@@ -5,7 +5,7 @@
  * too, or, for streaming (`growingStrings`), shown as far as it is written. The grammar guarantees
  * the prefix is a prefix of valid JSON, so this parser only handles that case.
  */
-import type { JsonPath } from "../util/json-pointer.js";
+import type { JsonPath } from "../util/index.js";
 
 /** The value a prefix denotes so far, and where it is still being written. */
 export interface JsonPrefix {

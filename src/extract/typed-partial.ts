@@ -7,7 +7,7 @@
  */
 import { collectLeaves, isNullType, unionBranches, type Leaf } from "../ground/index.js";
 import type { JsonSchema, JsonSchemaObject } from "../schema/index.js";
-import type { JsonPath } from "../util/json-pointer.js";
+import type { JsonPath } from "../util/index.js";
 import type { JsonPrefix } from "./partial-json.js";
 
 /** The partial value of a prefix parsed with growing strings; undefined when nothing shows yet. */

@@ -3,9 +3,9 @@
  * the data: a result has typed `data` (or null), per-field statuses with spans, validation issues,
  * the raw model output and decode statistics.
  */
-import type { GenerateStats } from "../decode/generate.js";
-import type { SpeculativeOptions } from "../decode/speculative.js";
-import type { SamplingOptions } from "../engines/engine.js";
+import type { GenerateStats } from "../decode/index.js";
+import type { SpeculativeOptions } from "../decode/index.js";
+import type { SamplingOptions } from "../engines/index.js";
 import type { FieldReport, GroundingOptions } from "../ground/index.js";
 import type { JsonSchemaObject, SchemaLimits } from "../schema/index.js";
 import type { Issue } from "../validate/index.js";
@@ -45,6 +45,10 @@ export type DeepPartial<T> = T extends readonly (infer U)[]
 /** A field's grounding report; `truncated` marks a value finished by budget-aware completion. */
 export type FieldResult = FieldReport & { readonly truncated?: true };
 
+/**
+ * What an extraction cost: prompt and output tokens, compile and decode time, on top of the generation
+ * loop's counts.
+ */
 export interface ExtractStats extends GenerateStats {
   readonly promptTokens: number;
   /** Schema compile time (0 when the compiled grammar came from the cache). */
@@ -142,16 +146,22 @@ export interface ExtractOptions extends SchemaLimits {
   readonly passes?: number;
 }
 
+/** One document of a batch: its text and an optional caller id. */
 export interface BatchInput {
   readonly text: string;
   /** Caller's id, echoed in the result; defaults to the input's index. */
   readonly id?: string | number;
 }
 
+/**
+ * One document's outcome in `extractMany`: its result, or the typed error that stopped it; either way
+ * with its id and input index.
+ */
 export type BatchResult<T> =
   | { readonly id: string | number; readonly index: number; readonly result: ExtractResult<T>; readonly error?: undefined }
   | { readonly id: string | number; readonly index: number; readonly result?: undefined; readonly error: PocketExtractError };
 
+/** Options for `extractMany`: the extraction options plus how many documents run at once. */
 export interface BatchOptions extends ExtractOptions {
   /** Documents in flight at once (default 1; engines serialize their context anyway). */
   readonly concurrency?: number;
@@ -177,6 +187,7 @@ export type ElementOf<T, K = never> = unknown extends T
         : never
       : never;
 
+/** Options for `Extractor.stream`: the extraction options plus which array's elements to report. */
 export interface StreamOptions<K extends string = string> extends ExtractOptions {
   /** The top-level array property whose elements the stream reports (`elementStream`, "element"
    *  events); default: the document itself when the schema's root is an array. */
@@ -209,6 +220,7 @@ export type StreamElement<E> = (ElementParts<E> & { readonly ok: true; readonly 
  * (1, then 2... when `retries` runs another): each attempt streams from the start.
  */
 export type StreamEvent<T, E = ElementOf<T>> = PartialEvent<T> | ([E] extends [never] ? never : ElementEvent<E>) | ResultEvent<T>;
+/** A stream event: the partial value changed; with the output so far. */
 export interface PartialEvent<T> {
   readonly type: "partial";
   readonly partial: DeepPartial<T>;
@@ -216,11 +228,13 @@ export interface PartialEvent<T> {
   readonly raw: string;
   readonly attempt: number;
 }
+/** A stream event: one element of the streamed array is complete and verified. */
 export interface ElementEvent<E> {
   readonly type: "element";
   readonly element: StreamElement<E>;
   readonly attempt: number;
 }
+/** A stream event, the last one: the final result. */
 export interface ResultEvent<T> {
   readonly type: "result";
   /** The same result `extract()` gives. */

@@ -246,6 +246,7 @@ function parseSuffixes(r: Reader, atom: Expr): Expr {
   }
 }
 
+/** Parses GBNF text (llama.cpp's dialect plus pocket-extract's `%json-string`) into the grammar IR. */
 export function parseGbnf(text: string): Grammar {
   const r = new Reader(text);
   const rules = new Map<string, Expr>();

@@ -22,6 +22,7 @@ import { printEbnf, type JsonStringExpr } from "./ebnf-print.js";
 import type { Grammar } from "./ir.js";
 import { formatClass, quoteLiteral } from "./text-escape.js";
 
+/** printGbnf's options. */
 export interface GbnfPrintOptions {
   /** Expand jsonString nodes into plain GBNF so llama.cpp can load the text. */
   readonly llamaCpp?: boolean;
@@ -30,6 +31,10 @@ export interface GbnfPrintOptions {
 const JSON_CHAR_RULE = "json-char";
 const JSON_CHAR_DEF = `${JSON_CHAR_RULE} ::= [^"\\\\\\x00-\\x1F] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})`;
 
+/**
+ * Prints a grammar IR as GBNF text (pocket-extract's dialect, or plain GBNF that llama.cpp loads with
+ * `llamaCpp: true`).
+ */
 export function printGbnf(grammar: Grammar, options: GbnfPrintOptions = {}): string {
   let needsJsonChar = false;
   const lines = printEbnf(grammar, {

@@ -33,6 +33,7 @@ export type Expr =
       readonly substringOf?: string;
     };
 
+/** A grammar in the IR: named rules (expressions) and the start rule's name. */
 export interface Grammar {
   readonly start: string;
   readonly rules: ReadonlyMap<string, Expr>;
@@ -43,7 +44,7 @@ export const seq = (...items: Expr[]): Expr => ({ kind: "seq", items });
 export const alt = (...items: Expr[]): Expr => ({ kind: "alt", items });
 export const ref = (name: string): Expr => ({ kind: "ref", name });
 export const repeat = (item: Expr, min: number, max: number): Expr => ({ kind: "repeat", item, min, max });
-/** Copies of its item a repeat becomes in an automaton (automaton/expr-nfa.ts: the mandatory
+/** Copies of its item a repeat becomes in an automaton (automaton/fsa/expr-nfa.ts: the mandatory
  *  ones, then one per optional one, or one looping copy). */
 export function repeatCopies(min: number, max: number): number {
   return max === Infinity ? min + 1 : Math.max(max, 1);

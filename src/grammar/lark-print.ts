@@ -10,6 +10,7 @@ import { printEbnf } from "./ebnf-print.js";
 import type { Grammar } from "./ir.js";
 import { formatClass } from "./text-escape.js";
 
+/** Prints a grammar IR as a Lark grammar (for llguidance and other Lark-based engines). */
 export function printLark(grammar: Grammar): string {
   const lines = printEbnf(grammar, {
     sanitize: (n) => n.toLowerCase().replace(/[^a-z0-9_]/g, "_").replace(/^(?=[0-9])/, "r_") || "r",

@@ -4,7 +4,7 @@
  * punctuation) that normalized comparison ignores.
  */
 
-import { isWordCodePoint } from "../util/word-chars.js";
+import { isWordCodePoint } from "../util/index.js";
 
 const SEPARATOR = /^[\p{P}\p{Z}\s+~^`|]$/u;
 

@@ -10,11 +10,11 @@
  *  - strings and numbers -> found when aligned (align.ts), else fabricated.
  */
 import { OptionError, PocketExtractError } from "../errors.js";
-import { checkInteger } from "../util/check-option.js";
+import { checkInteger } from "../util/index.js";
 import { alignValue, type AlignOptions, type FuzzyBudget } from "./align.js";
 import { datePolicy, DATE_ORDERS, type DateOrder } from "./dates.js";
 import { defaultCurrency } from "./currency.js";
-import { detectLanguage } from "../util/language.js";
+import { detectLanguage } from "../util/index.js";
 import { collectLeaves, type Leaf } from "./leaves.js";
 import { prepareText, type PreparedText } from "./prepared.js";
 import type { JsonSchema } from "../schema/index.js";

@@ -10,8 +10,8 @@
  * never leaves.
  */
 import type { JsonSchema, JsonSchemaObject } from "../schema/index.js";
-import { isRecord } from "../util/is-record.js";
-import { toPointer } from "../util/json-pointer.js";
+import { isRecord } from "../util/index.js";
+import { toPointer } from "../util/index.js";
 import { isNullType, resolveSchema as resolve, unionBranches } from "./schema-nav.js";
 
 /** The annotation key for pocket-extract's own schema annotations. `{"x-pocket": {"derived":

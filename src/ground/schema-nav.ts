@@ -6,7 +6,7 @@
  */
 import { SchemaError } from "../errors.js";
 import { RefResolver, type JsonSchema, type JsonSchemaObject } from "../schema/index.js";
-import { isRecord } from "../util/is-record.js";
+import { isRecord } from "../util/index.js";
 
 /** Longest chain of `$ref`s followed from one node (a reference cycle ends here). */
 const MAX_REF_CHAIN = 32;

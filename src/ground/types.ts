@@ -33,6 +33,7 @@ export interface Span {
  */
 export type FieldStatus = "found" | "missing" | "fabricated" | "inferred" | "invalid";
 
+/** One leaf field of a result: its path, value, grounding status and the source span it was found at. */
 export interface FieldReport {
   readonly path: (string | number)[];
   readonly pointer: string;

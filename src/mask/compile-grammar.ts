@@ -8,15 +8,16 @@
  */
 import { buildAutomaton } from "../automaton/index.js";
 import { SchemaError } from "../errors.js";
-import type { Grammar } from "../grammar/ir.js";
+import type { Grammar } from "../grammar/index.js";
 import { parseGbnf } from "../grammar/index.js";
-import { LruCache } from "../util/lru.js";
+import { LruCache } from "../util/index.js";
 import { TokenGrammar, type TokenGrammarOptions } from "./token-grammar.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { compileSchema, type CompileOptions, type CompileReport } from "../schema-compiler/index.js";
-import type { Vocabulary } from "../tokens/vocabulary.js";
+import type { Vocabulary } from "../tokens/index.js";
 import { VERSION } from "../version.js";
 
+/** compileGrammar's options: the schema compile options (mode, format, limits) and the token grammar's cache sizes. */
 export interface CompileGrammarOptions extends CompileOptions, TokenGrammarOptions {
   /** Largest automaton allowed (states); beyond it compilation fails with AUTOMATON_TOO_LARGE. */
   readonly maxStates?: number;

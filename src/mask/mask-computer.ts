@@ -7,7 +7,7 @@
  * way (grammar-automaton.ts), which is the only slow path.
  */
 import { UNKNOWN, type GrammarAutomaton } from "../automaton/index.js";
-import { forEachBit, setBit, setRange, wordsFor } from "../util/bitset.js";
+import { forEachBit, setBit, setRange, wordsFor } from "../util/index.js";
 import type { VocabIndex } from "./mask-types.js";
 
 export class MaskComputer {

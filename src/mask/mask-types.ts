@@ -5,8 +5,8 @@
  * is what TokenGrammar creates).
  */
 import type { GrammarAutomaton } from "../automaton/index.js";
-import type { TokenTrie } from "../tokens/trie.js";
-import type { Vocabulary } from "../tokens/vocabulary.js";
+import type { TokenTrie } from "../tokens/index.js";
+import type { Vocabulary } from "../tokens/index.js";
 
 export interface VocabIndex {
   readonly vocabulary: Vocabulary;

@@ -6,6 +6,10 @@
 import { PocketExtractError } from "../errors.js";
 import type { ForcedRun, MatcherGrammar } from "./mask-types.js";
 
+/**
+ * One document's walk through a TokenGrammar: token masks, accept, forced runs (jump-forward),
+ * rollback and completion checks.
+ */
 export class Matcher {
   private current: number;
   /** States before each accepted unit (token or byte run), for rollback. */

@@ -5,19 +5,21 @@
  * grammar serving many documents never grows without bound.
  */
 import type { GrammarAutomaton } from "../automaton/index.js";
-import type { Vocabulary } from "../tokens/vocabulary.js";
-import { LruCache } from "../util/lru.js";
+import type { Vocabulary } from "../tokens/index.js";
+import { LruCache } from "../util/index.js";
 import { MaskComputer } from "./mask-computer.js";
 import { Matcher } from "./matcher.js";
 import { tokenizeBytes } from "./tokenize-bytes.js";
 import type { ForcedRun, MatcherGrammar, VocabIndex } from "./mask-types.js";
 import { vocabIndex } from "./vocab-index.js";
 
+/** Cache sizes of a TokenGrammar. */
 export interface TokenGrammarOptions {
   /** Most masks kept per grammar (each is width/8 bytes: 8 KiB at 65,536). Default 2,048 (16 MiB). */
   readonly maxCachedMasks?: number;
 }
 
+/** A TokenGrammar's size and cache counters (states, cached masks, hits, misses, memory). */
 export interface TokenGrammarStats {
   readonly states: number;
   readonly cachedMasks: number;
@@ -27,6 +29,10 @@ export interface TokenGrammarStats {
   readonly memoryBytes: number;
 }
 
+/**
+ * A grammar bound to one vocabulary: the automaton, the vocabulary index and the mask cache that every
+ * Matcher of it shares.
+ */
 export class TokenGrammar implements MatcherGrammar {
   readonly index: VocabIndex;
   private readonly computer: MaskComputer;

@@ -4,12 +4,12 @@
  * per-trie-node UTF-8 annotations used to accept whole subtrees inside free text (see `skipChars`).
  * Built lazily and shared by every grammar compiled for the same vocabulary.
  */
-import { packBytes } from "../tokens/packed.js";
-import { TokenTrie } from "../tokens/trie.js";
-import type { Vocabulary } from "../tokens/vocabulary.js";
+import { packBytes } from "../tokens/index.js";
+import { TokenTrie } from "../tokens/index.js";
+import type { Vocabulary } from "../tokens/index.js";
 import { buildAutomaton, plainLeadPending } from "../automaton/index.js";
-import { jsonString } from "../grammar/ir.js";
-import { setBit, wordsFor } from "../util/bitset.js";
+import { jsonString } from "../grammar/index.js";
+import { setBit, wordsFor } from "../util/index.js";
 import { MaskComputer } from "./mask-computer.js";
 import type { VocabIndex } from "./mask-types.js";
 

@@ -7,7 +7,7 @@
  */
 import { isNullType, resolveSchema, unionBranches } from "../ground/index.js";
 import type { JsonSchema, JsonSchemaObject } from "../schema/index.js";
-import { isRecord } from "../util/is-record.js";
+import { isRecord } from "../util/index.js";
 import type { PromptLanguage } from "./language.js";
 
 interface Words {

@@ -3,8 +3,7 @@
  * id), plus what the queue still holds, so a caller can tell a finished queue from one still
  * running. The output file is created fresh, never overwritten.
  */
-import { JsonlAppender } from "../cli/jsonl.js";
-import type { OutputRecord } from "../cli/record.js";
+import { JsonlAppender, type OutputRecord } from "../records/index.js";
 import { openRedis, storeKeys, type QueueLocation } from "./connection.js";
 import { openQueue } from "./jobs.js";
 import { ResultStore } from "./stores.js";

@@ -6,8 +6,7 @@
  * document gets its INPUT_INVALID error record at once (a line over the reader's limit its
  * LINE_TOO_LONG): nothing to retry.
  */
-import { errorRecord, parseInputLine, type RecordKey } from "../cli/record.js";
-import type { Line } from "../cli/jsonl.js";
+import { errorRecord, parseInputLine, type Line, type RecordKey } from "../records/index.js";
 import { toJsonSchema } from "../schema/index.js";
 import { compileSchema } from "../schema-compiler/index.js";
 import { documentKey, openRedis, storeKeys, type QueueLocation } from "./connection.js";

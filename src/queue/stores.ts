@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
-import type { OutputRecord } from "../cli/record.js";
+import type { OutputRecord } from "../records/index.js";
 import { PocketExtractError } from "../errors.js";
 import { documentKey } from "./connection.js";
 

@@ -7,7 +7,7 @@
  * last attempt fails. `close()` stops taking jobs and waits for the ones in hand.
  */
 import { UnrecoverableError, Worker, type Job } from "bullmq";
-import { recordOf } from "../cli/record.js";
+import { recordOf } from "../records/index.js";
 import type { ExtractorPool } from "../pool/index.js";
 import { isDocumentFault } from "../pool/index.js";
 import { asPocketExtractError } from "../errors.js";

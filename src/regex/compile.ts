@@ -5,7 +5,7 @@
  * position is rejected. The results are plain `Expr`s (no refs, no jsonString), so the automaton
  * builder compiles them like any other expression. Not a matcher.
  */
-import { chars, type Expr } from "../grammar/ir.js";
+import { chars, type Expr } from "../grammar/index.js";
 import { ANY } from "./charset.js";
 import { parseRegex, type RegexNode } from "./parse.js";
 import { PatternError } from "./pattern-error.js";

@@ -6,11 +6,16 @@
  */
 import type { FieldStatus } from "../ground/index.js";
 
+/** A document's status in the report, from best to worst. */
 export type DocumentStatus = "ok" | "missing" | "fabricated" | "invalid" | "failed";
 
 export const DOCUMENT_STATUSES: readonly DocumentStatus[] = ["ok", "missing", "fabricated", "invalid", "failed"];
 export const FIELD_STATUSES: readonly FieldStatus[] = ["found", "missing", "fabricated", "inferred", "invalid"];
 
+/**
+ * A document's status for the report: failed, invalid, or the worst field status (fabricated, missing)
+ * otherwise ok.
+ */
 export function documentStatus(entry: {
   readonly result?: { readonly ok: boolean; readonly fields: readonly { readonly status: FieldStatus }[] };
   readonly error?: unknown;

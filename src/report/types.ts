@@ -15,6 +15,7 @@ export interface ReportResult {
   readonly issues?: readonly Pick<Issue, "pointer" | "message">[];
 }
 
+/** One document of the HTML report: its id, input position, and result or error (extractMany's results fit). */
 export interface ReportEntry {
   readonly id: string | number;
   /** 0-based input position; the key of the document's text in `texts`. */
@@ -26,6 +27,7 @@ export interface ReportEntry {
 /** Document texts by entry index: an array (texts[index]) or a map. */
 export type ReportTexts = readonly string[] | ReadonlyMap<number, string>;
 
+/** HTML report options: title and page size. */
 export interface ReportOptions {
   /** Page title and heading (default "pocket-extract grounding report"). */
   readonly title?: string;

@@ -6,7 +6,7 @@
 import { SchemaError } from "../errors.js";
 import { alt, importRules, jsonString, lit, loadGrammarFile, never, ref, renameRefs, repeatCopies, type Expr } from "../grammar/index.js";
 import { DEFAULT_SCHEMA_LIMITS, detectDraft, RefResolver, type SchemaLimits } from "../schema/index.js";
-import { checkInteger } from "../util/check-option.js";
+import { checkInteger } from "../util/index.js";
 import { cat, gapExpr } from "./format.js";
 import { ReportBuilder } from "./report.js";
 import { DEFAULT_MAX_STRING_LENGTH, type CompileOptions, type NullEscape, type ResolvedCompileOptions } from "./types.js";

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { toJSONSchema, type $ZodType } from "zod/v4/core";
 import type { zodToJsonSchema as ZodToJsonSchema } from "zod-to-json-schema";
 import { SchemaError } from "../errors.js";
-import { isRecord } from "../util/is-record.js";
+import { isRecord } from "../util/index.js";
 import { findUnrepresentable } from "./zod-unrepresentable.js";
 import { isStandardSchema, standardToJsonSchema, type StandardSchemaLike } from "./standard.js";
 import type { JsonSchema } from "./types.js";

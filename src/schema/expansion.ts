@@ -11,7 +11,7 @@
  * and memoized per schema object, so it costs the schema's size whatever it expands to.
  */
 import { SchemaError } from "../errors.js";
-import { isRecord } from "../util/is-record.js";
+import { isRecord } from "../util/index.js";
 import { forEachSubschema, keywordsWhere } from "./keywords.js";
 import type { RefResolver } from "./refs.js";
 

@@ -35,4 +35,4 @@ export {
   type ValueKind,
 } from "./keywords.js";
 export { JSON_TYPES, SchemaNode, type JsonType, type KeywordValue } from "./node.js";
-export { isRecord } from "../util/is-record.js";
+export { isRecord } from "../util/index.js";

@@ -13,7 +13,7 @@
  * annotations with the note "unknown keyword, ignored", so they never pass silently.
  */
 
-import { isRecord } from "../util/is-record.js";
+import { isRecord } from "../util/index.js";
 
 export type Handling = "enforced" | "validatedAfter" | "annotation" | "refused";
 /** How a keyword lands in the compile report (a refused keyword never reaches a finished report). */

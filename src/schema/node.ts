@@ -9,7 +9,7 @@
  */
 
 import { SchemaError } from "../errors.js";
-import { isRecord } from "../util/is-record.js";
+import { isRecord } from "../util/index.js";
 import { KEYWORDS, type Keyword, type ValueKind } from "./keywords.js";
 import type { JsonSchemaObject } from "./types.js";
 

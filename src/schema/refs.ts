@@ -7,7 +7,7 @@
  */
 
 import { SchemaError } from "../errors.js";
-import { isRecord } from "../util/is-record.js";
+import { isRecord } from "../util/index.js";
 import { forEachSubschema } from "./keywords.js";
 import type { SchemaNode } from "./node.js";
 

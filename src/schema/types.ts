@@ -26,6 +26,7 @@ export interface SchemaLimits {
   readonly maxSchemaExpansion?: number;
 }
 
+/** The default schema limits (compile work, nesting, expansion) applied when an option leaves one unset. */
 export const DEFAULT_SCHEMA_LIMITS: Required<SchemaLimits> = {
   maxSchemaBytes: 4_000_000,
   maxSchemaDepth: 256,

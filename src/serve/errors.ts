@@ -1,11 +1,11 @@
 /**
  * Errors as the service answers them: the same `{ error: { code, message } }` body as the CLI's
- * error records (src/cli/record.ts), with an HTTP status chosen from the code (src/pool/failure.ts decides whose fault it is). A problem with the
+ * error records (src/records/record.ts), with an HTTP status chosen from the code (src/pool/failure.ts decides whose fault it is). A problem with the
  * request (schema, text, options) is a 4xx; an engine failure or a bug is a 5xx. Codes of the
  * service's own (overload, timeout, malformed request) complete the SDK's codes.
  */
 import { PocketExtractError } from "../errors.js";
-import type { RecordErrorCode } from "../cli/record.js";
+import type { RecordErrorCode } from "../records/index.js";
 import { PoolFullError, isDocumentFault } from "../pool/index.js";
 
 export type ServeErrorCode = RecordErrorCode | "REQUEST_INVALID" | "REQUEST_TOO_LARGE" | "OVERLOADED" | "TIMEOUT" | "NOT_FOUND" | "SHUTTING_DOWN";

@@ -4,7 +4,7 @@
  * type) is a `ServeError` that names the field, before any engine is touched.
  */
 import type { ExtractOptions } from "../extract/index.js";
-import type { SamplingOptions } from "../engines/engine.js";
+import type { SamplingOptions } from "../engines/index.js";
 import { ServeError } from "./errors.js";
 
 export interface ExtractRequest {

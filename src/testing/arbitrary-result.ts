@@ -7,13 +7,14 @@
  * `issues` and statuses agree the way they do in production.
  */
 import { array, constant, integer, nat, oneof, record, type Arbitrary } from "fast-check";
-import type { ExtractResult, InferOutput } from "../extract/types.js";
+import type { ExtractResult, InferOutput } from "../extract/index.js";
 import { DEFAULT_MAX_CHOICES, documents } from "./documents.js";
 import { buildResult } from "./result.js";
 import { schemaSource } from "./source.js";
 import { plausibleStats } from "./stats.js";
 import { groundedVariant, scalarLeaves, textFromValue, textPieces } from "./text-values.js";
 
+/** Options of `arbitraryResult`: the text the spans point into and the size limits. */
 export interface ArbitraryResultOptions {
   /** See ArbitraryOptions.maxChoices. */
   readonly maxChoices?: number;
@@ -28,6 +29,10 @@ const decoder = new TextDecoder();
 const rare = <T>(arb: Arbitrary<T>): Arbitrary<T | undefined> =>
   oneof({ arbitrary: constant(undefined), weight: 9 }, { arbitrary: arb, weight: 1 });
 
+/**
+ * A fast-check arbitrary of whole extraction results for a schema (data, field statuses with spans,
+ * issues), as an Extractor can return them.
+ */
 export function arbitraryResult<S>(
   schema: S,
   text?: string,

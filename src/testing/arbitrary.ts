@@ -4,12 +4,13 @@
  * yields zod's output for the documents that pass validation, as `extract()` would return `data`.
  */
 import type { Arbitrary } from "fast-check";
-import type { InferOutput } from "../extract/types.js";
+import type { InferOutput } from "../extract/index.js";
 import type { JsonValue } from "../schema/index.js";
 import { validate, type ZodLike } from "../validate/index.js";
 import { documents } from "./documents.js";
 import { schemaSource } from "./source.js";
 
+/** Options of `arbitrary`: null escapes and size limits (`parsed: true` on top selects parsed mode). */
 export interface ArbitraryOptions {
   /** Include the null escapes ("not in the text") of extraction mode; default true. Parsed mode
    *  ignores it: an escaped optional property resolves to an absent one, which the escape-free

@@ -7,11 +7,21 @@
  */
 import { sample } from "fast-check";
 import { asPocketExtractError, PocketExtractError } from "../errors.js";
-import { ExtractStream } from "../extract/extract-stream.js";
-import { watchProgress } from "../extract/stream-progress.js";
-import { checkText } from "../extract/text-checks.js";
-import type { Extractor } from "../extract/extractor.js";
-import type { ArrayKeyOf, BatchInput, BatchOptions, BatchResult, ElementOf, ExtractOptions, ExtractResult, InferOutput, StreamOptions } from "../extract/types.js";
+import {
+  ExtractStream,
+  checkText,
+  watchProgress,
+  type ArrayKeyOf,
+  type BatchInput,
+  type BatchOptions,
+  type BatchResult,
+  type ElementOf,
+  type ExtractOptions,
+  type ExtractResult,
+  type Extractor,
+  type InferOutput,
+  type StreamOptions,
+} from "../extract/index.js";
 import { arbitraryResult } from "./arbitrary-result.js";
 import { inSchemaOrder } from "./key-order.js";
 import { buildResult } from "./result.js";
@@ -21,6 +31,7 @@ import { plausibleStats } from "./stats.js";
 /** A full result, or the JSON value the model "wrote" (null escapes allowed); undefined: no answer. */
 export type FakeAnswer = ExtractResult<unknown> | unknown;
 
+/** How a fakeExtractor answers: by document text, else arbitrary results drawn deterministically. */
 export interface FakeExtractorOptions {
   /** Answers by document text: a map, or a function (may be async). */
   readonly results?: ReadonlyMap<string, FakeAnswer> | ((text: string) => FakeAnswer | Promise<FakeAnswer>);
@@ -29,12 +40,14 @@ export interface FakeExtractorOptions {
   readonly arbitrary?: boolean | { readonly seed?: number };
 }
 
+/** One call a fakeExtractor received: schema, text and options. */
 export interface FakeCall {
   readonly schema: unknown;
   readonly text: string;
   readonly options: ExtractOptions;
 }
 
+/** What fakeExtractor returns: the Extractor methods app code calls, plus the calls it received. */
 export type FakeExtractor = Pick<Extractor, "extract" | "extractMany" | "stream" | "dispose"> & {
   /** Every extract/stream call (and each document of extractMany), in call order. */
   readonly calls: readonly FakeCall[];
@@ -44,6 +57,10 @@ const encoder = new TextEncoder();
 /** Characters per streamed partial: about one token of output. */
 const STREAM_CHUNK = 3;
 
+/**
+ * A stand-in for an Extractor with the same methods: answers from a map or function, or arbitrary
+ * results, and records its calls.
+ */
 export function fakeExtractor(options: FakeExtractorOptions = {}): FakeExtractor {
   const calls: FakeCall[] = [];
   let disposed = false;

@@ -8,6 +8,5 @@
 export { arbitrary, type ArbitraryOptions } from "./arbitrary.js";
 export { arbitraryResult, type ArbitraryResultOptions } from "./arbitrary-result.js";
 export { fakeExtractor, type FakeAnswer, type FakeCall, type FakeExtractor, type FakeExtractorOptions } from "./fake-extractor.js";
-// From their own modules, not engines/index.js, so the testing bundle does not pull in the model loaders.
-export { RandomEngine, type RandomEngineOptions } from "../engines/testing/random-engine.js";
-export { ScriptedEngine, type ScriptedEngineOptions } from "../engines/testing/scripted-engine.js";
+// Through the test engines' own front, not engines/index.js, so the testing bundle does not pull in the model loaders.
+export { RandomEngine, ScriptedEngine, type RandomEngineOptions, type ScriptedEngineOptions } from "../engines/testing/index.js";

@@ -7,7 +7,7 @@
  */
 import { resolveSchema } from "../ground/index.js";
 import type { JsonSchema } from "../schema/index.js";
-import { isRecord as isSchemaObject } from "../util/is-record.js";
+import { isRecord as isSchemaObject } from "../util/index.js";
 
 export function inSchemaOrder(value: unknown, schema: unknown, root: JsonSchema): unknown {
   const s = resolveSchema(root, schema);

@@ -5,9 +5,9 @@
  * `data` therefore come from the real code, not from a model of it; test/testing checks that
  * they equal the extractor's own result for the same output.
  */
-import type { ExtractResult, ExtractStats } from "../extract/types.js";
-import { verifyOutput } from "../extract/verify-output.js";
-import { toPointer } from "../util/json-pointer.js";
+import type { ExtractResult, ExtractStats } from "../extract/index.js";
+import { verifyOutput } from "../extract/index.js";
+import { toPointer } from "../util/index.js";
 import type { ZodLike } from "../validate/index.js";
 import type { SchemaSource } from "./source.js";
 

@@ -4,8 +4,8 @@
  * timings from a per-token decode cost. Apps read these for logging and budgets; the numbers only
  * need to be consistent with each other, not measured.
  */
-import type { StopReason } from "../decode/generate.js";
-import type { ExtractStats } from "../extract/types.js";
+import type { StopReason } from "../decode/index.js";
+import type { ExtractStats } from "../extract/index.js";
 
 const BYTES_PER_TOKEN = 3;
 const PROMPT_OVERHEAD_TOKENS = 150;

@@ -13,6 +13,7 @@ export interface ChatTurns {
   readonly suffix: readonly PromptSegment[];
 }
 
+/** How an engine's model wants a conversation laid out: turns in, prompt segments (text and special tokens) out. */
 export interface ChatTemplate {
   /** Short name for display, e.g. "chatml". */
   readonly name: string;

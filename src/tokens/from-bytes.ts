@@ -8,6 +8,7 @@ import { PocketExtractError } from "../errors.js";
 import { packBytes, PackedVocabulary } from "./packed.js";
 import type { Vocabulary } from "./vocabulary.js";
 
+/** What vocabularyFromBytes reads: the logits width, each token's bytes, and the special, end and padding ids. */
 export interface VocabularyFromBytesOptions {
   /** Logits width: ids 0..width-1. */
   width: number;
@@ -20,6 +21,7 @@ export interface VocabularyFromBytesOptions {
   decode?: (ids: readonly number[]) => string;
 }
 
+/** Builds a Vocabulary from token bytes an engine hands over (width, bytes per id, special and end ids). */
 export function vocabularyFromBytes(options: VocabularyFromBytesOptions): Vocabulary {
   const { width } = options;
   if (!Number.isInteger(width) || width <= 0) {

@@ -10,3 +10,4 @@ export { byteLevelToBytes, bytesToByteLevel } from "./byte-level.js";
 export { TokenTrie } from "./trie.js";
 export { encodePlainText, encodeSegments, specialSpellings, type PromptSegment } from "./plain-text.js";
 export type { ChatTemplate, ChatTurns } from "./chat-template.js";
+export { packBytes } from "./packed.js";

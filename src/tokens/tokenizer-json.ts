@@ -20,6 +20,7 @@ import type { Vocabulary } from "./vocabulary.js";
 export const DEFAULT_EOS_TOKENS: readonly string[] = ["<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|end_of_text|>", "</s>"];
 export const DEFAULT_PAD_TOKEN = "<|endoftext|>";
 
+/** loadTokenizerJson's options: logits width and the end-of-generation and padding tokens. */
 export interface TokenizerJsonOptions {
   /** Logits width of the model (65,536 for MNN-Pocket). Default: highest token id + 1. */
   width?: number;

@@ -11,6 +11,7 @@ import type { Vocabulary } from "./vocabulary.js";
 
 const MAX_TOKEN_BYTES = 0xffff;
 
+/** The vocabulary's tokens in a flat byte trie, in the order the mask engine walks it. */
 export class TokenTrie {
   /** Node 0 = root (empty prefix); nodes in DFS preorder, children in increasing byte order. */
   readonly numNodes: number;

@@ -6,7 +6,7 @@
  * raw text, and every occurrence becomes an issue at its key's path: the result is not ok.
  * One pass over the text with an explicit stack (no recursion on the output's depth).
  */
-import { toPointer } from "../util/json-pointer.js";
+import { toPointer } from "../util/index.js";
 import type { Issue } from "./types.js";
 
 type Frame =

@@ -13,7 +13,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { SchemaError } from "../errors.js";
 import type { JsonSchema, JsonSchemaObject, ZodLike } from "../schema/index.js";
-import { fromPointer, toPointer } from "../util/json-pointer.js";
+import { fromPointer, toPointer } from "../util/index.js";
 import type { Issue } from "./types.js";
 
 export type { ZodLike, ZodSafeParse } from "../schema/index.js";

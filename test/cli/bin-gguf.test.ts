@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureGgufFixture } from "../../fixtures/gguf/index.js";
-import type { OutputRecord, ResultRecord } from "../../src/cli/record.js";
+import type { OutputRecord, ResultRecord } from "../../src/records/index.js";
 import { FIXTURES, ROOT, readJsonl, scratchDir, startTsx, writeJsonl } from "./support/harness.js";
 
 const BIN = join(ROOT, "src/cli/index.ts");

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/main.js";
-import type { OutputRecord, ResultRecord } from "../../src/cli/record.js";
+import type { OutputRecord, ResultRecord } from "../../src/records/index.js";
 import type { Engine } from "../../src/engines/engine.js";
 import { ScriptedEngine } from "../../src/engines/testing/scripted-engine.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";

@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/main.js";
-import type { ResultRecord } from "../../src/cli/record.js";
+import type { ResultRecord } from "../../src/records/index.js";
 import { ScriptedEngine } from "../../src/engines/testing/scripted-engine.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../../src/engines/testing/prng.js";
-import type { OutputRecord } from "../../src/cli/record.js";
+import type { OutputRecord } from "../../src/records/index.js";
 import { FIXTURES, ROOT, readJsonl, scratchDir, startTsx, writeJsonl } from "./support/harness.js";
 
 const RANDOM_CLI = join(ROOT, "test/cli/support/random-cli.ts");

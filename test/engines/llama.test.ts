@@ -124,7 +124,7 @@ describe("llama.cpp engine (native addon)", () => {
     try {
       loadLlamaAddon();
     } catch (err) {
-      throw new Error(`The native llama.cpp addon is not available; build it with \`npm run native:build\`.\n${(err as Error).message}`);
+      throw new Error(`The native llama.cpp addon is not available; build it with \`npm run native:build\`.\n${(err as Error).message}`, { cause: err });
     }
     engine = await createLlamaEngine({ modelPath, contextLength: 1024, threads: 1, vocabulary: fixtureVocabulary });
     prompt = fixtureVocabulary.encode('<|im_start|>user\nExtract {"name": "Ada", "age": 36}<|im_end|>\n<|im_start|>assistant\n');

@@ -8,7 +8,7 @@ import { once } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { OutputRecord } from "../../src/cli/record.js";
+import type { OutputRecord } from "../../src/records/index.js";
 import { readJsonl, scratchDir } from "../cli/support/harness.js";
 import { PERSON_SCHEMA, startCli } from "./support/cli-process.js";
 

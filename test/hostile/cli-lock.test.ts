@@ -10,7 +10,7 @@ import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { OutputRecord } from "../../src/cli/record.js";
+import type { OutputRecord } from "../../src/records/index.js";
 import { readJsonl, scratchDir, writeJsonl } from "../cli/support/harness.js";
 import { PERSON_SCHEMA, runCliProcess, startCli, typedLine, type CliOutcome } from "./support/cli-process.js";
 

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { OutputRecord } from "../../src/cli/record.js";
+import type { OutputRecord } from "../../src/records/index.js";
 import { readJsonl, scratchDir } from "../cli/support/harness.js";
 import { PERSON_SCHEMA, runCliProcess, typedLine } from "./support/cli-process.js";
 

@@ -7,7 +7,8 @@
  * Bounds here are generous hang guards; `npm run bench:post-decode` measures the medians.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { compileGrammar, DEFAULT_MAX_TEXT_BYTES } from "../../src/index.js";
+import { compileGrammar } from "../../src/grammar-tier.js";
+import { DEFAULT_MAX_TEXT_BYTES } from "../../src/index.js";
 import { verifyOutput } from "../../src/extract/verify-output.js";
 import { groundFields } from "../../src/ground/ground.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";

@@ -8,7 +8,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { compileGrammar, createExtractor, SchemaError } from "../../src/index.js";
+import { compileGrammar } from "../../src/grammar-tier.js";
+import { createExtractor, type SchemaError } from "../../src/index.js";
 import { ScriptedEngine } from "../../src/engines/testing/scripted-engine.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";

@@ -6,7 +6,8 @@
  * 3,000 optional properties threw "RangeError: Maximum call stack size exceeded".
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { compileGrammar, createExtractor, DEFAULT_SCHEMA_LIMITS, SchemaError } from "../../src/index.js";
+import { compileGrammar } from "../../src/grammar-tier.js";
+import { createExtractor, DEFAULT_SCHEMA_LIMITS, SchemaError } from "../../src/index.js";
 import { ScriptedEngine } from "../../src/engines/testing/scripted-engine.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";

@@ -4,7 +4,8 @@
  * consumer projects in a fresh temporary folder outside the repository, one with zod 4 and one with
  * zod 3 (+ zod-to-json-schema), each installing the tarball and its dependencies from the registry
  * and running, with a PATH that provably holds no C/C++ compiler: an ESM and a CJS script that
- * extract with the tiny GGUF fixture through createExtractor({ model }), `tsc --noEmit` on typed
+ * extract with the tiny GGUF fixture through createExtractor({ model }), an ESM and a CJS script on
+ * the grammar tier (pocket-extract/grammar), `tsc --noEmit` on typed
  * consumers (a wrong field must be a type error), and the installed `pocket-extract --help`. The
  * installed addon's RUNPATH must hold only $ORIGIN-relative folders, and ldd must resolve its
  * llama.cpp libraries inside the consumer project. Last, in the zod 3 project: a platform without a
@@ -35,7 +36,12 @@ const ALLOWED = [
   /^native\/src\/[\w-]+\.(cpp|h)$/,
   /^native\/llama-include\/(LICENSE|include\/[\w-]+\.h|ggml\/include\/[\w-]+\.h)$/,
 ];
-const REQUIRED = ["package.json", "dist/index.js", "dist/index.cjs", "dist/index.d.ts", "dist/index.d.cts", "dist/cli.js", "prebuilds/linux-x64/pocket_llama.node", "native/llama-include/include/llama.h"];
+const REQUIRED = [
+  "package.json",
+  ...["index", "grammar", "testing"].flatMap((entry) => [`dist/${entry}.js`, `dist/${entry}.cjs`, `dist/${entry}.d.ts`, `dist/${entry}.d.cts`]),
+  "dist/cli.js",   "prebuilds/linux-x64/pocket_llama.node",
+  "native/llama-include/include/llama.h",
+];
 const COMPILERS = ["g++", "c++", "cc", "gcc", "clang", "clang++"];
 
 class Failure extends Error {}
@@ -179,6 +185,25 @@ function runExtractScripts(dir: string, consumer: Consumer, env: NodeJS.ProcessE
   }
 }
 
+/**
+ * The grammar tier (pocket-extract/grammar) from ESM and CJS: a JSON Schema compiled for a
+ * byte-per-token vocabulary accepts a document through its matcher, and its GBNF parses back to
+ * the same text; both module systems must print the same line.
+ */
+function runGrammarScripts(dir: string, consumer: Consumer, env: NodeJS.ProcessEnv): void {
+  const lines: string[] = [];
+  for (const script of ["grammar.mjs", "grammar.cjs"]) {
+    step(`${consumer.name}: node ${script} (pocket-extract/grammar)`);
+    const line = run("node", [script], { cwd: dir, env }).stdout.trim().split("\n").pop() ?? "";
+    console.log(line);
+    const result = JSON.parse(line) as { consumer: string; accepted: boolean; complete: boolean; roundTrip: boolean };
+    check(result.accepted && result.complete, `${script}: the matcher did not accept the document`);
+    check(result.roundTrip, `${script}: printGbnf(parseGbnf(gbnf)) is not the printed grammar`);
+    lines.push(line.replace(`"consumer":"${result.consumer}",`, ""));
+  }
+  check(lines[0] === lines[1], `ESM and CJS grammar tiers differ:\n${lines.join("\n")}`);
+}
+
 function typecheckAndBin(dir: string, consumer: Consumer, env: NodeJS.ProcessEnv): void {
   step(`${consumer.name}: tsc --noEmit (typed.mts: ESM types, typed-require.cts: CJS types; @ts-expect-error on wrong fields)`);
   run("node", [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: dir, env });
@@ -237,6 +262,7 @@ async function main(): Promise<void> {
       copyFileSync(model, join(dir, "model.gguf"));
       if (consumer === consumers[0]) checkAddonLinkage(dir);
       runExtractScripts(dir, consumer, env);
+      runGrammarScripts(dir, consumer, env);
       typecheckAndBin(dir, consumer, env);
     }
     const zod3 = join(work, consumers[consumers.length - 1]!.name);

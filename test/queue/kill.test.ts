@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OutputRecord } from "../../src/cli/record.js";
+import type { OutputRecord } from "../../src/records/index.js";
 import { ROOT, readJsonl, scratchDir, startTsx, writeJsonl } from "../cli/support/harness.js";
 import { REDIS_URL, connectTestRedis, deletePrefix, testPrefix } from "./support/redis.js";
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/main.js";
-import type { OutputRecord } from "../../src/cli/record.js";
+import type { OutputRecord } from "../../src/records/index.js";
 import { createExtractor } from "../../src/extract/index.js";
 import { ExtractorPool } from "../../src/pool/index.js";
 import { startQueueWorker } from "../../src/queue/index.js";

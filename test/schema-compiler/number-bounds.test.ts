@@ -3,7 +3,7 @@
  * for random bounds and random JSON number texts without exponent, the automaton (and the
  * reference matcher) accept a text exactly when JSON.parse(text) is in range. Texts keep to at
  * most 15 significant digits, or spell a bound itself, where exact decimal comparison (what the
- * grammar does, see src/schema/number-range.ts) and double comparison (JSON.parse, ajv) agree.
+ * grammar does, see src/schema-compiler/number-range.ts) and double comparison (JSON.parse, ajv) agree.
  */
 
 import Ajv from "ajv";
@@ -58,6 +58,7 @@ const boundValue = fc.oneof(
   fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 10_000_000 }), fc.nat(7)).map(([neg, m, k]) => (neg ? -m : m) / 10 ** k),
   // Any double of moderate size (shortest forms of up to 17 digits), no subnormals.
   fc.double({ min: -1e9, max: 1e9, noNaN: true }).filter((x) => x === 0 || Math.abs(x) >= 1e-12),
+  // eslint-disable-next-line no-loss-of-precision -- 2^53 + 1 on purpose: a bound that is not exactly representable
   fc.constantFrom(0, -0, 0.5, -2.0001, 1e-7, -1e-7, 1.1, 0.1 + 0.2, 1e21, -1.5e21, 123456789012.5, 9007199254740993),
 );
 

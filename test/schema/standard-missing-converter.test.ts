@@ -3,11 +3,12 @@
  * error naming the package to install. The package's absence is simulated by making `require`
  * refuse that one name (unit isolation: it is installed here as a devDependency).
  */
+import type * as nodeModule from "node:module";
 import * as v from "valibot";
 import { describe, expect, it, vi } from "vitest";
 
 vi.mock("node:module", async (importOriginal) => {
-  const real = await importOriginal<typeof import("node:module")>();
+  const real = await importOriginal<typeof nodeModule>();
   const createRequire = (from: string | URL) => {
     const req = real.createRequire(from);
     return Object.assign((id: string) => {

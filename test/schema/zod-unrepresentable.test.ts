@@ -4,7 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { compileGrammar, SchemaError } from "../../src/index.js";
+import { compileGrammar } from "../../src/grammar-tier.js";
+import { SchemaError } from "../../src/index.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
 

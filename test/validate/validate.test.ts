@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as z3 from "zod/v3";
 import { zodToJsonSchema } from "zod-to-json-schema";
-import { PocketExtractError, SchemaError } from "../../src/errors.js";
+import { SchemaError, type PocketExtractError } from "../../src/errors.js";
 import type { JsonSchema } from "../../src/schema/index.js";
 import { compileValidator, validate } from "../../src/validate/index.js";
 

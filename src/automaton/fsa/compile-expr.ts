@@ -2,7 +2,7 @@
  * One expression -> finished DFA (NFA, subset construction, trim, minimize). Leaves (refs,
  * JSON strings) are resolved by the caller; expressions from regexes have none.
  */
-import type { Expr } from "../../grammar/ir.js";
+import type { Expr } from "../../grammar/index.js";
 import type { Budget } from "./work-budget.js";
 import type { ByteDfa } from "./dfa.js";
 import { determinize } from "./determinize.js";

@@ -4,7 +4,7 @@
  * fragments, to calls of other rules, or to null for an empty language, which propagates: a sequence with an empty part
  * is empty, an alternative drops it, a repeat with min 0 becomes the empty string).
  */
-import { repeatCopies, type Expr } from "../../grammar/ir.js";
+import { repeatCopies, type Expr } from "../../grammar/index.js";
 import { addCodePointSet } from "./code-point-set.js";
 import type { ByteDfa } from "./dfa.js";
 import type { Fragment, Nfa } from "./nfa.js";

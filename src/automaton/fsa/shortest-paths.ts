@@ -3,7 +3,7 @@
  * the "fewest bytes to the end" tables of rule automata (rule-analysis.ts) and of their NFAs
  * (subset-rule.ts). Edges come as parallel lists; UNREACHABLE marks nodes that reach no target.
  */
-import { MinHeap } from "../../util/min-heap.js";
+import { MinHeap } from "../../util/index.js";
 import { UNREACHABLE } from "./rule-tables.js";
 
 /** Edges from[i] -> to[i] with non-negative weight[i]. */

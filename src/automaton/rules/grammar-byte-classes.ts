@@ -9,7 +9,7 @@
  * products and minimizing only merge classes, so these classes refine every automaton's
  * (test/automaton/rules/grammar-byte-classes.test.ts checks it): far fewer than 256 single bytes.
  */
-import type { Expr, Grammar } from "../../grammar/ir.js";
+import type { Expr, Grammar } from "../../grammar/index.js";
 import { anyText, patternParts } from "../../regex/index.js";
 import { encodeCodePoint, partitionFromCuts, utf8Sequences, type Partition } from "../fsa/index.js";
 import { ESCAPE_ALPHABET, type JsonStringSpec } from "../strings/index.js";

@@ -7,7 +7,7 @@
  * without building it: the analysis weighs calls with it before the callee is ever entered.
  * UNREACHABLE marks an empty language (no base case within the depth, or an empty string spec).
  */
-import type { Expr, Grammar } from "../../grammar/ir.js";
+import type { Expr, Grammar } from "../../grammar/index.js";
 import type { JsonStringSpec } from "../strings/index.js";
 import type { RuleGraph } from "./rule-graph.js";
 import { UNREACHABLE } from "../fsa/index.js";

@@ -19,7 +19,7 @@
  * afresh at the maximum, and the analysis (rule-analysis.ts) removes every move that could only
  * complete deeper than allowed.
  */
-import { repeatCopies, type Expr, type Grammar } from "../../grammar/ir.js";
+import { repeatCopies, type Expr, type Grammar } from "../../grammar/index.js";
 import { PocketExtractError } from "../../errors.js";
 import {
   addExpr,
@@ -45,8 +45,9 @@ import { MinLengths } from "./min-length.js";
 import { grammarByteClasses } from "./grammar-byte-classes.js";
 import { analyzeRules, type RuleGraph } from "./rule-graph.js";
 import { StructuralKeys } from "./structural-keys.js";
-import { LruCache } from "../../util/lru.js";
+import { LruCache } from "../../util/index.js";
 
+/** Work limits of buildAutomaton: recursion depth, states, and how much to compile before decoding starts. */
 export interface BuildOptions {
   /** How many times a recursive rule may be re-entered along one path (default 8). */
   readonly maxRecursionDepth?: number;

@@ -5,7 +5,7 @@
  * Every cycle contains such a back edge, so bounding head entries bounds every recursion, while
  * references that do not close a cycle (value -> object -> member) cost nothing.
  */
-import type { Expr, Grammar } from "../../grammar/ir.js";
+import type { Expr, Grammar } from "../../grammar/index.js";
 import { PocketExtractError } from "../../errors.js";
 
 export interface RuleGraph {

@@ -6,8 +6,8 @@
  * depend on nothing else, because a verbatim string is always called (rule-automata.ts). Rules in recursive components
  * have no key (their automata depend on their cycle): neither do rules that reference them.
  */
-import type { Expr, Grammar } from "../../grammar/ir.js";
-import { LruCache } from "../../util/lru.js";
+import type { Expr, Grammar } from "../../grammar/index.js";
+import { LruCache } from "../../util/index.js";
 import { JsonStrings, shortestVerbatimValue, type JsonStringSpec } from "../strings/index.js";
 import type { Leaf } from "../fsa/index.js";
 

@@ -106,6 +106,7 @@ export class SubsetRule implements LazyRule {
   /** This rule as called from a grammar whose rule ids for the call columns are `callees`
    *  (a shared rule's columns keep their order; only the ids they call differ). */
   calledAs(callees: Int32Array): LazyRule {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the numStates getter runs with `this` bound to the returned object
     const rule = this;
     return {
       get numStates() {

@@ -7,7 +7,7 @@
  * they are immutable), except verbatim ones, which belong to one document and are only memoized
  * per build.
  */
-import type { Expr } from "../../grammar/ir.js";
+import type { Expr } from "../../grammar/index.js";
 import { anyText, patternParts } from "../../regex/index.js";
 import {
   boundLength,
@@ -26,7 +26,7 @@ import {
 import { CountedStringAutomaton } from "./counted-string.js";
 import { encodeJsonString } from "./json-escape.js";
 import { substringContent } from "./substrings.js";
-import { LruCache } from "../../util/lru.js";
+import { LruCache } from "../../util/index.js";
 
 export type JsonStringSpec = Extract<Expr, { kind: "jsonString" }>;
 

@@ -16,7 +16,7 @@
  */
 import { PocketExtractError } from "../../errors.js";
 import { encodeCodePoint, MANY_BYTES, NO_BUDGET, NO_BYTE, type LazyRule, type RuleTables } from "../fsa/index.js";
-import { isWordCodePoint } from "../../util/word-chars.js";
+import { isWordCodePoint } from "../../util/index.js";
 
 const QUOTE = 0x22;
 

@@ -5,9 +5,9 @@
  */
 import { availableParallelism } from "node:os";
 import { FileError } from "../../errors.js";
-import { vocabularyFromBytes } from "../../tokens/from-bytes.js";
+import { vocabularyFromBytes } from "../../tokens/index.js";
 import type { ChatTemplate } from "../../tokens/index.js";
-import type { Vocabulary } from "../../tokens/vocabulary.js";
+import type { Vocabulary } from "../../tokens/index.js";
 import { CachedContextEngine, type NativeContext } from "../native-shared/cached-context-engine.js";
 import { checkEngineOptions } from "../engine-options.js";
 import { typedNativeError } from "../native-shared/native-error.js";

@@ -5,10 +5,10 @@
  * output matrix's shape.
  */
 import { FileError } from "../../errors.js";
-import { byteLevelToBytes } from "../../tokens/byte-level.js";
-import { vocabularyFromBytes, type VocabularyFromBytesOptions } from "../../tokens/from-bytes.js";
-import { DEFAULT_EOS_TOKENS } from "../../tokens/tokenizer-json.js";
-import type { Vocabulary } from "../../tokens/vocabulary.js";
+import { byteLevelToBytes } from "../../tokens/index.js";
+import { vocabularyFromBytes, type VocabularyFromBytesOptions } from "../../tokens/index.js";
+import { DEFAULT_EOS_TOKENS } from "../../tokens/index.js";
+import type { Vocabulary } from "../../tokens/index.js";
 import { GgufTokenType } from "./gguf-format.js";
 import { type GgufValue, readGgufHeader } from "./gguf.js";
 

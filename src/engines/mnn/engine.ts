@@ -7,9 +7,9 @@
 import { availableParallelism } from "node:os";
 import { stat } from "node:fs/promises";
 import { FileError } from "../../errors.js";
-import { vocabularyFromBytes } from "../../tokens/from-bytes.js";
+import { vocabularyFromBytes } from "../../tokens/index.js";
 import type { ChatTemplate } from "../../tokens/index.js";
-import type { Vocabulary } from "../../tokens/vocabulary.js";
+import type { Vocabulary } from "../../tokens/index.js";
 import { CachedContextEngine } from "../native-shared/cached-context-engine.js";
 import { loadMnnAddon, type NativeMnnModel } from "./addon.js";
 import { readMnnModelDir } from "./model-dir.js";

@@ -10,7 +10,7 @@
  */
 import { PocketExtractError } from "../../errors.js";
 import type { ChatTemplate } from "../../tokens/index.js";
-import type { Vocabulary } from "../../tokens/vocabulary.js";
+import type { Vocabulary } from "../../tokens/index.js";
 import type { Engine, EngineSession, SamplingOptions, SessionOptions } from "../engine.js";
 import { nativeErrorCode, typedNativeError } from "./native-error.js";
 import { checkSampling } from "./sampling.js";

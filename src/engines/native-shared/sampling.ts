@@ -2,7 +2,7 @@
  * Checks sampling options before they reach a native sampler, which would silently misread them
  * (a NaN temperature, a fractional top-k...). Shared by the native engines.
  */
-import { checkInteger, checkNumber } from "../../util/check-option.js";
+import { checkInteger, checkNumber } from "../../util/index.js";
 import type { SamplingOptions } from "../engine.js";
 
 export function checkSampling({ temperature, topK, topP, minP, seed }: SamplingOptions): void {

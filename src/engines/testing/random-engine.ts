@@ -4,12 +4,13 @@
  * be complete and valid. Same seed, same vocabulary, same masks: same tokens.
  */
 import type { ChatTemplate } from "../../tokens/index.js";
-import type { Vocabulary } from "../../tokens/vocabulary.js";
-import { nthSetBit, popcount } from "../../util/bitset.js";
+import type { Vocabulary } from "../../tokens/index.js";
+import { nthSetBit, popcount } from "../../util/index.js";
 import type { EngineSession, SessionOptions } from "../engine.js";
 import { mulberry32 } from "./prng.js";
 import { TestEngine, TestSession } from "./session-base.js";
 
+/** RandomEngine's vocabulary, seed and logit shape. */
 export interface RandomEngineOptions {
   readonly vocabulary: Vocabulary;
   /** Default seed for sessions that give none in their sampling options. */
@@ -21,6 +22,10 @@ export interface RandomEngineOptions {
   readonly chatTemplate?: ChatTemplate;
 }
 
+/**
+ * A pure-TypeScript engine whose logits are seeded noise: runs the real constrained path
+ * deterministically, without a model.
+ */
 export class RandomEngine extends TestEngine {
   readonly name = "random";
   private sessions = 0;

@@ -9,11 +9,12 @@
  * given output.
  */
 import type { ChatTemplate } from "../../tokens/index.js";
-import type { Vocabulary } from "../../tokens/vocabulary.js";
-import { hasBit, nthSetBit } from "../../util/bitset.js";
+import type { Vocabulary } from "../../tokens/index.js";
+import { hasBit, nthSetBit } from "../../util/index.js";
 import type { EngineSession, SessionOptions } from "../engine.js";
 import { TestEngine, TestSession } from "./session-base.js";
 
+/** ScriptedEngine's vocabulary and the answer text it prefers. */
 export interface ScriptedEngineOptions {
   readonly vocabulary: Vocabulary;
   /** The output to replay, or a function choosing it from the prompt text (for extract() tests). */
@@ -25,6 +26,10 @@ export interface ScriptedEngineOptions {
   readonly chatTemplate?: ChatTemplate;
 }
 
+/**
+ * A pure-TypeScript engine that prefers the tokens of a scripted answer: makes extraction tests
+ * deterministic without a model.
+ */
 export class ScriptedEngine extends TestEngine {
   readonly name = "scripted";
 

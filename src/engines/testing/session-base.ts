@@ -5,7 +5,7 @@
  */
 import { PocketExtractError } from "../../errors.js";
 import type { ChatTemplate } from "../../tokens/index.js";
-import type { Vocabulary } from "../../tokens/vocabulary.js";
+import type { Vocabulary } from "../../tokens/index.js";
 import type { Engine, EngineSession, SessionOptions } from "../engine.js";
 
 export abstract class TestEngine implements Engine {

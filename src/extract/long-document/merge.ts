@@ -7,8 +7,7 @@
  * found values for one field are reported as a conflict.
  */
 import type { Span } from "../../ground/index.js";
-import { toPointer, type JsonPath } from "../../util/json-pointer.js";
-import { isRecord } from "../../util/is-record.js";
+import { isRecord, toPointer, type JsonPath } from "../../util/index.js";
 import type { Issue } from "../../validate/index.js";
 import type { FieldResult } from "../types.js";
 

@@ -15,7 +15,7 @@ export async function connectTestRedis(): Promise<Redis> {
     await redis.ping();
   } catch (err) {
     redis.disconnect();
-    throw new Error(`Redis is not answering at ${REDIS_URL} (${(err as Error).message}): the queue tests need a real Redis; .ci/run shows the command that starts it`);
+    throw new Error(`Redis is not answering at ${REDIS_URL} (${(err as Error).message}): the queue tests need a real Redis; .ci/run shows the command that starts it`, { cause: err });
   }
   return redis;
 }

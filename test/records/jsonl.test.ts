@@ -8,8 +8,8 @@ import { createHash } from "node:crypto";
 import { createReadStream, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { countContentLines, readLines, type Line, type ReadLinesOptions } from "../../src/cli/jsonl.js";
-import { scratchDir } from "./support/harness.js";
+import { countContentLines, readLines, type Line, type ReadLinesOptions } from "../../src/records/jsonl.js";
+import { scratchDir } from "../cli/support/harness.js";
 
 async function collect(chunks: readonly Uint8Array[], options?: ReadLinesOptions): Promise<Line[]> {
   const out: Line[] = [];
