@@ -260,13 +260,14 @@ class Parser {
         this.i += m[0].length;
         return ch === "p" ? ranges : negate(ranges);
       }
-      default:
+      default: {
         const control = CONTROL_ESCAPES[ch];
         if (control !== undefined) return single(control);
         if (/[1-9]/.test(ch)) return this.fail("PATTERN_UNSUPPORTED", `back-reference \\${ch}`, at);
         if (/[A-Za-z0-9]/.test(ch)) return this.fail("PATTERN_UNSUPPORTED", `unknown escape \\${ch}`, at);
         this.i--;
         return single(this.codePoint());
+      }
     }
   }
 
