@@ -36,7 +36,7 @@ export interface RunArgs {
   /** Longest input line read; a longer one gets a LINE_TOO_LONG record, unread. */
   readonly maxLineBytes: number;
   readonly grounding: GroundingOptions;
-  /** --temperature, --seed, --retries, --language, --instruction (only those given). */
+  /** --temperature, --seed, --retries, --retry-mode, --language, --instruction (only those given). */
   readonly extraction: ExtractOptions;
 }
 

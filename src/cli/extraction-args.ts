@@ -1,17 +1,18 @@
 /**
  * The extraction options every command that extracts takes (`run`, `serve`, `worker`):
- * --temperature, --seed, --retries, --language, --instruction. Their parseArgs definitions, help
+ * --temperature, --seed, --retries, --retry-mode, --language, --instruction. Their parseArgs definitions, help
  * lines, and the conversion to the SDK's ExtractOptions, checked by the SDK's own option checks
  * (same ranges as `extract`), so a bad value is a UsageError naming the flag before any model loads.
  */
 import { OptionError } from "../errors.js";
-import { checkExtractOptions, type ExtractOptions } from "../extract/index.js";
+import { checkExtractOptions, type ExtractOptions, type RetryMode } from "../extract/index.js";
 import { UsageError } from "./usage-error.js";
 
 export const EXTRACTION_OPTIONS = {
   temperature: { type: "string" },
   seed: { type: "string" },
   retries: { type: "string" },
+  "retry-mode": { type: "string" },
   language: { type: "string" },
   instruction: { type: "string" },
 } as const;
@@ -23,6 +24,9 @@ export const EXTRACTION_HELP = `  --temperature <t>         sampling temperature
                             > 0 (default: 0)
   --retries <n>             resample a result that fails the schema's own checks up to n times
                             (0 to 100, default: 0; a retry samples at temperature 0.7 unless set)
+  --retry-mode <resample|feedback>
+                            how a retry asks: resample (default) as above, or feedback: ask again
+                            with the previous output and its issues in the prompt, same sampling
   --language <auto|zh|en>   prompt language (default: auto, Chinese when the text is mostly Chinese);
                             also the grounding language
   --instruction <text>      replaces the prompt's default instruction sentence (the field list and
@@ -32,7 +36,7 @@ export const EXTRACTION_HELP = `  --temperature <t>         sampling temperature
 const LANGUAGES = ["auto", "zh", "en"] as const;
 
 /** The flag each SDK option name of an OptionError comes from. */
-const FLAG_OF: Readonly<Record<string, string>> = { "sampling.temperature": "temperature", "sampling.seed": "seed", retries: "retries", instruction: "instruction" };
+const FLAG_OF: Readonly<Record<string, string>> = { "sampling.temperature": "temperature", "sampling.seed": "seed", retries: "retries", retryMode: "retry-mode", instruction: "instruction" };
 
 export function extractionFromArgs(values: { readonly [K in keyof typeof EXTRACTION_OPTIONS]?: string }): ExtractOptions {
   const { language, instruction } = values;
@@ -46,6 +50,7 @@ export function extractionFromArgs(values: { readonly [K in keyof typeof EXTRACT
   const options: ExtractOptions = {
     ...(Object.keys(sampling).length > 0 && { sampling }),
     ...(values.retries !== undefined && { retries: numberOf(values.retries, "retries") }),
+    ...(values["retry-mode"] !== undefined && { retryMode: values["retry-mode"] as RetryMode }),
     ...(language !== undefined && { language: language as (typeof LANGUAGES)[number] }),
     ...(instruction !== undefined && { instruction }),
   };

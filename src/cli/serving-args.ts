@@ -21,7 +21,7 @@ interface EngineArgs {
   readonly threads: number | undefined;
   readonly contextLength: number | undefined;
   readonly maxTokens: number | undefined;
-  /** The extractors' defaults from --temperature, --seed, --retries, --language, --instruction. */
+  /** The extractors' defaults from --temperature, --seed, --retries, --retry-mode, --language, --instruction. */
   readonly extraction: ExtractOptions;
 }
 
@@ -82,8 +82,8 @@ export const SERVING_HELP = `Serving (HTTP service, and queue workers on BullMQ/
       the results as run's JSONL records, by input line
   Queue commands take --redis <redis://host:port[/db]> (default redis://127.0.0.1:6379) and
   --prefix <key prefix> (default pocket). serve and worker take --max-tokens, --threads, --context-length,
-  and run's --temperature, --seed, --retries, --language, --instruction as the extractors' defaults
-  (a request's own options to /v1/extract or /v1/chat/completions override them, key by key).
+  and run's --temperature, --seed, --retries, --language, --instruction, --retry-mode as the extractors'
+  defaults (a request's own options to /v1/extract or /v1/chat/completions override them, key by key).
 `;
 
 const ENGINE_OPTIONS = { model: { type: "string" }, threads: { type: "string" }, "context-length": { type: "string" }, "max-tokens": { type: "string" }, ...EXTRACTION_OPTIONS } as const;
@@ -125,7 +125,7 @@ export function parseServingArgs(argv: readonly string[], modelOptional = false)
     threads: int("threads"),
     contextLength: int("context-length"),
     maxTokens: int("max-tokens"),
-    extraction: extractionFromArgs({ temperature: str("temperature"), seed: str("seed"), retries: str("retries"), language: str("language"), instruction: str("instruction") }),
+    extraction: extractionFromArgs({ temperature: str("temperature"), seed: str("seed"), retries: str("retries"), "retry-mode": str("retry-mode"), language: str("language"), instruction: str("instruction") }),
   });
   const queue = (): QueueArgs => ({ queue: required("queue"), redis: str("redis"), prefix: str("prefix") });
   switch (command) {

@@ -2,7 +2,8 @@
  * The Extractor: one loaded engine, its compiled schemas, and the three ways to use them:
  * `extract` (one document), `extractMany` (a batch, with bounded concurrency, results tagged with
  * their input), and `stream` (an ExtractStream: partials, elements, cancellation). It orchestrates the pipeline stages
- * (compile -> prompt -> generate -> resolve escapes -> validate -> ground) and owns no stage itself.
+ * (compile -> prompt -> generate -> resolve escapes -> validate -> ground, again while `retries`
+ * allow and the result is not ok: retry.ts) and owns no stage itself.
  */
 import { compileGrammar, type CompiledGrammar } from "../mask/index.js";
 import { DEFAULT_MAX_TOKENS, generate } from "../decode/index.js";
@@ -20,9 +21,11 @@ import { hasVerbatimFields } from "./verbatim.js";
 import { verifyOutput } from "./verify-output.js";
 import { ExtractStream } from "./extract-stream.js";
 import { linkedAbort } from "./linked-abort.js";
+import { askFor, attemptReport, resampled } from "./retry.js";
 import { watchProgress, type AttemptWatcher } from "./stream-progress.js";
 import type {
   ArrayKeyOf,
+  AttemptReport,
   BatchInput,
   BatchOptions,
   BatchResult,
@@ -171,33 +174,40 @@ export class Extractor {
     }
     const compiled = this.compile(schema, o, text);
     const jsonSchema = compiled.jsonSchema as JsonSchema;
-    const prompt = buildPrompt({
+    const promptOptions = {
       jsonSchema,
       text,
       language: o.language,
       examples: o.examples,
       instruction: o.instruction,
       chatTemplate: this.engine.chatTemplate,
-    });
-    const promptIds = encodeSegments(this.engine.vocabulary, prompt.segments);
+    };
+    const firstIds = encodeSegments(this.engine.vocabulary, buildPrompt(promptOptions).segments);
     const maxTokens = o.maxTokens ?? DEFAULT_MAX_TOKENS;
     const limit = this.engine.contextLength;
-    if (limit !== undefined && promptIds.length + maxTokens > limit) {
+    const fits = (ids: readonly number[]): boolean => limit === undefined || ids.length + maxTokens <= limit;
+    if (!fits(firstIds)) {
       throw new PocketExtractError(
         "TEXT_TOO_LONG",
-        `prompt (${promptIds.length} tokens) + maxTokens (${maxTokens}) exceeds the model context (${limit} tokens); shorten the text, lower maxTokens, or set chunkSize to extract it in chunks`,
+        `prompt (${firstIds.length} tokens) + maxTokens (${maxTokens}) exceeds the model context (${limit} tokens); shorten the text, lower maxTokens, or set chunkSize to extract it in chunks`,
       );
     }
     // Grounding options merge key by key: a call's dateOrder keeps the extractor's currency.
     const grounding = { language: o.language, ...this.defaults.grounding, ...options.grounding };
     const zod = ownValidation<InferOutput<S>>(schema);
     const attempts = 1 + (o.retries ?? 0);
+    const log: AttemptReport[] = [];
     let result: ExtractResult<InferOutput<S>> | undefined;
     for (let attempt = 0; attempt < attempts && !result?.ok; attempt++) {
-      const seed = (o.sampling?.seed ?? 0) + attempt;
-      const sampling = attempt === 0 ? o.sampling : { temperature: 0.7, ...o.sampling, seed };
+      let ask = askFor(attempt, result, o);
+      let promptIds = firstIds;
+      if (ask.feedback) {
+        const ids = encodeSegments(this.engine.vocabulary, buildPrompt({ ...promptOptions, feedback: ask.feedback }).segments);
+        if (fits(ids)) promptIds = ids;
+        else ask = resampled(attempt, o.sampling);
+      }
       const onProgress = watch?.({ number: attempt + 1, jsonSchema, grounding });
-      const session = await this.engine.createSession({ sampling, signal: o.signal });
+      const session = await this.engine.createSession({ sampling: ask.sampling, signal: o.signal });
       let generated;
       try {
         generated = await generate(session, compiled.tokens, promptIds, { maxTokens, signal: o.signal, onProgress, speculative: o.speculative });
@@ -215,8 +225,9 @@ export class Extractor {
           attempts: attempt + 1,
         },
       };
+      log.push(attemptReport(attempt, ask, result));
     }
-    return result!;
+    return log.length > 1 ? { ...result!, stats: { ...result!.stats, attemptLog: log } } : result!;
   }
 }
 

@@ -5,12 +5,13 @@
  */
 export { createExtractor, extract, type ExtractorOptions } from "./create.js";
 export { Extractor } from "./extractor.js";
-export { DEFAULT_MAX_TEXT_BYTES, OPTION_RANGES, checkExtractOptions } from "./options.js";
+export { DEFAULT_MAX_TEXT_BYTES, OPTION_RANGES, RETRY_MODES, checkExtractOptions } from "./options.js";
 export { parsePartialJson } from "./partial-json.js";
 export { verbatim } from "./verbatim.js";
 export { jsonSchema } from "./json-schema.js";
 export type {
   ArrayKeyOf,
+  AttemptReport,
   BatchInput,
   BatchOptions,
   BatchResult,
@@ -24,6 +25,7 @@ export type {
   InferOutput,
   PartialEvent,
   ResultEvent,
+  RetryMode,
   StreamElement,
   StreamEvent,
   StreamOptions,

@@ -8,7 +8,7 @@ import { OptionError } from "../errors.js";
 import { checkSampling } from "../engines/index.js";
 import { checkInteger } from "../util/index.js";
 import { checkGroundingOptions } from "../ground/index.js";
-import type { BatchOptions, ExtractOptions } from "./types.js";
+import type { BatchOptions, ExtractOptions, RetryMode } from "./types.js";
 
 /** Default largest document, in UTF-8 bytes, checked before any tokenizing (256 KiB). */
 export const DEFAULT_MAX_TEXT_BYTES = 262_144;
@@ -31,6 +31,9 @@ export function chunkOverlapOf(o: ExtractOptions): number {
   return o.chunkOverlap ?? Math.min(DEFAULT_CHUNK_OVERLAP, Math.floor(((o.chunkSize ?? 0) - 1) / 2));
 }
 
+/** The values of `retryMode`, the default first. */
+export const RETRY_MODES = ["resample", "feedback"] as const satisfies readonly RetryMode[];
+
 export function checkExtractOptions(o: ExtractOptions & BatchOptions): void {
   for (const [option, [min, max]] of Object.entries(OPTION_RANGES)) {
     checkInteger(option, o[option as keyof typeof OPTION_RANGES], min, max);
@@ -38,6 +41,7 @@ export function checkExtractOptions(o: ExtractOptions & BatchOptions): void {
   if (o.chunkSize !== undefined && 2 * chunkOverlapOf(o) >= o.chunkSize) {
     throw new OptionError("chunkOverlap", o.chunkOverlap, `an integer under half of chunkSize (${o.chunkSize})`);
   }
+  if (o.retryMode !== undefined && !(RETRY_MODES as readonly unknown[]).includes(o.retryMode)) throw new OptionError("retryMode", o.retryMode, '"resample" or "feedback"');
   if (o.instruction !== undefined && typeof o.instruction !== "string") throw new OptionError("instruction", o.instruction, "a string");
   if (o.sampling !== undefined) checkSampling(o.sampling);
   if (o.grounding !== undefined) {

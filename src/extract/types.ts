@@ -55,11 +55,32 @@ export interface ExtractStats extends GenerateStats {
   readonly compileMs: number;
   /** True when budget-aware completion cut the output short (see `fields` for the cut fields). */
   readonly cutShort: boolean;
-  /** Generations run for this result: 1, or more when `retries` resampled a failed output
+  /** Generations run for this result: 1, or more when `retries` ran another after a failed output
    *  (a long document's result: the sum over its chunks and passes). */
   readonly attempts: number;
+  /** Every generation in order, the returned one last; present only when there was more than one
+   *  (and not on a long document's merged result: see each chunk's `attempts` summed above). */
+  readonly attemptLog?: readonly AttemptReport[];
   /** Set when the text was extracted in chunks (`chunkSize`): how many. */
   readonly chunks?: number;
+}
+
+/** How a retry asks again (`retryMode`): the same prompt with a new seed, or the prompt with the
+ *  previous output and its issues added (Instructor's re-ask). */
+export type RetryMode = "resample" | "feedback";
+
+/** One generation of a result that took more than one (ExtractStats.attemptLog). */
+export interface AttemptReport {
+  /** 1 for the first generation, 2... for retries (as a stream event's `attempt`). */
+  readonly attempt: number;
+  /** Its prompt: the first one, the first one resampled, or the re-ask with the previous issues. */
+  readonly prompt: "first" | RetryMode;
+  readonly ok: boolean;
+  /** What the model wrote. */
+  readonly raw: string;
+  /** Why it was not ok (empty when it was, or when only the output budget cut it short). */
+  readonly issues: readonly Issue[];
+  readonly cutShort: boolean;
 }
 
 /** What every result holds, valid or not. */
@@ -111,8 +132,13 @@ export interface ExtractOptions extends SchemaLimits {
   readonly instruction?: string;
   /** Default bound for strings without maxLength (characters, default 200). */
   readonly defaultMaxStringLength?: number;
-  /** Retries when zod refinements fail (resampling with a new seed); default 0, at most 100. */
+  /** Generations to run again while the result is not ok (schema issues, the schema's own
+   *  validation, a required field answered null, an output cut short); default 0, at most 100. */
   readonly retries?: number;
+  /** How a retry asks: "resample" (default) runs the same prompt with the next seed at
+   *  temperature 0.7 unless set; "feedback" re-asks with the previous output and its issues in the
+   *  prompt, under the same grammar and sampling. */
+  readonly retryMode?: RetryMode;
   /** How grounding reads dates, suffixed numbers and currencies in the text (GroundingOptions);
    *  its language defaults to `language`. */
   readonly grounding?: GroundingOptions;

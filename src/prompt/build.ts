@@ -1,6 +1,7 @@
 /**
  * Builds the extraction prompt: system turn (instruction, schema description, few-shot examples),
- * the document as the user turn, and the assistant turn opened, in the engine's chat template
+ * the document as the user turn (in a retry's re-ask, followed by the previous answer and its
+ * problems: feedback.ts), and the assistant turn opened, in the engine's chat template
  * (by default ChatML, with thinking off). Everything before the document is `prefix` and depends only
  * on the schema and options (and the language, when "auto" picks it from the text), so a batch
  * over one schema shares its KV cache.
@@ -11,6 +12,7 @@ import { validate } from "../validate/index.js";
 import type { ChatTemplate, PromptSegment } from "../tokens/index.js";
 import { CHATML, joinSegments } from "./chatml.js";
 import { describeSchema } from "./describe-schema.js";
+import { feedbackText, type Feedback } from "./feedback.js";
 import { detectLanguage, type PromptLanguage } from "./language.js";
 
 export interface PromptExample {
@@ -29,13 +31,16 @@ export interface PromptOptions {
   readonly instruction?: string;
   /** The engine's chat template (Engine.chatTemplate); ChatML, MNN-Pocket's, when absent. */
   readonly chatTemplate?: ChatTemplate;
+  /** A retry's re-ask (feedback.ts), placed after the document: the prefix stays the same. */
+  readonly feedback?: Feedback;
 }
 
 export interface Prompt {
   /** Everything before the document text: identical for every document with the same schema,
    *  options and language. */
   readonly prefix: string;
-  /** Everything after the document text, up to where the model starts writing JSON. */
+  /** Everything after the document text (a re-ask's feedback included), up to where the model
+   *  starts writing JSON. */
   readonly suffix: string;
   /** prefix + document + suffix. */
   readonly full: string;
@@ -94,8 +99,9 @@ export function buildPrompt(options: PromptOptions): Prompt {
   if (lang !== "zh" && lang !== "en") throw new PocketExtractError("OPTION_INVALID", `language must be "auto", "zh" or "en", got ${JSON.stringify(lang)}`);
   const examples = checkedExamples(options.examples ?? [], options.jsonSchema);
   const turns = (options.chatTemplate ?? CHATML).turns(systemPrompt(options.jsonSchema, lang, examples, options.instruction));
-  const segments = [...turns.prefix, { text: options.text, control: false }, ...turns.suffix];
+  const after = options.feedback ? [{ text: feedbackText(options.feedback, lang), control: false }, ...turns.suffix] : turns.suffix;
+  const segments = [...turns.prefix, { text: options.text, control: false }, ...after];
   const prefix = joinSegments(turns.prefix);
-  const suffix = joinSegments(turns.suffix);
+  const suffix = joinSegments(after);
   return { prefix, suffix, full: prefix + options.text + suffix, segments, language: lang };
 }

@@ -3,7 +3,7 @@
  * Anything else (a missing text, an option the extractor does not have, a value of the wrong
  * type) is a `ServeError` that names the field, before any engine is touched.
  */
-import type { ExtractOptions } from "../extract/index.js";
+import { RETRY_MODES, type ExtractOptions } from "../extract/index.js";
 import type { SamplingOptions } from "../engines/index.js";
 import { ServeError } from "./errors.js";
 
@@ -15,7 +15,7 @@ export interface ExtractRequest {
 }
 
 const BODY_KEYS = new Set(["schema", "text", "options", "stream"]);
-const OPTION_KEYS = new Set(["maxTokens", "sampling", "language", "instruction", "defaultMaxStringLength", "retries", "examples"]);
+const OPTION_KEYS = new Set(["maxTokens", "sampling", "language", "instruction", "defaultMaxStringLength", "retries", "retryMode", "examples"]);
 const SAMPLING_KEYS = new Set(["temperature", "topK", "topP", "seed"]);
 
 export function parseExtractRequest(body: unknown): ExtractRequest {
@@ -35,6 +35,9 @@ function parseOptions(value: unknown): ExtractOptions {
   if (language !== undefined && language !== "auto" && language !== "zh" && language !== "en") {
     throw invalid("OPTION_INVALID", `options.language must be "auto", "zh" or "en", got ${JSON.stringify(language)}`);
   }
+  if (o.retryMode !== undefined && !(RETRY_MODES as readonly unknown[]).includes(o.retryMode)) {
+    throw invalid("OPTION_INVALID", `options.retryMode must be ${RETRY_MODES.map((m) => JSON.stringify(m)).join(" or ")}, got ${JSON.stringify(o.retryMode)}`);
+  }
   if (o.instruction !== undefined && typeof o.instruction !== "string") throw invalid("OPTION_INVALID", `options.instruction must be a string`);
   if (o.examples !== undefined && !Array.isArray(o.examples)) throw invalid("OPTION_INVALID", `options.examples must be an array of { text, output }`);
   return {
@@ -44,6 +47,7 @@ function parseOptions(value: unknown): ExtractOptions {
     instruction: o.instruction,
     defaultMaxStringLength: positiveInteger(o.defaultMaxStringLength, "options.defaultMaxStringLength"),
     retries: nonNegativeInteger(o.retries, "options.retries"),
+    retryMode: o.retryMode as ExtractOptions["retryMode"],
     examples: o.examples as ExtractOptions["examples"],
   };
 }
