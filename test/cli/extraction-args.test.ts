@@ -89,6 +89,19 @@ describe("run: extraction options", () => {
     expect(retried.sampling.slice(0, 3)).toEqual([{ seed: 5 }, { temperature: 0.7, seed: 6 }, { temperature: 0.7, seed: 7 }]);
   });
 
+  it("--retry-mode feedback re-asks with the previous output and its issues, same sampling", async () => {
+    const { engine, prompts, sampling } = recordingEngine('{"name":null,"age":null}');
+    const { code, out } = await run(engine, "--retries", "1", "--retry-mode", "feedback", "--seed", "5", "--concurrency", "1");
+    expect(code).not.toBe(2);
+    expect(sampling).toEqual(DOCS.flatMap(() => [{ seed: 5 }, { seed: 5 }]));
+    expect(prompts[1].startsWith(prompts[0].slice(0, prompts[0].indexOf(DOCS[0].text) + DOCS[0].text.length))).toBe(true);
+    expect(prompts[1]).toContain('Your previous answer:\n{"name":null,"age":null}');
+    expect(prompts[1]).toContain("- /name: required, but the answer was null");
+    const record = JSON.parse(out.trim().split("\n")[0]) as { stats: { attempts: number; attemptLog: { prompt: string }[] } };
+    expect(record.stats.attempts).toBe(2);
+    expect(record.stats.attemptLog.map((a) => a.prompt)).toEqual(["first", "feedback"]);
+  });
+
   it("--instruction and --language reach the prompt", async () => {
     const plain = recordingEngine();
     await run(plain.engine);
@@ -110,6 +123,7 @@ describe("run: extraction options", () => {
     [["--retries", "101"], /--retries must be an integer from 0 to 100, got "101"/],
     [["--language", "fr"], /--language must be one of auto, zh, en, got "fr"/],
     [["--instruction", " "], /--instruction must not be empty/],
+    [["--retry-mode", "again"], /--retry-mode must be "resample" or "feedback", got "again"/],
   ])("%j is a usage error before any document", async (args, message) => {
     const { engine, sampling } = recordingEngine();
     const result = await run(engine, ...args);
@@ -122,7 +136,7 @@ describe("run: extraction options", () => {
   it("--help documents them", async () => {
     const io = captureIo(recordingEngine().engine);
     expect(await runCli(["--help"], io)).toBe(0);
-    for (const option of ["--temperature <t>", "--seed <n>", "--retries <n>", "--language <auto|zh|en>", "--instruction <text>"]) expect(io.out()).toContain(option);
+    for (const option of ["--temperature <t>", "--seed <n>", "--retries <n>", "--retry-mode <resample|feedback>", "--language <auto|zh|en>", "--instruction <text>"]) expect(io.out()).toContain(option);
     expect(io.out()).toMatch(/serve and worker take .*\n.*--temperature, --seed, --retries, --language, --instruction/);
   });
 });
@@ -134,6 +148,9 @@ describe("serve and worker: extraction options as the extractors' defaults", () 
     const worker = parseServingArgs(["worker", "--queue", "q", "--language", "en"], true);
     expect(worker.command === "worker" && worker.extraction).toEqual({ language: "en" });
     expect(() => parseServingArgs(["serve", "--retries", "-3"], true)).toThrow();
+    const feedback = parseServingArgs(["serve", "--retries", "2", "--retry-mode", "feedback"], true);
+    expect(feedback.command === "serve" && feedback.extraction).toEqual({ retries: 2, retryMode: "feedback" });
+    expect(() => parseServingArgs(["worker", "--queue", "q", "--retry-mode", "twice"], true)).toThrow(/--retry-mode must be "resample" or "feedback"/);
     expect(() => parseServingArgs(["worker", "--queue", "q", "--temperature", "hot"], true)).toThrow(/--temperature must be a number/);
     expect(() => parseServingArgs(["enqueue", "--queue", "q", "--schema", "s", "--input", "i", "--seed", "1"], true)).toThrow(/seed/);
   });
@@ -160,6 +177,34 @@ describe("serve and worker: extraction options as the extractors' defaults", () 
       expect((await post({ sampling: { seed: 9 }, language: "en" })).status).toBe(200);
       expect(sampling[1]).toEqual({ temperature: 0.4, seed: 9 });
       expect(prompts[1]).not.toContain("字段");
+    } finally {
+      await server.close(1000);
+    }
+  });
+
+  it("a request's options.retryMode re-asks with feedback; a bad one is a 400 naming it", async () => {
+    const { engine, prompts, sampling } = recordingEngine('{"name":null,"age":31}');
+    const args = parseServingArgs(["serve", "--retries", "1"], true);
+    if (args.command !== "serve") throw new Error("expected serve");
+    const server = createServer({ pool: await openPool(args, 1, captureIo(engine)) });
+    const { url } = await server.listen(0);
+    try {
+      const post = (options: unknown) =>
+        fetch(`${url}/v1/extract`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ schema: { type: "object", properties: { name: { type: "string" }, age: { type: "integer" } }, required: ["name", "age"] }, text: "Alice is 31.", options }),
+        });
+      const ok = await post({ retryMode: "feedback" });
+      expect(ok.status).toBe(200);
+      const body = (await ok.json()) as { stats: { attempts: number; attemptLog: { prompt: string }[] } };
+      expect(body.stats.attempts).toBe(2);
+      expect(body.stats.attemptLog.map((a) => a.prompt)).toEqual(["first", "feedback"]);
+      expect(prompts[1]).toContain("Your previous answer:");
+      const bad = await post({ retryMode: "twice" });
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toEqual({ error: { code: "OPTION_INVALID", message: 'options.retryMode must be "resample" or "feedback", got "twice"' } });
+      expect(sampling).toHaveLength(2);
     } finally {
       await server.close(1000);
     }
