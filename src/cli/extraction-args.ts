@@ -22,11 +22,12 @@ export const EXTRACTION_OPTION_NAMES = Object.keys(EXTRACTION_OPTIONS) as (keyof
 export const EXTRACTION_HELP = `  --temperature <t>         sampling temperature, a number >= 0 (default: 0, greedy decoding)
   --seed <n>                sampling seed, an integer >= 0, for reproducible runs when --temperature
                             > 0 (default: 0)
-  --retries <n>             resample a result that fails the schema's own checks up to n times
-                            (0 to 100, default: 0; a retry samples at temperature 0.7 unless set)
+  --retries <n>             generate again, up to n times, a result that fails the schema's checks
+                            (0 to 100, default: 0)
   --retry-mode <resample|feedback>
-                            how a retry asks: resample (default) as above, or feedback: ask again
-                            with the previous output and its issues in the prompt, same sampling
+                            how a retry asks: resample (default) runs the same prompt at temperature
+                            0.7 unless set; feedback asks again with the previous output and its
+                            issues in the prompt, with the same sampling
   --language <auto|zh|en>   prompt language (default: auto, Chinese when the text is mostly Chinese);
                             also the grounding language
   --instruction <text>      replaces the prompt's default instruction sentence (the field list and

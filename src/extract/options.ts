@@ -41,7 +41,7 @@ export function checkExtractOptions(o: ExtractOptions & BatchOptions): void {
   if (o.chunkSize !== undefined && 2 * chunkOverlapOf(o) >= o.chunkSize) {
     throw new OptionError("chunkOverlap", o.chunkOverlap, `an integer under half of chunkSize (${o.chunkSize})`);
   }
-  if (o.retryMode !== undefined && !(RETRY_MODES as readonly unknown[]).includes(o.retryMode)) throw new OptionError("retryMode", o.retryMode, '"resample" or "feedback"');
+  if (o.retryMode !== undefined && !(RETRY_MODES as readonly unknown[]).includes(o.retryMode)) throw new OptionError("retryMode", o.retryMode, RETRY_MODES.map((m) => JSON.stringify(m)).join(" or "));
   if (o.instruction !== undefined && typeof o.instruction !== "string") throw new OptionError("instruction", o.instruction, "a string");
   if (o.sampling !== undefined) checkSampling(o.sampling);
   if (o.grounding !== undefined) {
