@@ -94,10 +94,11 @@ describe("run: extraction options", () => {
     const { code, out } = await run(engine, "--retries", "1", "--retry-mode", "feedback", "--seed", "5", "--concurrency", "1");
     expect(code).not.toBe(2);
     expect(sampling).toEqual(DOCS.flatMap(() => [{ seed: 5 }, { seed: 5 }]));
-    expect(prompts[1].startsWith(prompts[0].slice(0, prompts[0].indexOf(DOCS[0].text) + DOCS[0].text.length))).toBe(true);
+    const [first, reask, doc] = [prompts[0]!, prompts[1]!, DOCS[0]!.text];
+    expect(reask.startsWith(first.slice(0, first.indexOf(doc) + doc.length))).toBe(true);
     expect(prompts[1]).toContain('Your previous answer:\n{"name":null,"age":null}');
     expect(prompts[1]).toContain("- /name: required, but the answer was null");
-    const record = JSON.parse(out.trim().split("\n")[0]) as { stats: { attempts: number; attemptLog: { prompt: string }[] } };
+    const record = JSON.parse(out.trim().split("\n")[0]!) as { stats: { attempts: number; attemptLog: { prompt: string }[] } };
     expect(record.stats.attempts).toBe(2);
     expect(record.stats.attemptLog.map((a) => a.prompt)).toEqual(["first", "feedback"]);
   });

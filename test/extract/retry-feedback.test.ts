@@ -42,7 +42,7 @@ function answering(answers: readonly string[], contextLength?: number): { engine
     contextLength,
     script: (prompt) => {
       prompts.push(prompt);
-      return answers[Math.min(prompts.length, answers.length) - 1];
+      return answers[Math.min(prompts.length, answers.length) - 1]!;
     },
   });
   const engine: Engine = {
@@ -75,13 +75,13 @@ describe("retryMode: feedback", () => {
     expect(r.raw).toBe(EN_GOOD);
     expect(r.stats.attempts).toBe(2);
     expect(prompts).toHaveLength(2);
-    const reask = prompts[1];
-    expect(reask.startsWith(upToDocument(prompts[0], EN_TEXT))).toBe(true);
-    expect(prompts[0]).not.toContain("Your previous answer:");
+    const [first, reask] = [prompts[0]!, prompts[1]!];
+    expect(reask.startsWith(upToDocument(first, EN_TEXT))).toBe(true);
+    expect(first).not.toContain("Your previous answer:");
     expect(reask).toContain(`Your previous answer:\n${EN_BAD}\nIt has these problems:\n- /quantity: quantity must be positive\n`);
     expect(reask).toContain("Answer again with the corrected JSON object");
     // The re-ask ends as the first prompt does: the assistant turn opened for the JSON.
-    const tail = prompts[0].slice(prompts[0].indexOf(EN_TEXT) + EN_TEXT.length);
+    const tail = first.slice(first.indexOf(EN_TEXT) + EN_TEXT.length);
     expect(reask.endsWith(tail)).toBe(true);
     // Same sampling as the first attempt (greedy here): the prompt, not the seed, changes.
     expect(sampling).toEqual([undefined, undefined]);
@@ -97,13 +97,13 @@ describe("retryMode: feedback", () => {
     const r = await (await extractor(engine)).extract(Order, ZH_TEXT, { retries: 1, retryMode: "feedback" });
     expect(r.ok).toBe(true);
     expect(r.stats.attempts).toBe(2);
-    const reask = prompts[1];
-    expect(reask.startsWith(upToDocument(prompts[0], ZH_TEXT))).toBe(true);
+    const [first, reask] = [prompts[0]!, prompts[1]!];
+    expect(reask.startsWith(upToDocument(first, ZH_TEXT))).toBe(true);
     expect(reask).toContain(`你上一次的回答：\n${ZH_BAD}\n其中有这些问题：\n`);
     expect(reask).toContain("- /price：必填字段，却填了 null；请按原文填写它的值");
     expect(reask).toContain("请重新输出修正后的 JSON 对象");
     expect(reask).not.toContain("Your previous answer");
-    expect(r.stats.attemptLog?.[0].issues.map((i) => i.pointer)).toContain("/price");
+    expect(r.stats.attemptLog?.[0]?.issues.map((i) => i.pointer)).toContain("/price");
   });
 
   it("follows `language` over the text's own: English feedback for a Chinese text with language en", async () => {
