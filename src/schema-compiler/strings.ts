@@ -17,7 +17,7 @@ import { checkPattern } from "./patterns.js";
 const FORMAT_FILES: Record<string, string> = {
   date: "datetime", time: "datetime", "date-time": "datetime", duration: "datetime",
   email: "network", ipv4: "network", ipv6: "network", hostname: "network",
-  uri: "uri", "uri-reference": "uri", uuid: "uuid",
+  uri: "network", "uri-reference": "network", uuid: "uuid",
 };
 
 /** The string keywords besides `format` (a format's grammar cannot intersect them). */
@@ -39,6 +39,7 @@ export function compileString(ctx: CompileContext, node: SchemaNode): Expr | nul
     for (const k of BESIDE_FORMAT) {
       if (node.has(k)) ctx.report.set(pointer, k, "validatedAfter", `format "${format}" is enforced; ${k} is checked after decoding`);
     }
+    if (format === "hostname") ctx.report.alsoAfter(pointer, "format", "hostname: the 253-character total length is checked after decoding");
     return cat(lit('"'), ctx.library(FORMAT_FILES[format]!, format), lit('"'));
   }
   const written = node.get("pattern");
