@@ -20,8 +20,9 @@ import type { Matcher } from "../../src/mask/index.js";
 import { pythonJsonDumps, PYTHON_SEPARATORS, type LexJson, type LexObject } from "./python-json.js";
 
 const encoder = new TextEncoder();
-/** acceptBytes calls one search may make. */
-const DEFAULT_BUDGET = 20_000;
+/** acceptBytes calls one search may make (large nested instances need ~10^5-10^6; a search
+ *  runs only for a valid instance the mask refused, and takes at most a few seconds). */
+const DEFAULT_BUDGET = 2_000_000;
 
 export type OrderVerdict = "order" | "rejected";
 
