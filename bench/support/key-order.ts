@@ -13,8 +13,8 @@
  * not a subsequence of the grammar's. The permutation is found by a search driven by the grammar
  * itself (it knows the order, through `$ref`, `allOf` and `anyOf` alike): at each object, try the
  * remaining keys in the instance's order, keep the first whose `"key": value` the grammar takes
- * and that leads to an accepted document, back up otherwise. The search has a step budget; when
- * it runs out the rejection stays a real one (never counted as "order" without a proof).
+ * and that leads to an accepted document, back up otherwise. The search has a step and a time
+ * budget; when either runs out the rejection stays a real one (never "order" without a proof).
  */
 import type { Matcher } from "../../src/mask/index.js";
 import { pythonJsonDumps, PYTHON_SEPARATORS, type LexJson, type LexObject } from "./python-json.js";
@@ -23,12 +23,14 @@ const encoder = new TextEncoder();
 /** acceptBytes calls one search may make (large nested instances need ~10^5-10^6; a search
  *  runs only for a valid instance the mask refused, and takes at most a few seconds). */
 const DEFAULT_BUDGET = 2_000_000;
+/** And the time it may take (the harness's per-schema limit must still hold). */
+const DEFAULT_TIME_LIMIT_MS = 2_000;
 
 export type OrderVerdict = "order" | "rejected";
 
 /** Whether `value`, refused as written, is accepted with its keys in the grammar's order (see above). */
-export function orderVerdict(matcher: Matcher, value: LexJson, budget = DEFAULT_BUDGET): OrderVerdict {
-  const search = new OrderSearch(matcher, budget);
+export function orderVerdict(matcher: Matcher, value: LexJson, budget = DEFAULT_BUDGET, timeLimitMs = DEFAULT_TIME_LIMIT_MS): OrderVerdict {
+  const search = new OrderSearch(matcher, budget, timeLimitMs);
   try {
     const ok = search.emit(value, () => matcher.isComplete());
     return ok && search.reordered ? "order" : "rejected";
@@ -43,7 +45,11 @@ class OrderSearch {
   /** Whether an accepted permutation moved some key (else the instance's own order was accepted). */
   reordered = false;
 
-  constructor(private readonly matcher: Matcher, private budget: number) {}
+  private readonly deadline: number;
+
+  constructor(private readonly matcher: Matcher, private budget: number, timeLimitMs: number) {
+    this.deadline = performance.now() + timeLimitMs;
+  }
 
   /** Feeds `value`, then calls `rest`; true when both succeed (on false the matcher is back where it was). */
   emit(value: LexJson, rest: () => boolean): boolean {
@@ -60,11 +66,25 @@ class OrderSearch {
 
   private emitObject(object: LexObject, rest: () => boolean): boolean {
     const keys = [...object.keys()];
-    return this.feed("{", () => this.emitEntries(object, keys, [], rest));
+    // Whether the rest succeeds depends only on the automaton state and the keys left, so a
+    // (keys left, state) pair that failed once fails again: remembered, the search stays
+    // polynomial in practice instead of trying every permutation.
+    const failed = new Map<string, Set<number>>();
+    return this.feed("{", () => this.emitEntries(object, keys, [], rest, failed));
   }
 
   /** Writes the `remaining` keys of `object` in some order the grammar takes; `written` so far. */
-  private emitEntries(object: LexObject, remaining: readonly string[], written: readonly string[], rest: () => boolean): boolean {
+  private emitEntries(object: LexObject, remaining: readonly string[], written: readonly string[], rest: () => boolean, failed: Map<string, Set<number>>): boolean {
+    const left = remaining.join("\u0000");
+    const state = this.matcher.state;
+    if (failed.get(left)?.has(state) === true) return false;
+    if (this.tryEntries(object, remaining, written, rest, failed)) return true;
+    if (!failed.has(left)) failed.set(left, new Set());
+    failed.get(left)!.add(state);
+    return false;
+  }
+
+  private tryEntries(object: LexObject, remaining: readonly string[], written: readonly string[], rest: () => boolean, failed: Map<string, Set<number>>): boolean {
     if (remaining.length === 0) {
       const moved = written.some((k, i) => k !== [...object.keys()][i]);
       return this.feed("}", () => {
@@ -76,8 +96,8 @@ class OrderSearch {
     for (const key of remaining) {
       const prefix = `${written.length === 0 ? "" : PYTHON_SEPARATORS.item}${pythonJsonDumps(key)}${PYTHON_SEPARATORS.key}`;
       const others = remaining.filter((k) => k !== key);
-      if (this.feed(prefix, () => this.emit(object.get(key)!, () => this.emitEntries(object, others, [...written, key], rest)))) return true;
-      if (this.budget <= 0) return false;
+      if (this.feed(prefix, () => this.emit(object.get(key)!, () => this.emitEntries(object, others, [...written, key], rest, failed)))) return true;
+      if (this.budget <= 0 || performance.now() > this.deadline) return false;
     }
     return false;
   }
