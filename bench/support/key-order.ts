@@ -61,7 +61,7 @@ class OrderSearch {
   private emitArray(items: readonly LexJson[], i: number, rest: () => boolean): boolean {
     if (i === items.length) return this.feed(items.length === 0 ? "[]" : "]", rest);
     const open = i === 0 ? "[" : PYTHON_SEPARATORS.item;
-    return this.feed(open, () => this.emit(items[i], () => this.emitArray(items, i + 1, rest)));
+    return this.feed(open, () => this.emit(items[i]!, () => this.emitArray(items, i + 1, rest)));
   }
 
   private emitObject(object: LexObject, rest: () => boolean): boolean {

@@ -151,7 +151,7 @@ function compileAlternatives(ctx: CompileContext, node: SchemaNode, groups: read
   });
   const parts = combos.map((c) => {
     if (!distribute) return compileNode(ctx, c.schema, c.pointer, instancePath);
-    const merged = mergeInOrder(ctx, node.raw, groups[0], rest, inlineRefs(ctx, c.schema, c.pointer), pointer);
+    const merged = mergeInOrder(ctx, node.raw, groups[0]!, rest, inlineRefs(ctx, c.schema, c.pointer), pointer);
     return compileNode(ctx, merged, pointer, instancePath);
   });
   // When every branch is empty, the last branch's reason (ctx.lastUnsat) explains it.
