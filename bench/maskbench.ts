@@ -89,6 +89,7 @@ function writeResult(complete: boolean): void {
     summary: tally.summary(),
     failures: {
       validRejected: tally.failures("validRejected"),
+      orderRejected: tally.failures("orderRejected"),
       invalidAccepted: tally.failures("invalidAccepted"),
       problems: problems().map(({ coldTokenUs, warmTokenUs, coldMaskUs, ...rest }) => rest),
     },

@@ -16,6 +16,8 @@ export interface MaskbenchTest {
   readonly description: string;
   /** The instance as serialized text. */
   readonly text: string;
+  /** The instance as parsed (numbers kept as written), for the order check (key-order.ts). */
+  readonly data: LexJson;
 }
 
 export interface MaskbenchFile {
@@ -53,10 +55,12 @@ export function loadMaskbench(dir: string, name: string, separators: Separators 
     schema: (JSON.parse(text) as { schema: unknown }).schema,
     tests: tests.map((test) => {
       const entry = test as Map<string, LexJson>;
+      const data = entry.get("data") ?? null;
       return {
         valid: entry.get("valid") === true,
         description: typeof entry.get("description") === "string" ? (entry.get("description") as string) : "",
-        text: pythonJsonDumps(entry.get("data") ?? null, separators),
+        text: pythonJsonDumps(data, separators),
+        data,
       };
     }),
   };

@@ -9,7 +9,9 @@ import { compileGrammar, type CompiledGrammar, type CompileGrammarOptions } from
 import { PocketExtractError, SchemaError } from "../../src/errors.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import type { MaskbenchFile } from "./corpus.js";
+import { FORMAT_NOT_ENFORCED, type CompileReport } from "../../src/schema-compiler/index.js";
 import { DeadlineExceeded, driveMatcher, type DriveOutcome } from "./drive.js";
+import { orderVerdict } from "./key-order.js";
 import { Samples } from "./stats.js";
 
 export type SchemaStatus = "pass" | "fail" | "compile-error" | "timeout" | "crash";
@@ -45,13 +47,15 @@ export interface SchemaOutcome {
   readonly valid: number;
   readonly compileMs?: number;
   readonly error?: ErrorInfo;
-  /** Valid instances refused (validation errors). */
+  /** Valid instances refused for a reason other than their key order (validation errors). */
   readonly validRejected: readonly TestFailure[];
+  /** Valid instances refused only because their keys contradict the grammar's order (key-order.ts). */
+  readonly orderRejected: readonly TestFailure[];
   /** Invalid instances accepted (invalidation errors). */
   readonly invalidAccepted: readonly TestFailure[];
   /** Engine inconsistencies (mask vs accept, eos vs isComplete, cold vs warm pass). */
   readonly mismatches: readonly string[];
-  /** Keywords the compiler reported as checked after decoding (not enforced by the mask). */
+  /** Keywords the mask does not enforce: checked after decoding, or (formats) not enforced at all. */
   readonly validatedAfter: readonly string[];
   readonly states?: number;
   readonly grammarBytes?: number;
@@ -86,6 +90,7 @@ export function bareOutcome(file: string, status: "timeout" | "crash", error?: E
     valid: 0,
     ...(error ? { error } : {}),
     validRejected: [],
+    orderRejected: [],
     invalidAccepted: [],
     mismatches: [],
     validatedAfter: [],
@@ -101,7 +106,7 @@ export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeou
   const cold = new Samples();
   const warm = new Samples();
   const coldMask = new Samples();
-  const base = { file: file.name, tests: file.tests.length, valid: file.tests.filter((t) => t.valid).length, validRejected: [], invalidAccepted: [], mismatches: [], validatedAfter: [] };
+  const base = { file: file.name, tests: file.tests.length, valid: file.tests.filter((t) => t.valid).length, validRejected: [], orderRejected: [], invalidAccepted: [], mismatches: [], validatedAfter: [] };
   // Outcomes that stop early carry no timings (partial passes would bias the percentiles).
   const noTimings = { coldTokenUs: cold.values(), warmTokenUs: warm.values(), coldMaskUs: coldMask.values() };
 
@@ -113,12 +118,13 @@ export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeou
     return { ...base, ...noTimings, status: err instanceof PocketExtractError ? "compile-error" : "crash", error };
   }
   const compileMs = performance.now() - started;
-  const validatedAfter = [...new Set(compiled.report?.validatedAfter.map((use) => use.keyword) ?? [])];
+  const validatedAfter = compiled.report === undefined ? [] : notEnforced(compiled.report);
   const withGrammar = { ...base, compileMs, validatedAfter, states: compiled.tokens.stats().states };
   if (performance.now() > deadline) return { ...withGrammar, ...noTimings, status: "timeout" };
   // MaskBench judges the mask alone. Keywords we enforce only by validating after decoding
-  // (number bounds, uniqueItems, not, ...) would let invalid instances through the mask, so such a
-  // schema counts as one the grammar does not support, as the reference systems count it.
+  // (number bounds, uniqueItems, not, ...) or not at all (a format with no grammar) would let
+  // invalid instances through the mask, so such a schema counts as one the grammar does not
+  // support, as the reference systems count it.
   if (validatedAfter.length > 0) {
     const error = { stage: "compile", code: "GRAMMAR_CANNOT_ENFORCE", keyword: validatedAfter.join(","), message: `checked only after decoding: ${validatedAfter.join(", ")}` };
     return { ...withGrammar, ...noTimings, status: "compile-error", error };
@@ -135,19 +141,23 @@ export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeou
     const first = run(0);
     const second = run(1);
     const validRejected: TestFailure[] = [];
+    const orderRejected: TestFailure[] = [];
     const invalidAccepted: TestFailure[] = [];
     const mismatches: string[] = [];
     file.tests.forEach((test, i) => {
       const outcome = first[i]!;
       const accepted = outcome.rejectedAt < 0 && outcome.complete;
-      if (test.valid && !accepted) validRejected.push(failure(i, test.description, test.text, ids[i]!, outcome, vocabulary));
+      if (test.valid && !accepted) {
+        const byOrder = orderVerdict(compiled.tokens.matcher(), test.data) === "order";
+        (byOrder ? orderRejected : validRejected).push(failure(i, test.description, test.text, ids[i]!, outcome, vocabulary));
+      }
       if (!test.valid && accepted) invalidAccepted.push(failure(i, test.description, test.text, ids[i]!, outcome, vocabulary));
       for (const m of outcome.mismatches) mismatches.push(`test ${i}: ${m}`);
       if (second[i]!.rejectedAt !== outcome.rejectedAt || second[i]!.complete !== outcome.complete) {
         mismatches.push(`test ${i}: warm pass disagrees with cold pass (${second[i]!.rejectedAt}/${second[i]!.complete} vs ${outcome.rejectedAt}/${outcome.complete})`);
       }
     });
-    const status = validRejected.length + invalidAccepted.length + mismatches.length === 0 ? "pass" : "fail";
+    const status = validRejected.length + orderRejected.length + invalidAccepted.length + mismatches.length === 0 ? "pass" : "fail";
     const stats = compiled.tokens.stats();
     return {
       ...withGrammar,
@@ -156,6 +166,7 @@ export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeou
       coldMaskUs: coldMask.values(),
       status,
       validRejected,
+      orderRejected,
       invalidAccepted,
       mismatches,
       grammarBytes: stats.memoryBytes,
@@ -165,6 +176,15 @@ export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeou
     const error = describe(err, stage);
     return { ...withGrammar, ...noTimings, status: err instanceof PocketExtractError ? "fail" : "crash", error };
   }
+}
+
+/**
+ * The keywords of a compile report the mask does not enforce: the ones checked after decoding,
+ * and formats reported as not enforced (no grammar, and the validator does not know them).
+ */
+export function notEnforced(report: CompileReport): string[] {
+  const formats = report.annotations.filter((use) => use.keyword === "format" && use.note?.startsWith(FORMAT_NOT_ENFORCED) === true);
+  return [...new Set([...report.validatedAfter, ...formats].map((use) => use.keyword))];
 }
 
 function failure(index: number, description: string, text: string, ids: readonly number[], outcome: DriveOutcome, vocabulary: Vocabulary): TestFailure {

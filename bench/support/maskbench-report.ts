@@ -1,6 +1,6 @@
 /**
  * Aggregates per-schema MaskBench outcomes into the benchmark's figures (passing schemas, compile
- * errors by code/keyword, validation and invalidation errors, timeouts, crashes, token and compile
+ * errors by code/keyword, validation errors (key order apart) and invalidation errors, timeouts, crashes, token and compile
  * percentiles, cold and warm), prints the summary tables and builds the JSON result.
  */
 import type { SchemaOutcome, TestFailure } from "./evaluate.js";
@@ -14,6 +14,8 @@ export interface MaskbenchSummary {
     readonly compiled: number;
     readonly compileErrors: number;
     readonly withValidationErrors: number;
+    /** Schemas with a valid instance refused only for its key order (key-order.ts). */
+    readonly withOrderRejections: number;
     readonly withInvalidationErrors: number;
     readonly withMismatches: number;
     readonly matchErrors: number;
@@ -24,6 +26,7 @@ export interface MaskbenchSummary {
     readonly valid: number;
     readonly invalid: number;
     readonly validRejected: number;
+    readonly orderRejected: number;
     readonly invalidAccepted: number;
   };
   readonly compileErrorsBy: Readonly<Record<string, number>>;
@@ -77,6 +80,7 @@ export class MaskbenchTally {
         compiled: tests.length,
         compileErrors: count((o) => o.status === "compile-error"),
         withValidationErrors: count((o) => o.validRejected.length > 0),
+        withOrderRejections: count((o) => o.orderRejected.length > 0),
         withInvalidationErrors: count((o) => o.invalidAccepted.length > 0),
         withMismatches: count((o) => o.mismatches.length > 0),
         matchErrors: count((o) => o.status === "fail" && o.error !== undefined),
@@ -87,6 +91,7 @@ export class MaskbenchTally {
         valid: os.reduce((n, o) => n + o.valid, 0),
         invalid: os.reduce((n, o) => n + o.tests - o.valid, 0),
         validRejected: os.reduce((n, o) => n + o.validRejected.length, 0),
+        orderRejected: os.reduce((n, o) => n + o.orderRejected.length, 0),
         invalidAccepted: os.reduce((n, o) => n + o.invalidAccepted.length, 0),
       },
       compileErrorsBy: Object.fromEntries(Object.entries(compileErrorsBy).sort((a, b) => b[1] - a[1])),
@@ -96,7 +101,7 @@ export class MaskbenchTally {
     };
   }
 
-  failures(kind: "validRejected" | "invalidAccepted"): FailureRecord[] {
+  failures(kind: "validRejected" | "orderRejected" | "invalidAccepted"): FailureRecord[] {
     return this.outcomes.flatMap((o) => o[kind].map((f) => ({ file: o.file, validatedAfter: o.validatedAfter, ...f })));
   }
 
@@ -122,6 +127,7 @@ export function printSummary(summary: MaskbenchSummary, title: string): void {
         ["compiled (then passed, failed or timed out)", String(c.compiled), pct(c.compiled, c.schemas)],
         ["compile errors", String(c.compileErrors), pct(c.compileErrors, c.schemas)],
         ["with validation errors (valid rejected)", String(c.withValidationErrors), pct(c.withValidationErrors, c.schemas)],
+        ["order (valid, keys against the grammar's order)", String(c.withOrderRejections), pct(c.withOrderRejections, c.schemas)],
         ["with invalidation errors (invalid accepted)", String(c.withInvalidationErrors), pct(c.withInvalidationErrors, c.schemas)],
         ["with engine mismatches", String(c.withMismatches), pct(c.withMismatches, c.schemas)],
         ["typed errors while matching", String(c.matchErrors), pct(c.matchErrors, c.schemas)],
@@ -130,7 +136,7 @@ export function printSummary(summary: MaskbenchSummary, title: string): void {
       ],
     ),
   );
-  console.log(`\ninstances: ${i.valid} valid (${i.validRejected} rejected), ${i.invalid} invalid (${i.invalidAccepted} accepted)`);
+  console.log(`\ninstances: ${i.valid} valid (${i.validRejected} rejected, ${i.orderRejected} for key order), ${i.invalid} invalid (${i.invalidAccepted} accepted)`);
   const row = (name: string, s: Summary): string[] => [name, String(s.n), fmt(s.p50), fmt(s.p90), fmt(s.p99), fmt(s.p999), fmt(s.max), fmt(s.avg)];
   console.log(
     "\n" +

@@ -8,6 +8,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { fixtureVocabulary } from "../../test/support/fixture-vocab.js";
 import { loadMaskbench, type MaskbenchFile } from "./corpus.js";
 import { bareOutcome, describe, evaluateFile, type SchemaOutcome } from "./evaluate.js";
+import { parseJsonKeepingNumbers } from "./python-json.js";
 
 export interface MaskbenchWorkerConfig {
   readonly dir: string;
@@ -28,7 +29,7 @@ const WARM_UP: MaskbenchFile = {
   tests: [
     { valid: true, description: "warm-up", text: '{"name": "Ann Lee", "age": 42, "tags": ["a", "b c"]}' },
     { valid: false, description: "warm-up", text: '{"age": -1}' },
-  ],
+  ].map((test) => ({ ...test, data: parseJsonKeepingNumbers(test.text) })),
 };
 
 const port = parentPort;

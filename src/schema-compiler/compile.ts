@@ -76,9 +76,11 @@ function compileSchemaObject(ctx: CompileContext, raw: JsonSchemaObject, pointer
   }
   const node = normalized === raw ? written : new SchemaNode(normalized, pointer);
   if (node.has("allOf")) {
-    const branches = branchesOf(node, "allOf");
-    let merged: JsonSchema = inlineRefs(ctx, without(ctx, normalized, ["allOf"]), pointer);
-    for (const b of branches) merged = mergeSchemas(ctx, merged, inlineRefs(ctx, b, pointer), pointer);
+    const branches = branchesOf(node, "allOf").map((b) => inlineRefs(ctx, b, pointer));
+    const rest = inlineRefs(ctx, without(ctx, normalized, ["allOf"]), pointer);
+    const [first, ...others] = ownPropertiesFirst(raw, "allOf") ? [rest, ...branches] : [...branches, rest];
+    let merged: JsonSchema = first;
+    for (const b of others) merged = mergeSchemas(ctx, merged, b, pointer);
     if (merged === false) return null;
     return compileNode(ctx, merged, pointer, instancePath);
   }
@@ -102,7 +104,25 @@ function inlineRefs(ctx: CompileContext, schema: unknown, pointer: string): Json
   const rest = without(ctx, schema, ["$ref"]);
   const inlinedTarget = inlineRefs(ctx, target.node, target.pointer);
   if (ctx.legacyRefs) return inlinedTarget;
-  return mergeSchemas(ctx, rest, inlinedTarget, pointer);
+  return mergeInOrder(ctx, schema, "$ref", rest, inlinedTarget, pointer);
+}
+
+/**
+ * The key order where the schema does not decide it (README, "Property order", as llguidance
+ * documents it): a schema's own `properties` (then its `required` names not among them) and the
+ * properties its in-place subschemas (`allOf` branches, a `$ref` target, an `anyOf`/`oneOf`
+ * branch) bring merge left to right in the order the keywords are written. True when `raw`
+ * writes its own `properties`/`required` before `keyword` (or has none).
+ */
+function ownPropertiesFirst(raw: JsonSchemaObject, keyword: string): boolean {
+  const keys = Object.keys(raw);
+  const own = keys.findIndex((k) => k === "properties" || k === "required");
+  return own === -1 || own < keys.indexOf(keyword);
+}
+
+/** `rest` (the siblings of `keyword` in `raw`) merged with what `keyword` brings, in written order. */
+function mergeInOrder(ctx: CompileContext, raw: JsonSchemaObject, keyword: string, rest: JsonSchema, brought: JsonSchema, pointer: string): JsonSchema {
+  return ownPropertiesFirst(raw, keyword) ? mergeSchemas(ctx, rest, brought, pointer) : mergeSchemas(ctx, brought, rest, pointer);
 }
 
 function compileAlternatives(ctx: CompileContext, node: SchemaNode, groups: readonly ("anyOf" | "oneOf")[], instancePath: string): Expr | null {
@@ -131,7 +151,7 @@ function compileAlternatives(ctx: CompileContext, node: SchemaNode, groups: read
   });
   const parts = combos.map((c) => {
     if (!distribute) return compileNode(ctx, c.schema, c.pointer, instancePath);
-    const merged = mergeSchemas(ctx, rest, inlineRefs(ctx, c.schema, c.pointer), pointer);
+    const merged = mergeInOrder(ctx, node.raw, groups[0]!, rest, inlineRefs(ctx, c.schema, c.pointer), pointer);
     return compileNode(ctx, merged, pointer, instancePath);
   });
   // When every branch is empty, the last branch's reason (ctx.lastUnsat) explains it.

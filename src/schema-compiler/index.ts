@@ -21,6 +21,7 @@ import type { CompileOptions, CompiledSchema } from "./types.js";
 export { LIMITS } from "./context.js";
 export type * from "./types.js";
 export { DEFAULT_MAX_STRING_LENGTH } from "./types.js";
+export { FORMAT_NOT_ENFORCED } from "./strings.js";
 
 const START = "root";
 

@@ -17,6 +17,8 @@ export { jsonEqual, normalizeNode } from "./normalize.js";
 export {
   KEYWORDS,
   KNOWN_FORMATS,
+  SPEC_FORMATS,
+  VALIDATOR_FORMATS,
   REFUSED,
   VENDOR_KEY,
   childPointer,

@@ -183,8 +183,19 @@ export function keywordsWhere(test: (spec: KeywordSpec, keyword: Keyword) => boo
 /** The vendor keyword of pocket-extract annotations (`"x-pocket": {"verbatim": true}`). */
 export const VENDOR_KEY = "x-pocket";
 
-/** String formats with a grammar (grammars/*.gbnf); other formats are annotations. */
+/** String formats with a grammar (grammars/*.gbnf), enforced exactly (test/schema-compiler/formats.test.ts). */
 export const KNOWN_FORMATS = new Set(["date", "time", "date-time", "duration", "email", "uuid", "uri", "uri-reference", "ipv4", "ipv6", "hostname"]);
+
+/** The formats JSON Schema defines (draft 2020-12 validation, section 7.3): assertions for a
+ *  validator that asserts formats, so one without a grammar is never reported as enforced. */
+export const SPEC_FORMATS = new Set([
+  ...KNOWN_FORMATS,
+  "idn-email", "idn-hostname", "iri", "iri-reference", "uri-template", "json-pointer", "relative-json-pointer", "regex",
+]);
+
+/** Of the defined formats without a grammar, those the after-decoding validator (ajv-formats)
+ *  checks; the others (iri, iri-reference, idn-*) are not enforced at all. */
+export const VALIDATOR_FORMATS = new Set(["uri-template", "json-pointer", "relative-json-pointer", "regex"]);
 
 /** A keyword's default report class, with a note for the ones the table does not list. */
 export function defaultClass(keyword: string): { cls: KeywordClass; note?: string } {

@@ -1,0 +1,113 @@
+/**
+ * Tells a rejection caused by property order apart from a real completeness error. Our grammar
+ * fixes one order of object keys (README, "Property order"); JSON Schema does not, so a valid
+ * instance that writes its keys in another order is refused by the mask for that reason alone.
+ *
+ * "Contradicts every declared order", precisely: let the grammar's fixed order at an object be
+ * the sequence its keys may appear in (declared names, then additional keys). An instance object
+ * is compatible with it when its keys are a subsequence of that sequence (optional names may be
+ * left out, none may come earlier than a name written before it). A refused valid instance is an
+ * "order" rejection when (1) the same instance, with the keys of its objects permuted (values
+ * unchanged), is accepted by the grammar, so the values themselves are fine, and (2) that accepted
+ * permutation differs from the instance's own order at some object, so the instance's sequence is
+ * not a subsequence of the grammar's. The permutation is found by a search driven by the grammar
+ * itself (it knows the order, through `$ref`, `allOf` and `anyOf` alike): at each object, try the
+ * remaining keys in the instance's order, keep the first whose `"key": value` the grammar takes
+ * and that leads to an accepted document, back up otherwise. The search has a step and a time
+ * budget; when either runs out the rejection stays a real one (never "order" without a proof).
+ */
+import type { Matcher } from "../../src/mask/index.js";
+import { pythonJsonDumps, PYTHON_SEPARATORS, type LexJson, type LexObject } from "./python-json.js";
+
+const encoder = new TextEncoder();
+/** acceptBytes calls one search may make (large nested instances need ~10^5-10^6; a search
+ *  runs only for a valid instance the mask refused, and takes at most a few seconds). */
+const DEFAULT_BUDGET = 2_000_000;
+/** And the time it may take (the harness's per-schema limit must still hold). */
+const DEFAULT_TIME_LIMIT_MS = 2_000;
+
+export type OrderVerdict = "order" | "rejected";
+
+/** Whether `value`, refused as written, is accepted with its keys in the grammar's order (see above). */
+export function orderVerdict(matcher: Matcher, value: LexJson, budget = DEFAULT_BUDGET, timeLimitMs = DEFAULT_TIME_LIMIT_MS): OrderVerdict {
+  const search = new OrderSearch(matcher, budget, timeLimitMs);
+  try {
+    const ok = search.emit(value, () => matcher.isComplete());
+    return ok && search.reordered ? "order" : "rejected";
+  } catch (err) {
+    // The search recurses per value; a document too deep for the stack stays a real rejection.
+    if (err instanceof RangeError) return "rejected";
+    throw err;
+  }
+}
+
+class OrderSearch {
+  /** Whether an accepted permutation moved some key (else the instance's own order was accepted). */
+  reordered = false;
+
+  private readonly deadline: number;
+
+  constructor(private readonly matcher: Matcher, private budget: number, timeLimitMs: number) {
+    this.deadline = performance.now() + timeLimitMs;
+  }
+
+  /** Feeds `value`, then calls `rest`; true when both succeed (on false the matcher is back where it was). */
+  emit(value: LexJson, rest: () => boolean): boolean {
+    if (value instanceof Map) return this.emitObject(value, rest);
+    if (Array.isArray(value)) return this.emitArray(value, 0, rest);
+    return this.feed(pythonJsonDumps(value), rest);
+  }
+
+  private emitArray(items: readonly LexJson[], i: number, rest: () => boolean): boolean {
+    if (i === items.length) return this.feed(items.length === 0 ? "[]" : "]", rest);
+    const open = i === 0 ? "[" : PYTHON_SEPARATORS.item;
+    return this.feed(open, () => this.emit(items[i]!, () => this.emitArray(items, i + 1, rest)));
+  }
+
+  private emitObject(object: LexObject, rest: () => boolean): boolean {
+    const keys = [...object.keys()];
+    // Whether the rest succeeds depends only on the automaton state and the keys left, so a
+    // (keys left, state) pair that failed once fails again: remembered, the search stays
+    // polynomial in practice instead of trying every permutation.
+    const failed = new Map<string, Set<number>>();
+    return this.feed("{", () => this.emitEntries(object, keys, [], rest, failed));
+  }
+
+  /** Writes the `remaining` keys of `object` in some order the grammar takes; `written` so far. */
+  private emitEntries(object: LexObject, remaining: readonly string[], written: readonly string[], rest: () => boolean, failed: Map<string, Set<number>>): boolean {
+    const left = remaining.join("\u0000");
+    const state = this.matcher.state;
+    if (failed.get(left)?.has(state) === true) return false;
+    if (this.tryEntries(object, remaining, written, rest, failed)) return true;
+    if (!failed.has(left)) failed.set(left, new Set());
+    failed.get(left)!.add(state);
+    return false;
+  }
+
+  private tryEntries(object: LexObject, remaining: readonly string[], written: readonly string[], rest: () => boolean, failed: Map<string, Set<number>>): boolean {
+    if (remaining.length === 0) {
+      const moved = written.some((k, i) => k !== [...object.keys()][i]);
+      return this.feed("}", () => {
+        if (!rest()) return false;
+        if (moved) this.reordered = true;
+        return true;
+      });
+    }
+    for (const key of remaining) {
+      const prefix = `${written.length === 0 ? "" : PYTHON_SEPARATORS.item}${pythonJsonDumps(key)}${PYTHON_SEPARATORS.key}`;
+      const others = remaining.filter((k) => k !== key);
+      if (this.feed(prefix, () => this.emit(object.get(key)!, () => this.emitEntries(object, others, [...written, key], rest, failed)))) return true;
+      if (this.budget <= 0 || performance.now() > this.deadline) return false;
+    }
+    return false;
+  }
+
+  /** Accepts `text` as one unit and continues with `rest`; rolls back when either fails. */
+  private feed(text: string, rest: () => boolean): boolean {
+    if (--this.budget < 0) return false;
+    if (!this.matcher.acceptBytes(encoder.encode(text))) return false;
+    if (rest()) return true;
+    this.matcher.rollback(1);
+    return false;
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * How the MaskBench harness classifies a schema's instances: a format the grammar does not
+ * enforce never lets an invalid instance count as "accepted by an enforcing grammar" (the four
+ * instances the full corpus accepted: regex "*" and "\\", iri "not-an-iri", uri-template
+ * "http://example.com/resource/{"), and a valid instance refused only for its key order is an
+ * "order" rejection, apart from real completeness errors.
+ */
+
+import { beforeAll, describe, expect, it } from "vitest";
+import { parseJsonKeepingNumbers, pythonJsonDumps } from "../../bench/support/python-json.js";
+import { evaluateFile, type SchemaOutcome } from "../../bench/support/evaluate.js";
+import type { MaskbenchFile } from "../../bench/support/corpus.js";
+import { compileValidator } from "../../src/validate/index.js";
+import type { Vocabulary } from "../../src/tokens/vocabulary.js";
+import { fixtureVocabulary } from "../support/fixture-vocab.js";
+
+let vocabulary: Vocabulary;
+beforeAll(async () => {
+  vocabulary = await fixtureVocabulary();
+});
+
+function run(schema: unknown, tests: { valid: boolean; json: string }[]): SchemaOutcome {
+  const file: MaskbenchFile = {
+    name: "in-memory",
+    schema,
+    tests: tests.map((t, i) => {
+      const data = parseJsonKeepingNumbers(t.json);
+      return { valid: t.valid, description: `test ${i}`, text: pythonJsonDumps(data), data };
+    }),
+  };
+  return evaluateFile(file, vocabulary, 60_000);
+}
+
+describe("formats the grammar does not enforce", () => {
+  it.each([
+    ["regex", ['"*"', '"\\\\"'], '"^a+$"'],
+    ["iri", ['"not-an-iri"'], '"http://example.com/ŝ"'],
+    ["uri-template", ['"http://example.com/resource/{"'], '"http://example.com/{id}"'],
+  ])("%s: the schema is not counted as enforced, so no invalid instance is accepted by an enforcing grammar", (format, invalid, valid) => {
+    const outcome = run({ type: "string", format }, [{ valid: true, json: valid }, ...invalid.map((json) => ({ valid: false, json }))]);
+    expect(outcome.status).toBe("compile-error");
+    expect(outcome.error?.code).toBe("GRAMMAR_CANNOT_ENFORCE");
+    expect(outcome.validatedAfter).toContain("format");
+    expect(outcome.invalidAccepted).toEqual([]);
+  });
+
+  it("regex and uri-template are checked after decoding (ajv-formats)", () => {
+    expect(compileValidator({ type: "string", format: "regex" })("*")).toBe(false);
+    expect(compileValidator({ type: "string", format: "regex" })("\\")).toBe(false);
+    expect(compileValidator({ type: "string", format: "uri-template" })("http://example.com/resource/{")).toBe(false);
+  });
+
+  it("an enforced format rejects its invalid instances in the mask", () => {
+    const outcome = run({ type: "string", format: "date" }, [
+      { valid: true, json: '"2024-02-29"' },
+      { valid: false, json: '"2023-02-29"' },
+      { valid: false, json: '"2100-02-29"' },
+    ]);
+    expect(outcome.status).toBe("pass");
+  });
+});
+
+describe("key order", () => {
+  const schema = {
+    type: "object",
+    properties: { name: { type: "string" }, path: { type: "string" }, project: { type: "string" }, tags: { type: "array", items: { $ref: "#/$defs/tag" } } },
+    required: ["name", "project"],
+    $defs: { tag: { type: "object", properties: { key: { type: "string" }, value: { type: "integer" } }, required: ["key"] } },
+  };
+
+  it("a valid instance in the grammar's order passes; one in another order is an order rejection", () => {
+    const outcome = run(schema, [
+      { valid: true, json: '{"name": "w", "path": "./src", "project": "p"}' },
+      { valid: true, json: '{"name": "w", "project": "p", "path": "./src"}' },
+      { valid: true, json: '{"name": "w", "project": "p", "tags": [{"value": 1, "key": "k"}]}' },
+    ]);
+    expect(outcome.validRejected).toEqual([]);
+    expect(outcome.orderRejected.map((f) => f.index)).toEqual([1, 2]);
+  });
+
+  it("a valid instance refused for its content stays a real rejection, even with keys out of order", () => {
+    // A leap second with a half-hour offset is valid but refused on purpose (grammars/datetime.gbnf).
+    const outcome = run({ type: "object", properties: { a: { type: "integer" }, t: { type: "string", format: "time" } } }, [
+      { valid: true, json: '{"t": "01:29:60+01:30", "a": 1}' },
+      { valid: true, json: '{"t": "23:59:60Z", "a": 1}' },
+    ]);
+    expect(outcome.validRejected.map((f) => f.index)).toEqual([0]);
+    expect(outcome.orderRejected.map((f) => f.index)).toEqual([1]);
+  });
+});
