@@ -36,7 +36,7 @@ export interface RunArgs {
   /** Longest input line read; a longer one gets a LINE_TOO_LONG record, unread. */
   readonly maxLineBytes: number;
   readonly grounding: GroundingOptions;
-  /** --temperature, --seed, --retries, --retry-mode, --language, --instruction (only those given). */
+  /** The extraction options given (extraction-args.ts: sampling, retries, prompt, long documents). */
   readonly extraction: ExtractOptions;
 }
 
@@ -100,6 +100,7 @@ Examples:
   cat docs.jsonl | pocket-extract run --schema order.json --model ./pocket.gguf --input - --output out.jsonl --concurrency 2
   pocket-extract run --schema ./order.ts --model ./pocket.gguf --input docs.jsonl --output out.jsonl --resume --report report.html
   pocket-extract run --schema ./order.ts --model ./pocket.gguf --input docs.jsonl --output out.jsonl --temperature 0.7 --seed 42 --retries 2 --language zh
+  pocket-extract run --schema ./payments.ts --model ./pocket.gguf --input reports.jsonl --output out.jsonl --chunk-size 2000 --chunk-overlap 300
   pocket-extract inspect --schema ./order.ts#Order --text "客户购买了3台笔记本电脑"
 `;
 
@@ -164,6 +165,10 @@ export function parseCliArgs(argv: readonly string[], modelOptional = false): Cl
   }
   if (command !== "run") throw new UsageError(`unknown command "${command}" (expected run or inspect)`);
   misplaced(INSPECT_ONLY);
+  if (values["chunk-size"] === undefined) {
+    const idle = (["chunk-overlap", "passes"] as const).filter((n) => values[n] !== undefined);
+    if (idle.length > 0) throw new UsageError(`${idle.map((n) => `--${n}`).join(", ")} only ${idle.length > 1 ? "apply" : "applies"} with --chunk-size`);
+  }
   const maxTextBytes = positiveInteger(values["max-text-bytes"], "max-text-bytes") ?? DEFAULT_MAX_TEXT_BYTES;
   return {
     command,

@@ -1,8 +1,9 @@
 /**
  * The extraction options every command that extracts takes (`run`, `serve`, `worker`):
- * --temperature, --seed, --retries, --retry-mode, --language, --instruction. Their parseArgs definitions, help
- * lines, and the conversion to the SDK's ExtractOptions, checked by the SDK's own option checks
- * (same ranges as `extract`), so a bad value is a UsageError naming the flag before any model loads.
+ * --temperature, --seed, --retries, --retry-mode, --language, --instruction, and the long-document
+ * options --chunk-size, --chunk-overlap, --passes. Their parseArgs definitions, help lines, and the
+ * conversion to the SDK's ExtractOptions, checked by the SDK's own option checks (same ranges as
+ * `extract`), so a bad value is a UsageError naming the flag before any model loads.
  */
 import { OptionError } from "../errors.js";
 import { checkExtractOptions, type ExtractOptions, type RetryMode } from "../extract/index.js";
@@ -15,6 +16,9 @@ export const EXTRACTION_OPTIONS = {
   "retry-mode": { type: "string" },
   language: { type: "string" },
   instruction: { type: "string" },
+  "chunk-size": { type: "string" },
+  "chunk-overlap": { type: "string" },
+  passes: { type: "string" },
 } as const;
 
 export const EXTRACTION_OPTION_NAMES = Object.keys(EXTRACTION_OPTIONS) as (keyof typeof EXTRACTION_OPTIONS)[];
@@ -32,12 +36,19 @@ export const EXTRACTION_HELP = `  --temperature <t>         sampling temperature
                             also the grounding language
   --instruction <text>      replaces the prompt's default instruction sentence (the field list and
                             the document still follow)
+  --chunk-size <n>          extract a text longer than n characters (200 or more) in chunks cut at
+                            paragraph and sentence ends, merged into one result whose spans are
+                            offsets into the whole text (default: no chunking)
+  --chunk-overlap <n>       characters a chunk shares with the previous one (default: 200, under
+                            half of --chunk-size)
+  --passes <n>              with --chunk-size: 2 or 3 re-read, resampled, the chunks that found
+                            nothing for some top-level field (default: 1)
 `;
 
 const LANGUAGES = ["auto", "zh", "en"] as const;
 
 /** The flag each SDK option name of an OptionError comes from. */
-const FLAG_OF: Readonly<Record<string, string>> = { "sampling.temperature": "temperature", "sampling.seed": "seed", retries: "retries", retryMode: "retry-mode", instruction: "instruction" };
+const FLAG_OF: Readonly<Record<string, string>> = { "sampling.temperature": "temperature", "sampling.seed": "seed", retries: "retries", retryMode: "retry-mode", instruction: "instruction", chunkSize: "chunk-size", chunkOverlap: "chunk-overlap", passes: "passes" };
 
 export function extractionFromArgs(values: { readonly [K in keyof typeof EXTRACTION_OPTIONS]?: string }): ExtractOptions {
   const { language, instruction } = values;
@@ -54,6 +65,9 @@ export function extractionFromArgs(values: { readonly [K in keyof typeof EXTRACT
     ...(values["retry-mode"] !== undefined && { retryMode: values["retry-mode"] as RetryMode }),
     ...(language !== undefined && { language: language as (typeof LANGUAGES)[number] }),
     ...(instruction !== undefined && { instruction }),
+    ...(values["chunk-size"] !== undefined && { chunkSize: numberOf(values["chunk-size"], "chunk-size") }),
+    ...(values["chunk-overlap"] !== undefined && { chunkOverlap: numberOf(values["chunk-overlap"], "chunk-overlap") }),
+    ...(values.passes !== undefined && { passes: numberOf(values.passes, "passes") }),
   };
   try {
     checkExtractOptions(options);

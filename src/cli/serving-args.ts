@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import type { ExtractOptions } from "../extract/index.js";
 import { UsageError } from "./args.js";
-import { EXTRACTION_OPTIONS, extractionFromArgs } from "./extraction-args.js";
+import { EXTRACTION_OPTION_NAMES, EXTRACTION_OPTIONS, extractionFromArgs } from "./extraction-args.js";
 
 export const SERVING_COMMANDS = ["serve", "worker", "enqueue", "collect"] as const;
 export type ServingCommand = (typeof SERVING_COMMANDS)[number];
@@ -21,7 +21,7 @@ interface EngineArgs {
   readonly threads: number | undefined;
   readonly contextLength: number | undefined;
   readonly maxTokens: number | undefined;
-  /** The extractors' defaults from --temperature, --seed, --retries, --retry-mode, --language, --instruction. */
+  /** The extractors' defaults from run's extraction options (--temperature ... --passes). */
   readonly extraction: ExtractOptions;
 }
 
@@ -82,8 +82,9 @@ export const SERVING_HELP = `Serving (HTTP service, and queue workers on BullMQ/
       the results as run's JSONL records, by input line
   Queue commands take --redis <redis://host:port[/db]> (default redis://127.0.0.1:6379) and
   --prefix <key prefix> (default pocket). serve and worker take --max-tokens, --threads, --context-length,
-  and run's --temperature, --seed, --retries, --language, --instruction, --retry-mode as the extractors'
-  defaults (a request's own options to /v1/extract or /v1/chat/completions override them, key by key).
+  and run's --temperature, --seed, --retries, --language, --instruction, --retry-mode, --chunk-size,
+  --chunk-overlap, --passes as the extractors' defaults (a request's own options to /v1/extract or
+  /v1/chat/completions override them, key by key).
 `;
 
 const ENGINE_OPTIONS = { model: { type: "string" }, threads: { type: "string" }, "context-length": { type: "string" }, "max-tokens": { type: "string" }, ...EXTRACTION_OPTIONS } as const;
@@ -125,7 +126,7 @@ export function parseServingArgs(argv: readonly string[], modelOptional = false)
     threads: int("threads"),
     contextLength: int("context-length"),
     maxTokens: int("max-tokens"),
-    extraction: extractionFromArgs({ temperature: str("temperature"), seed: str("seed"), retries: str("retries"), "retry-mode": str("retry-mode"), language: str("language"), instruction: str("instruction") }),
+    extraction: extractionFromArgs(Object.fromEntries(EXTRACTION_OPTION_NAMES.map((name) => [name, str(name)]))),
   });
   const queue = (): QueueArgs => ({ queue: required("queue"), redis: str("redis"), prefix: str("prefix") });
   switch (command) {

@@ -1,7 +1,10 @@
 /**
  * The body of `POST /v1/extract` checked field by field: `{ schema, text, options?, stream? }`.
  * Anything else (a missing text, an option the extractor does not have, a value of the wrong
- * type) is a `ServeError` that names the field, before any engine is touched.
+ * type) is a `ServeError` that names the field, before any engine is touched. Ranges and the
+ * options' relations (maxTokens, retries, chunkSize, chunkOverlap under half of it, passes) are
+ * the extractor's own checks, over the request's options merged with the service's defaults:
+ * a `400 OPTION_INVALID` too.
  */
 import { RETRY_MODES, type ExtractOptions } from "../extract/index.js";
 import type { SamplingOptions } from "../engines/index.js";
@@ -15,7 +18,7 @@ export interface ExtractRequest {
 }
 
 const BODY_KEYS = new Set(["schema", "text", "options", "stream"]);
-const OPTION_KEYS = new Set(["maxTokens", "sampling", "language", "instruction", "defaultMaxStringLength", "retries", "retryMode", "examples"]);
+const OPTION_KEYS = new Set(["maxTokens", "sampling", "language", "instruction", "defaultMaxStringLength", "retries", "retryMode", "examples", "chunkSize", "chunkOverlap", "passes"]);
 const SAMPLING_KEYS = new Set(["temperature", "topK", "topP", "seed"]);
 
 export function parseExtractRequest(body: unknown): ExtractRequest {
@@ -49,6 +52,9 @@ function parseOptions(value: unknown): ExtractOptions {
     retries: nonNegativeInteger(o.retries, "options.retries"),
     retryMode: o.retryMode as ExtractOptions["retryMode"],
     examples: o.examples as ExtractOptions["examples"],
+    chunkSize: positiveInteger(o.chunkSize, "options.chunkSize"),
+    chunkOverlap: nonNegativeInteger(o.chunkOverlap, "options.chunkOverlap"),
+    passes: positiveInteger(o.passes, "options.passes"),
   };
 }
 
