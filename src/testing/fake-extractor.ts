@@ -4,11 +4,16 @@
  * of app code without a model. Plain values in the table are turned into full results by the
  * extractor's own verification (statuses, spans, ok/data), after checking that the grammar could
  * have produced them, so a fixture the model could never emit fails loudly instead of passing.
+ * Options are checked as `extract` checks them, but the long-document options (`chunkSize`,
+ * `chunkOverlap`, `passes`) do not chunk: answers are keyed by the whole text and a merged result
+ * has the shape of a single one. Chunking and merging are tested with the real extractor on a
+ * test engine (ScriptedEngine), as test/extract/long-document.test.ts does.
  */
 import { sample } from "fast-check";
 import { asPocketExtractError, PocketExtractError } from "../errors.js";
 import {
   ExtractStream,
+  checkExtractOptions,
   checkText,
   watchProgress,
   type ArrayKeyOf,
@@ -68,6 +73,7 @@ export function fakeExtractor(options: FakeExtractorOptions = {}): FakeExtractor
   const answer = async <S>(schema: S, text: string, opts: ExtractOptions): Promise<ExtractResult<InferOutput<S>>> => {
     if (disposed) throw new PocketExtractError("ENGINE_DISPOSED", "this extractor was disposed");
     if (opts.signal?.aborted) throw new PocketExtractError("ABORTED", "generation aborted");
+    checkExtractOptions(opts);
     checkText(text);
     calls.push({ schema, text, options: opts });
     const given = typeof options.results === "function" ? await options.results(text) : options.results?.get(text);
@@ -85,6 +91,7 @@ export function fakeExtractor(options: FakeExtractorOptions = {}): FakeExtractor
     inputs: Iterable<BatchInput | string> | AsyncIterable<BatchInput | string>,
     opts: BatchOptions = {},
   ): AsyncGenerator<BatchResult<InferOutput<S>>> {
+    checkExtractOptions(opts);
     let index = 0;
     for await (const input of inputs) {
       const { text, id } = typeof input === "string" ? { text: input, id: undefined } : input;

@@ -95,3 +95,26 @@ describe("fakeExtractor", () => {
     expect(out[1]!.error).toBeInstanceOf(Error);
   });
 });
+
+describe("fakeExtractor and the long-document options", () => {
+  const LONG = `${INVOICE_TEXT}\n\n${"The rest of the letter says nothing about the invoice. ".repeat(40)}`;
+
+  it("checks them as extract does, but answers the whole text without chunking", async () => {
+    const fake = fakeExtractor({ results: new Map([[LONG, VALUE]]) });
+    const plain = await fake.extract(Invoice, LONG);
+    const chunked = await fake.extract(Invoice, LONG, { chunkSize: 500, chunkOverlap: 100, passes: 2 });
+    expect(LONG.length).toBeGreaterThan(1000);
+    expect(chunked).toEqual(plain);
+    expect(chunked.stats.chunks).toBeUndefined();
+    expect(fake.calls.map((c) => [c.text, c.options.chunkSize])).toEqual([
+      [LONG, undefined],
+      [LONG, 500],
+    ]);
+    for (const options of [{ chunkSize: 10 }, { chunkSize: 1000, chunkOverlap: 500 }, { chunkSize: 1000, passes: 4 }]) {
+      await expect(fake.extract(Invoice, LONG, options)).rejects.toMatchObject({ code: "OPTION_INVALID" });
+      const many = fake.extractMany(Invoice, [LONG], options);
+      await expect(many.next()).rejects.toMatchObject({ code: "OPTION_INVALID" });
+    }
+    expect(fake.calls).toHaveLength(2);
+  });
+});
