@@ -56,7 +56,7 @@ describe("run --chunk-size", () => {
     const { code, records, err } = await run(engine, doc.text, "--chunk-size", "1000", "--chunk-overlap", "300");
     expect(code, err).toBe(0);
     expect(records).toHaveLength(1);
-    const [r] = records;
+    const r = records[0]!;
     expect(r.status).toBe("ok");
     expect(r.stats.chunks).toBeGreaterThanOrEqual(6);
     expect(sessions()).toBe(r.stats.chunks);
@@ -76,7 +76,7 @@ describe("run --chunk-size", () => {
     const { code, records } = await run(engine, doc.text);
     expect(code).toBe(0);
     expect(sessions()).toBe(1);
-    expect(records[0].stats.chunks).toBeUndefined();
+    expect(records[0]!.stats.chunks).toBeUndefined();
   });
 
   it("--passes re-reads only the chunks that found nothing", async () => {
@@ -85,8 +85,8 @@ describe("run --chunk-size", () => {
     const first = await run(once.engine, doc.text, "--chunk-size", "600");
     const twice = countingEngine();
     const second = await run(twice.engine, doc.text, "--chunk-size", "600", "--passes", "2");
-    expect(second.records[0].data).toEqual(first.records[0].data);
-    const empty = first.records[0].raw.split("\n").filter((line) => (JSON.parse(line) as { payments: unknown[] }).payments.length === 0).length;
+    expect(second.records[0]!.data).toEqual(first.records[0]!.data);
+    const empty = first.records[0]!.raw.split("\n").filter((line) => (JSON.parse(line) as { payments: unknown[] }).payments.length === 0).length;
     expect(empty).toBeGreaterThan(0);
     expect(twice.sessions()).toBe(once.sessions() + empty);
   });
