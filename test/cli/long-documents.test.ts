@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { longDocument, paymentsEngine } from "../../bench/support/long-document.js";
 import { runCli } from "../../src/cli/main.js";
-import type { ResultRecord } from "../../src/cli/record.js";
+import type { ResultRecord } from "../../src/records/index.js";
 import { parseServingArgs } from "../../src/cli/serving-args.js";
 import type { Engine } from "../../src/engines/engine.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
