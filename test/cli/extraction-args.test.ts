@@ -11,12 +11,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/main.js";
 import { parseServingArgs } from "../../src/cli/serving-args.js";
 import { openPool } from "../../src/cli/serving-shared.js";
-import type { Engine, SamplingOptions } from "../../src/engines/engine.js";
+import type { Engine } from "../../src/engines/engine.js";
 import { RandomEngine } from "../../src/engines/testing/random-engine.js";
-import { ScriptedEngine } from "../../src/engines/testing/scripted-engine.js";
 import { createServer } from "../../src/serve/index.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
+import { recordingEngine as recordingEngineOf, type RecordingEngine } from "../support/recording-engine.js";
 import { FIXTURES, captureIo, scratchDir, writeJsonl } from "./support/harness.js";
 
 const PERSON = join(FIXTURES, "order.ts#Person");
@@ -32,27 +32,8 @@ beforeAll(async () => {
 });
 
 /** A scripted engine that records each session's prompt and sampling options. */
-function recordingEngine(answer = '{"name":"Alice","age":31}'): { engine: Engine; prompts: string[]; sampling: (SamplingOptions | undefined)[] } {
-  const prompts: string[] = [];
-  const sampling: (SamplingOptions | undefined)[] = [];
-  const inner = new ScriptedEngine({
-    vocabulary: vocab,
-    script: (prompt) => {
-      prompts.push(prompt);
-      return answer;
-    },
-  });
-  const engine: Engine = {
-    name: inner.name,
-    vocabulary: inner.vocabulary,
-    contextLength: inner.contextLength,
-    createSession: (options) => {
-      sampling.push(options?.sampling);
-      return inner.createSession(options);
-    },
-    dispose: () => inner.dispose(),
-  };
-  return { engine, prompts, sampling };
+function recordingEngine(answer = '{"name":"Alice","age":31}'): RecordingEngine {
+  return recordingEngineOf(vocab, () => answer);
 }
 
 async function run(engine: Engine, ...extra: string[]): Promise<{ code: number; out: string; err: string }> {

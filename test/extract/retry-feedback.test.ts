@@ -7,10 +7,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createExtractor, extract, type Extractor, type ExtractOptions } from "../../src/index.js";
-import type { Engine, SamplingOptions } from "../../src/engines/engine.js";
-import { ScriptedEngine } from "../../src/engines/testing/scripted-engine.js";
+import type { Engine } from "../../src/engines/engine.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
+import { recordingEngine, type RecordingEngine } from "../support/recording-engine.js";
 
 const Order = z
   .object({
@@ -34,28 +34,8 @@ beforeAll(async () => {
 
 /** A scripted engine answering from a list (the last answer repeats), recording each session's
  *  prompt and sampling. */
-function answering(answers: readonly string[], contextLength?: number): { engine: Engine; prompts: string[]; sampling: (SamplingOptions | undefined)[] } {
-  const prompts: string[] = [];
-  const sampling: (SamplingOptions | undefined)[] = [];
-  const inner = new ScriptedEngine({
-    vocabulary: vocab,
-    contextLength,
-    script: (prompt) => {
-      prompts.push(prompt);
-      return answers[Math.min(prompts.length, answers.length) - 1]!;
-    },
-  });
-  const engine: Engine = {
-    name: inner.name,
-    vocabulary: inner.vocabulary,
-    contextLength: inner.contextLength,
-    createSession: (options) => {
-      sampling.push(options?.sampling);
-      return inner.createSession(options);
-    },
-    dispose: () => inner.dispose(),
-  };
-  return { engine, prompts, sampling };
+function answering(answers: readonly string[], contextLength?: number): RecordingEngine {
+  return recordingEngine(vocab, (n) => answers[Math.min(n, answers.length) - 1]!, contextLength);
 }
 
 async function extractor(engine: Engine, options: ExtractOptions = {}): Promise<Extractor> {

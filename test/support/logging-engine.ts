@@ -7,6 +7,7 @@
  * `yieldPerPass` makes every forward pass take a macrotask: the test engines compute in
  * microtasks, so without it the decode runs to its end before a reader sees its first event.
  */
+import { expect } from "vitest";
 import type { Engine, EngineSession, SessionOptions } from "../../src/engines/engine.js";
 
 export type EngineCall = "create" | "ready" | "pass" | "passDone" | "sample" | "close";
@@ -76,4 +77,14 @@ export class LoggingEngine implements Engine {
   async dispose(): Promise<void> {
     await this.inner.dispose();
   }
+}
+
+/**
+ * What a cancellation logged at `from` (the log's length then) may still cost: no forward pass
+ * started after it, at most the one already running finished, and the session closed last.
+ */
+export function expectStoppedWithinOneToken(engine: LoggingEngine, from: number): void {
+  expect(engine.count("pass", from)).toBe(0);
+  expect(engine.count("passDone", from)).toBeLessThanOrEqual(1);
+  expect(engine.log.at(-1)!.call).toBe("close");
 }
