@@ -1,11 +1,12 @@
 /**
  * Navigating a JSON Schema: `$ref` resolution and union tests. Shared by the leaf walker and the
  * prompt's schema description so that both read a schema the same way, and the way the compiler
- * does: references are resolved by the schema compiler's resolver (`$id` base URIs, anchors,
- * pointers into embedded resources), not by a pointer walk of their own.
+ * does: keyword values are read through the typed SchemaNode (`peek`, so a malformed value reads
+ * as absent instead of throwing), and references are resolved by the schema model's resolver
+ * (`$id` base URIs, anchors, pointers into embedded resources) under the compiler's draft rules.
  */
 import { SchemaError } from "../errors.js";
-import { RefResolver, type JsonSchema, type JsonSchemaObject } from "../schema/index.js";
+import { RefResolver, SchemaNode, detectDraft, type JsonSchema, type JsonSchemaObject } from "../schema/index.js";
 import { isRecord } from "../util/index.js";
 
 /** Longest chain of `$ref`s followed from one node (a reference cycle ends here). */
@@ -18,19 +19,17 @@ const resolvers = new WeakMap<JsonSchemaObject, RefResolver>();
 function resolverFor(root: JsonSchemaObject): RefResolver {
   let resolver = resolvers.get(root);
   if (resolver === undefined) {
-    // The same reading of `$schema` as the compiler's (CompileContext): draft 4 names ids `id`;
-    // up to draft 7 an `$id` beside `$ref` is ignored.
-    const uri = "$schema" in root ? String(root.$schema) : "";
-    resolver = new RefResolver(root, /draft-0[34]/.test(uri), /draft-0[3-7]/.test(uri));
+    const draft = detectDraft(root);
+    resolver = new RefResolver(root, draft.draft4Ids, draft.legacyRefs);
     resolvers.set(root, resolver);
   }
   return resolver;
 }
 
-/** The node `ref` (written in `from`) points at, or undefined for remote and dangling refs. */
-function refTarget(root: JsonSchemaObject, ref: string, from: JsonSchemaObject): unknown {
+/** The node the `$ref` of `node` (a node of `root`) points at, or undefined for remote and dangling refs. */
+function refTarget(root: JsonSchemaObject, node: SchemaNode): unknown {
   try {
-    return resolverFor(root).resolve(ref, from, "").node;
+    return resolverFor(root).refTarget(node)?.node;
   } catch (err) {
     if (err instanceof SchemaError) return undefined;
     throw err;
@@ -42,19 +41,22 @@ function refTarget(root: JsonSchemaObject, ref: string, from: JsonSchemaObject):
  *  Returns undefined for booleans, remote refs and dangling refs. */
 export function resolveSchema(root: JsonSchema | undefined, s: unknown, depth = 0): JsonSchemaObject | undefined {
   if (!isRecord(s)) return undefined;
-  if (typeof s.$ref !== "string") return s;
+  const node = new SchemaNode(s, "");
+  if (node.peek("$ref") === undefined) return s;
   if (depth >= MAX_REF_CHAIN || !isRecord(root)) return undefined;
-  const target = resolveSchema(root, refTarget(root, s.$ref, s), depth + 1);
+  const target = resolveSchema(root, refTarget(root, node), depth + 1);
   const { $ref: _ref, ...siblings } = s;
   return target ? { ...target, ...siblings } : undefined;
 }
 
 /** The `anyOf` or `oneOf` branches of a schema, or undefined. */
 export function unionBranches(s: JsonSchemaObject): readonly unknown[] | undefined {
-  return Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined;
+  const node = new SchemaNode(s, "");
+  return node.peek("anyOf") ?? node.peek("oneOf");
 }
 
 /** True when the schema's `type` is or includes "null" (or const/enum null, OpenAPI nullable). */
 export function isNullType(s: JsonSchemaObject): boolean {
-  return s.type === "null" || s.const === null || s.nullable === true || (Array.isArray(s.type) && s.type.includes("null")) || (Array.isArray(s.enum) && s.enum.includes(null));
+  const node = new SchemaNode(s, "");
+  return node.peek("type")?.has("null") === true || node.peek("const") === null || node.peek("nullable") === true || node.peek("enum")?.includes(null) === true;
 }

@@ -6,8 +6,7 @@
  * bytes, which keeps the prompt prefix reusable.
  */
 import { isNullType, resolveSchema, unionBranches } from "../ground/index.js";
-import type { JsonSchema, JsonSchemaObject } from "../schema/index.js";
-import { isRecord } from "../util/index.js";
+import { SchemaNode, type JsonSchema, type JsonSchemaObject, type JsonType } from "../schema/index.js";
 import type { PromptLanguage } from "./language.js";
 
 interface Words {
@@ -42,46 +41,59 @@ interface Described {
   readonly children: readonly string[];
 }
 
+/** Keyword values are read through the typed node; `peek`, so a malformed value reads as absent. */
+const nodeOf = (s: JsonSchemaObject): SchemaNode => new SchemaNode(s, "");
+
+/** `type` written as exactly this one name (the string form: `["object"]` does not count here, as it never has). */
+const typeWrittenAs = (s: JsonSchemaObject, name: JsonType): boolean => s.type === name;
+
 function describeNode(root: JsonSchema, raw: unknown, lang: PromptLanguage, indent: string, depth: number): Described {
   const w = WORDS[lang];
   const s = resolveSchema(root, raw);
   if (!s || depth > MAX_DEPTH) return { type: "any", children: [] };
-  if (Array.isArray(s.enum)) return { type: `${w.oneOf} ${s.enum.filter((e) => e !== null).map((e) => JSON.stringify(e)).join(", ")}`, children: [] };
-  if ("const" in s) return { type: JSON.stringify(s.const), children: [] };
+  const n = nodeOf(s);
+  const choices = n.peek("enum");
+  if (choices) return { type: `${w.oneOf} ${choices.filter((e) => e !== null).map((e) => JSON.stringify(e)).join(", ")}`, children: [] };
+  if (n.has("const")) return { type: JSON.stringify(n.peek("const")), children: [] };
   const branches = unionBranches(s);
   if (branches) {
     // null branches are the "absent" escape, covered by the general rule in the instruction.
-    const parts = branches.map((b) => resolveSchema(root, b)).filter((b): b is JsonSchemaObject => b !== undefined && !(b.type === "null"));
+    const parts = branches.map((b) => resolveSchema(root, b)).filter((b): b is JsonSchemaObject => b !== undefined && !typeWrittenAs(b, "null"));
     if (parts.length === 1) return describeNode(root, { ...s, anyOf: undefined, oneOf: undefined, ...parts[0] }, lang, indent, depth);
     return { type: parts.map((b) => describeNode(root, b, lang, indent, depth + 1).type).join(w.or), children: [] };
   }
-  const types = (typeof s.type === "string" ? [s.type] : Array.isArray(s.type) ? s.type : []).filter((t) => t !== "null");
-  const type = types.length === 1 ? String(types[0]) : types.length > 1 ? types.join(w.or) : isRecord(s.properties) ? "object" : "any";
+  const types = [...(n.peek("type") ?? [])].filter((t) => t !== "null");
+  const type = types.length === 1 ? String(types[0]) : types.length > 1 ? types.join(w.or) : n.peek("properties") ? "object" : "any";
   if (type === "object") {
     return { type: w.objectWith, children: describeFields(root, s, lang, indent + "  ", depth + 1) };
   }
   if (type === "array") {
-    const item = describeNode(root, s.items, lang, indent, depth + 1);
+    const item = describeNode(root, n.peek("items"), lang, indent, depth + 1);
     return { type: `${w.arrayOf} ${item.type}`, children: item.children };
   }
   const notes: string[] = [];
-  if (type === "string" && typeof s.format === "string") notes.push(FORMAT_HINTS[s.format] ?? s.format);
-  if (isMeaningfulBound(s.minimum)) notes.push(`>= ${s.minimum}`);
-  if (isMeaningfulBound(s.exclusiveMinimum)) notes.push(`> ${s.exclusiveMinimum}`);
-  if (isMeaningfulBound(s.maximum)) notes.push(`<= ${s.maximum}`);
-  if (isMeaningfulBound(s.exclusiveMaximum)) notes.push(`< ${s.exclusiveMaximum}`);
+  const format = n.peek("format");
+  if (type === "string" && format !== undefined) notes.push(FORMAT_HINTS[format] ?? format);
+  const bound = (op: string, x: unknown): void => {
+    if (isMeaningfulBound(x)) notes.push(`${op} ${x}`);
+  };
+  bound(">=", n.peek("minimum"));
+  bound(">", n.peek("exclusiveMinimum"));
+  bound("<=", n.peek("maximum"));
+  bound("<", n.peek("exclusiveMaximum"));
   return { type: [type, ...notes].join(", "), children: [] };
 }
 
 function describeFields(root: JsonSchema, s: JsonSchemaObject, lang: PromptLanguage, indent: string, depth: number): string[] {
-  const props = isRecord(s.properties) ? s.properties : {};
-  const required = new Set(Array.isArray(s.required) ? s.required : []);
+  const n = nodeOf(s);
+  const required = new Set(n.peek("required") ?? []);
   const lines: string[] = [];
-  for (const [name, raw] of Object.entries(props)) {
+  for (const [name, raw] of n.peek("properties") ?? []) {
     const sub = resolveSchema(root, raw);
     const d = describeNode(root, raw, lang, indent, depth);
     const optional = required.has(name) ? "" : `, ${WORDS[lang].optional}`;
-    const desc = sub && typeof sub.description === "string" && sub.description.trim() ? `: ${sub.description.trim()}` : "";
+    const description = sub && nodeOf(sub).peek("description");
+    const desc = typeof description === "string" && description.trim() ? `: ${description.trim()}` : "";
     lines.push(`${indent}- ${name} (${d.type}${optional})${desc}`, ...d.children);
   }
   return lines;
@@ -90,7 +102,7 @@ function describeFields(root: JsonSchema, s: JsonSchemaObject, lang: PromptLangu
 /** Describes the top-level value: its fields when it is an object, else its type. */
 export function describeSchema(schema: JsonSchema, lang: PromptLanguage): string {
   const root = resolveSchema(schema, schema);
-  if (root && (root.type === "object" || isRecord(root.properties)) && !isNullType(root)) {
+  if (root && (typeWrittenAs(root, "object") || nodeOf(root).peek("properties")) && !isNullType(root)) {
     return describeFields(schema, root, lang, "", 0).join("\n");
   }
   const d = describeNode(schema, schema, lang, "", 0);
