@@ -1,7 +1,7 @@
 /**
  * pocket-extract/grammar: the grammar tier, for code that drives constrained decoding itself.
  * Compile a JSON Schema (or a GBNF grammar) for a vocabulary, walk it token by token with a
- * Matcher, print it as GBNF or Lark, build the byte-level grammar automaton from the grammar IR,
+ * Matcher, print it as GBNF (our dialect, or plain GBNF llama.cpp loads) or Lark, build the byte-level grammar automaton from the grammar IR,
  * run the engine-agnostic generation loop, and load vocabularies. Application code wants
  * `pocket-extract` (src/index.ts) instead. The exported names are listed in
  * test/package/public-names.txt: a change to this surface is deliberate.
@@ -16,7 +16,8 @@ export {
   type TokenGrammarStats,
   type ForcedRun,
 } from "./mask/index.js";
-export { printGbnf, printLark, parseGbnf, type GbnfPrintOptions, type Expr, type Grammar } from "./grammar/index.js";
+export { printGbnf, printLark, parseGbnf, type Expr, type Grammar } from "./grammar/index.js";
+export { printLlamaGbnf, toLlamaGbnf, type LlamaGbnf } from "./regex/index.js";
 export { buildAutomaton, clearSharedAutomata, type BuildOptions, type GrammarAutomaton } from "./automaton/index.js";
 export {
   generate,

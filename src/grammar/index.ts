@@ -4,7 +4,7 @@
  */
 
 export * from "./ir.js";
-export { printGbnf, type GbnfPrintOptions } from "./gbnf-print.js";
+export { printGbnf } from "./gbnf-print.js";
 export { splitLargeRepeats, REPEAT_LIMIT } from "./split-repeats.js";
 export { parseGbnf } from "./gbnf-parse.js";
 export { printLark } from "./lark-print.js";

@@ -9,6 +9,7 @@
 import { printGbnf, splitLargeRepeats, type Expr, type Grammar } from "../grammar/index.js";
 import { plainJsonString, type RuleNames } from "./plain-json-string.js";
 
+/** A grammar as llama.cpp GBNF, with the widenings its header lists. */
 export interface LlamaGbnf {
   readonly text: string;
   /** The widenings the text's header lists; empty when the text is exactly our grammar. */
@@ -20,6 +21,11 @@ export function printLlamaGbnf(grammar: Grammar): string {
   return toLlamaGbnf(grammar).text;
 }
 
+/**
+ * The grammar as GBNF llama.cpp loads: strings expanded into plain rules, large repeat counts
+ * split. Where a constraint has no plain form the text is wider than our grammar, opens with a
+ * comment header saying so, and `approximations` lists each widening.
+ */
 export function toLlamaGbnf(grammar: Grammar): LlamaGbnf {
   const rules = new Map(grammar.rules);
   const used = new Set(rules.keys());

@@ -93,15 +93,6 @@ describe("GBNF round trip", () => {
 });
 
 describe("GBNF dialect", () => {
-  it("llama.cpp mode expands length-bounded strings and refuses patterns", () => {
-    const g: Grammar = { start: "s", rules: new Map([["s", jsonString({ minLength: 1, maxLength: 3 })]]) };
-    const text = printGbnf(g, { llamaCpp: true });
-    expect(text).toContain('root ::= "\\"" json-char{1,3} "\\""');
-    expect(text).not.toContain("%json-string");
-    expect(equivalent(buildAutomaton(parseGbnf(text)), buildAutomaton(g))).toBe(false); // json-char admits non-canonical escapes
-    const withPattern: Grammar = { start: "s", rules: new Map([["s", jsonString({ pattern: "^a" })]]) };
-    expect(() => printGbnf(withPattern, { llamaCpp: true })).toThrow(expect.objectContaining({ code: "GRAMMAR_SYNTAX" }));
-  });
   it("parses comments, multi-line rules and negated classes", () => {
     const g = parseGbnf('# comment\nroot ::= "a"\n  | b # trailing\nb ::= [^a-z]{2,}\n');
     const dfa = buildAutomaton(g);
