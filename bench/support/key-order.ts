@@ -46,6 +46,10 @@ class OrderSearch {
   reordered = false;
 
   private readonly deadline: number;
+  /** The texts accepted so far, one per matcher unit (so a value's accepted text can be read back). */
+  private readonly fed: string[] = [];
+  /** valueText's memory: per value, per automaton state, the text the grammar took (or undefined). */
+  private readonly texts = new Map<LexJson, Map<number, string | undefined>>();
 
   constructor(private readonly matcher: Matcher, private budget: number, timeLimitMs: number) {
     this.deadline = performance.now() + timeLimitMs;
@@ -93,21 +97,92 @@ class OrderSearch {
         return true;
       });
     }
-    for (const key of remaining) {
-      const prefix = `${written.length === 0 ? "" : PYTHON_SEPARATORS.item}${pythonJsonDumps(key)}${PYTHON_SEPARATORS.key}`;
+    for (const key of this.mostPromisingFirst(object, remaining, written.length === 0)) {
+      const prefix = entryPrefix(key, written.length === 0);
       const others = remaining.filter((k) => k !== key);
       if (this.feed(prefix, () => this.emit(object.get(key)!, () => this.emitEntries(object, others, [...written, key], rest, failed)))) return true;
-      if (this.budget <= 0 || performance.now() > this.deadline) return false;
+      if (this.exhausted()) return false;
     }
     return false;
+  }
+
+  /**
+   * The remaining keys, those that leave the most other keys writable next first (in the
+   * instance's order among equals). Without it an object whose schema also admits additional
+   * keys sends the search down every placement of a declared key as an additional one (composer's
+   * schema: past any budget); with it the grammar's own order is usually found at the first try.
+   */
+  private mostPromisingFirst(object: LexObject, remaining: readonly string[], first: boolean): readonly string[] {
+    if (remaining.length < 2 || this.exhausted()) return remaining;
+    const score = new Map<string, number>();
+    for (const key of remaining) {
+      let writableNext = -1;
+      const prefix = entryPrefix(key, first);
+      if (this.accepts(prefix)) {
+        const value = this.valueText(object.get(key)!, prefix);
+        if (value !== undefined && this.matcher.acceptBytes(encoder.encode(prefix + value))) {
+          writableNext = remaining.filter((k) => k !== key && this.accepts(entryPrefix(k, false))).length;
+          this.matcher.rollback(1);
+        }
+      }
+      score.set(key, writableNext);
+    }
+    return [...remaining].sort((a, b) => score.get(b)! - score.get(a)!);
+  }
+
+  /**
+   * The text of `value` as the grammar first takes it after `prefix` (its objects' keys in some
+   * accepted order: as written when the grammar takes that), or undefined. Remembered per value
+   * and state: scoring re-reads the same nested values many times, and a fresh search each time
+   * would multiply per nesting level.
+   */
+  private valueText(value: LexJson, prefix: string): string | undefined {
+    if (!this.matcher.acceptBytes(encoder.encode(prefix))) return undefined;
+    const state = this.matcher.state;
+    let byState = this.texts.get(value);
+    if (byState === undefined) this.texts.set(value, (byState = new Map()));
+    const asWritten = pythonJsonDumps(value);
+    if (!byState.has(state) && this.accepts(asWritten)) byState.set(state, asWritten);
+    if (!byState.has(state)) {
+      const start = this.fed.length;
+      let text: string | undefined;
+      this.emit(value, () => {
+        text = this.fed.slice(start).join("");
+        return true;
+      });
+      const units = this.fed.length - start;
+      this.matcher.rollback(units);
+      this.fed.length = start;
+      byState.set(state, text);
+    }
+    this.matcher.rollback(1);
+    return byState.get(state);
+  }
+
+  private exhausted(): boolean {
+    return this.budget <= 0 || performance.now() > this.deadline;
+  }
+
+  /** Whether the grammar takes `text` here (the matcher is left where it was). */
+  private accepts(text: string): boolean {
+    if (!this.matcher.acceptBytes(encoder.encode(text))) return false;
+    this.matcher.rollback(1);
+    return true;
   }
 
   /** Accepts `text` as one unit and continues with `rest`; rolls back when either fails. */
   private feed(text: string, rest: () => boolean): boolean {
     if (--this.budget < 0) return false;
     if (!this.matcher.acceptBytes(encoder.encode(text))) return false;
+    this.fed.push(text);
     if (rest()) return true;
     this.matcher.rollback(1);
+    this.fed.pop();
     return false;
   }
+}
+
+/** `"key": ` as the instance writes it, after a comma unless it is the object's first entry. */
+function entryPrefix(key: string, first: boolean): string {
+  return `${first ? "" : PYTHON_SEPARATORS.item}${pythonJsonDumps(key)}${PYTHON_SEPARATORS.key}`;
 }

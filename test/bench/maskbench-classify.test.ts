@@ -8,7 +8,8 @@
 
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseJsonKeepingNumbers, pythonJsonDumps } from "../../bench/support/python-json.js";
-import { evaluateFile, type SchemaOutcome } from "../../bench/support/evaluate.js";
+import { compileUncached, evaluateFile, MASKBENCH_OPTIONS, type SchemaOutcome } from "../../bench/support/evaluate.js";
+import { orderVerdict } from "../../bench/support/key-order.js";
 import type { MaskbenchFile } from "../../bench/support/corpus.js";
 import { compileValidator } from "../../src/validate/index.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
@@ -86,5 +87,19 @@ describe("key order", () => {
     ]);
     expect(outcome.validRejected.map((f) => f.index)).toEqual([0]);
     expect(outcome.orderRejected.map((f) => f.index)).toEqual([1]);
+  });
+
+  it("keys written as additional ones before the declared ones are found in the grammar's order within a small step budget", () => {
+    // composer's schema: declared properties, any other key allowed after them. An instance that
+    // opens with undeclared keys sends an unguided search through every placement of each
+    // declared key as an additional one; the guided one tries first the key that keeps the most
+    // other keys writable next.
+    const names = Array.from({ length: 16 }, (_, i) => `p${String(i).padStart(2, "0")}`);
+    const inner = { type: "object", properties: { a: { type: "integer" }, b: { type: "string" }, c: { type: "string" } }, required: ["c"] };
+    const schema = { type: "object", properties: Object.fromEntries(names.map((n) => [n, n === "p07" ? inner : { type: "string" }])) };
+    const entries = ['"$schema": "x"', '"title": "t"', ...[...names].reverse().map((n) => (n === "p07" ? `"${n}": {"c": "3", "b": "2", "a": 1}` : `"${n}": "${n}"`))];
+    const data = parseJsonKeepingNumbers(`{${entries.join(", ")}}`);
+    const compiled = compileUncached(schema, vocabulary, MASKBENCH_OPTIONS);
+    expect(orderVerdict(compiled.tokens.matcher(), data, 20_000, 60_000)).toBe("order");
   });
 });
