@@ -19,7 +19,7 @@ export interface ExtractRequest {
 
 const BODY_KEYS = new Set(["schema", "text", "options", "stream"]);
 const OPTION_KEYS = new Set(["maxTokens", "sampling", "language", "instruction", "defaultMaxStringLength", "retries", "retryMode", "examples", "chunkSize", "chunkOverlap", "passes"]);
-const SAMPLING_KEYS = new Set(["temperature", "topK", "topP", "seed"]);
+const SAMPLING_KEYS = new Set(["temperature", "topK", "topP", "minP", "seed"]);
 
 export function parseExtractRequest(body: unknown): ExtractRequest {
   const b = object(body, "the request body");
@@ -65,6 +65,7 @@ function parseSampling(value: unknown, where: string): SamplingOptions {
     temperature: finiteNumber(s.temperature, `${where}.temperature`, 0, 2),
     topK: nonNegativeInteger(s.topK, `${where}.topK`),
     topP: finiteNumber(s.topP, `${where}.topP`, 0, 1),
+    minP: finiteNumber(s.minP, `${where}.minP`, 0, 1),
     seed: nonNegativeInteger(s.seed, `${where}.seed`),
   };
 }

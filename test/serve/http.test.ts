@@ -56,6 +56,8 @@ describe("POST /v1/extract on the tiny GGUF", () => {
       [{ schema: PERSON_SCHEMA, text: "" }, 400, /^TEXT_EMPTY$/],
       [{ schema: PERSON_SCHEMA, text: TEXT, options: { temprature: 1 } }, 400, /^OPTION_INVALID$/],
       [{ schema: PERSON_SCHEMA, text: TEXT, options: { maxTokens: -3 } }, 400, /^OPTION_INVALID$/],
+      [{ schema: PERSON_SCHEMA, text: TEXT, options: { sampling: { minP: 2 } } }, 400, /^OPTION_INVALID$/],
+      [{ schema: PERSON_SCHEMA, text: TEXT, options: { sampling: { temperature: 2.5 } } }, 400, /^OPTION_INVALID$/],
       [{ schema: PERSON_SCHEMA }, 400, /^REQUEST_INVALID$/],
       [{ schema: "person", text: TEXT }, 400, /^REQUEST_INVALID$/],
       [{ schema: PERSON_SCHEMA, text: "word ".repeat(6000) }, 413, /^TEXT_TOO_LONG$/],
@@ -69,6 +71,9 @@ describe("POST /v1/extract on the tiny GGUF", () => {
       expect(error.code).toMatch(code);
       expect(error.message.length).toBeGreaterThan(10);
     }
+    const sampled = await post({ schema: PERSON_SCHEMA, text: TEXT, options: { sampling: { temperature: 0.7, minP: 0.05, seed: 3 }, maxTokens: 64 } });
+    expect(sampled.status, JSON.stringify(sampled.body)).toBe(200);
+    expect(typeof sampled.body.raw).toBe("string");
     const missing = await fetch(`${gguf.url}/v2/nothing`);
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
