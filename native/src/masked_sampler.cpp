@@ -1,17 +1,18 @@
 // Masked sampling over raw logits at memory speed. Only set bits of the mask are visited (word by
-// word, skipping zero words); a word whose 32 ids are all allowed is read as 8-float vectors,
-// which is what a mostly-open mask (inside a JSON string) costs. Greedy is one such pass with a
-// running maximum. Sampling gathers the allowed logits once, turns them into weights with a
+// word, skipping zero words); a word whose 32 ids are all allowed is read as two 16-float
+// vectors, which is what a mostly-open mask (inside a JSON string) costs. Greedy is one such pass
+// with a running maximum. Sampling gathers the allowed logits once, turns them into weights with a
 // vectorized exp, and draws by walking per-block weight sums, then one block.
 //
-// Top-k and top-p never sort: both keep "the smallest set of the best candidates whose measure
-// (count for top-k, probability for top-p) reaches a goal", found by a radix search for the
-// threshold key (keep_best), so their cost stays a few linear passes even when the nucleus is
-// most of the vocabulary, as it is for flat distributions.
+// Top-k and top-p never sort. Top-k up to 1,024 keeps a heap fed by a vector scan; larger k and
+// the top-p cut use a radix search for the threshold key (rank_cut), whose cost is a few linear
+// passes. For top-p over many candidates, a sample of the weights first brackets the cut, so one
+// vector pass splits off the few candidates near it and only those go through the radix search.
 //
-// Vectors are GCC/Clang vector extensions (portable to ARM); on x86-64 Linux the hot loops are
-// also compiled for AVX2 and picked at load time. Without FMA contraction (ISO C++ mode) both
-// variants round identically, so a seed draws the same id on any x86-64 machine.
+// Vectors are GCC/Clang vector extensions of 16 floats (portable to ARM); on x86-64 Linux the hot
+// loops are also compiled for AVX-512 and AVX2 and picked at load time. Every variant does the
+// same per-lane operations in the same order, and without FMA contraction (ISO C++ mode) they
+// round identically, so a seed draws the same id on any x86-64 machine.
 #include "masked_sampler.h"
 
 #include <algorithm>
@@ -21,7 +22,7 @@
 #include <string>
 
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
-#define POCKET_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
+#define POCKET_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define POCKET_SIMD_CLONES
 #endif
@@ -37,40 +38,47 @@ InvalidLogit::InvalidLogit(int32_t id_, float value_)
 namespace {
 
 // The helpers below are always inlined into their (cloned) callers: no vector crosses a call,
-// so GCC's note that returning AVX vectors changes the ABI does not apply.
+// so GCC's note that returning wide vectors changes the ABI does not apply.
 #pragma GCC diagnostic ignored "-Wpsabi"
 #define POCKET_INLINE inline __attribute__((always_inline))
 
-using f8 = float __attribute__((vector_size(32)));
-using i8 = int32_t __attribute__((vector_size(32)));
-using d4 = double __attribute__((vector_size(32)));
-using f4 = float __attribute__((vector_size(16)));
+constexpr int kSimdLanes = 16;
+using fv = float __attribute__((vector_size(4 * kSimdLanes)));
+using iv = int32_t __attribute__((vector_size(4 * kSimdLanes)));
 constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr iv kLane = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+constexpr fv kLaneBit = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
 
-POCKET_INLINE f8 load8(const float* p) {
-  f8 v;
+POCKET_INLINE fv load(const float* p) {
+  fv v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
-POCKET_INLINE void store8(float* p, const f8& v) { std::memcpy(p, &v, sizeof v); }
-POCKET_INLINE f8 splat(float x) { return f8{x, x, x, x, x, x, x, x}; }
-POCKET_INLINE f8 vmax(const f8& a, const f8& b) { return a > b ? a : b; }
-POCKET_INLINE float hmax(const f8& v) {
+POCKET_INLINE void store(float* p, const fv& v) { std::memcpy(p, &v, sizeof v); }
+POCKET_INLINE fv splat(float x) { return fv{} + x; }
+POCKET_INLINE fv vmax(const fv& a, const fv& b) { return a > b ? a : b; }
+POCKET_INLINE float hmax(const fv& v) {
   float m = v[0];
-  for (int i = 1; i < 8; ++i) m = v[i] > m ? v[i] : m;
+  for (int i = 1; i < kSimdLanes; ++i) m = v[i] > m ? v[i] : m;
   return m;
 }
+// A fixed pairwise tree, the same in every variant.
+POCKET_INLINE float hsum(const fv& v) {
+  float s[8];
+  for (int i = 0; i < 8; ++i) s[i] = v[i] + v[i + 8];
+  return ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]));
+}
+// Whether any lane has a bit set. Comparisons feed it (and everything else) through `?:` into
+// float vectors: GCC 12 turns a comparison used as an integer vector into scalar code for 16 lanes.
+POCKET_INLINE bool any_bits(const fv& v) {
+  using u8 = uint64_t __attribute__((vector_size(4 * kSimdLanes)));
+  const u8 x = (u8)v;
+  return (((x[0] | x[1]) | (x[2] | x[3])) | ((x[4] | x[5]) | (x[6] | x[7]))) != 0;
+}
+// Whether any lane of x is above t.
+POCKET_INLINE bool any_above(const fv& x, const fv& t) { return any_bits(x > t ? splat(1.0f) : splat(0.0f)); }
 // x - x is 0 for finite x and NaN for NaN and infinities: summing those flags a bad logit.
-POCKET_INLINE bool any_lane(const i8& v) {
-  using u4 = uint64_t __attribute__((vector_size(32)));
-  const u4 x = (u4)v;
-  return ((x[0] | x[1]) | (x[2] | x[3])) != 0;
-}
-POCKET_INLINE bool has_nan(const f8& v) {
-  for (int i = 0; i < 8; ++i)
-    if (v[i] != v[i]) return true;
-  return false;
-}
+POCKET_INLINE bool has_nan(const fv& v) { return any_bits(v == v ? splat(0.0f) : splat(1.0f)); }
 
 // The allowed bits of mask word w (bits past `width` in the last word belong to no token).
 inline uint32_t allowed_bits(const uint32_t* mask, size_t w, int32_t width) {
@@ -102,7 +110,7 @@ int32_t greedy(const float* logits, int32_t width, const uint32_t* mask, size_t 
   const size_t words = word_count(mask_words, width);
   int32_t best_id = -1;
   float best = -kInf;
-  f8 poison = splat(0.0f);
+  fv poison = splat(0.0f);
   float scalar_poison = 0.0f;
   for (size_t w = 0; w < words; ++w) {
     uint32_t bits = allowed_bits(mask, w, width);
@@ -110,9 +118,9 @@ int32_t greedy(const float* logits, int32_t width, const uint32_t* mask, size_t 
     const size_t base = w * 32;
     if (bits == ~uint32_t{0}) {
       const float* p = logits + base;
-      const f8 a = load8(p), b = load8(p + 8), c = load8(p + 16), d = load8(p + 24);
-      poison += (a - a) + (b - b) + (c - c) + (d - d);
-      const float top = hmax(vmax(vmax(a, b), vmax(c, d)));
+      const fv a = load(p), b = load(p + kSimdLanes);
+      poison += (a - a) + (b - b);
+      const float top = hmax(vmax(a, b));
       if (top > best || best_id < 0) {
         int i = 0;
         while (i < 31 && !(p[i] == top)) ++i;
@@ -135,29 +143,28 @@ int32_t greedy(const float* logits, int32_t width, const uint32_t* mask, size_t 
   return best_id;
 }
 
-// Copies allowed ids and logits (ids/values need room for every allowed id plus 8); returns how
+// Copies allowed ids and logits (ids/values need room for every allowed id plus kSimdLanes); returns how
 // many, sets `max` and `bad` as greedy does.
 POCKET_SIMD_CLONES
 size_t gather_allowed(const float* logits, int32_t width, const uint32_t* mask, size_t mask_words, int32_t* ids,
                       float* values, float& max, bool& bad) {
   const size_t words = word_count(mask_words, width);
   size_t n = 0;
-  f8 top = splat(-kInf);
-  f8 poison = splat(0.0f);
+  fv top = splat(-kInf);
+  fv poison = splat(0.0f);
   float scalar_top = -kInf;
   float scalar_poison = 0.0f;
-  const i8 lane = {0, 1, 2, 3, 4, 5, 6, 7};
   for (size_t w = 0; w < words; ++w) {
     uint32_t bits = allowed_bits(mask, w, width);
     if (bits == 0) continue;
     const int32_t base = static_cast<int32_t>(w * 32);
     if (bits == ~uint32_t{0}) {
-      for (int k = 0; k < 32; k += 8) {
-        const f8 x = load8(logits + base + k);
-        store8(values + n + k, x);
+      for (int k = 0; k < 32; k += kSimdLanes) {
+        const fv x = load(logits + base + k);
+        store(values + n + k, x);
         poison += x - x;
         top = vmax(top, x);
-        const i8 id = lane + (base + k);
+        const iv id = kLane + (base + k);
         std::memcpy(ids + n + k, &id, sizeof id);
       }
       n += 32;
@@ -179,46 +186,42 @@ size_t gather_allowed(const float* logits, int32_t width, const uint32_t* mask, 
 
 // e^x for x <= 0 (Cephes' expf: range reduction by ln 2, degree-5 polynomial; within 2 ulp of
 // the exact value, exactly 1 at 0). Below -87 (where floats turn subnormal) the weight is 0.
-POCKET_INLINE f8 exp_nonpositive(const f8& x) {
-  const f8 clamped = x < splat(-87.0f) ? splat(-87.0f) : x;
-  const f8 shifter = splat(12582912.0f);  // 1.5 * 2^23: adding it rounds to an integer
-  const f8 n = (clamped * splat(1.44269504088896341f) + shifter) - shifter;
-  f8 r = clamped - n * splat(0.693359375f);
+// The integer n travels in the low mantissa bits of n + 1.5 * 2^23 (which is also how it is
+// rounded) and reaches the exponent field from there without a conversion.
+POCKET_INLINE fv exp_nonpositive(const fv& x) {
+  const fv clamped = x > splat(-87.0f) ? x : splat(-87.0f);
+  const fv shifter = splat(12582912.0f);
+  const fv shifted = clamped * splat(1.44269504088896341f) + shifter;
+  const fv n = shifted - shifter;
+  fv r = clamped - n * splat(0.693359375f);
   r = r - n * splat(-2.12194440e-4f);
-  f8 y = splat(1.9875691500e-4f);
+  fv y = splat(1.9875691500e-4f);
   y = y * r + splat(1.3981999507e-3f);
   y = y * r + splat(8.3334519073e-3f);
   y = y * r + splat(4.1665795894e-2f);
   y = y * r + splat(1.6666665459e-1f);
   y = y * r + splat(5.0000001201e-1f);
   y = y * (r * r) + r + splat(1.0f);
-  const i8 scale_bits = (__builtin_convertvector(n, i8) + 127) << 23;
-  const f8 scaled = y * (f8)scale_bits;
-  return x < splat(-87.0f) ? splat(0.0f) : scaled;
-}
-
-POCKET_INLINE double hsum(const d4& v) { return (v[0] + v[1]) + (v[2] + v[3]); }
-
-// Sum of the 8 floats at p in double.
-POCKET_INLINE d4 sum8(const float* p) {
-  f4 lo, hi;
-  std::memcpy(&lo, p, sizeof lo);
-  std::memcpy(&hi, p + 4, sizeof hi);
-  return __builtin_convertvector(lo, d4) + __builtin_convertvector(hi, d4);
+  const iv scale_bits = ((iv)shifted - (0x4B400000 - 127)) << 23;
+  return x >= splat(-87.0f) ? y * (fv)scale_bits : splat(0.0f);
 }
 
 // values[i] = e^((values[i] - max) * inv_temperature) for i < n, and the sum of each block of
-// `block` weights (a multiple of 8) into sums; returns the total. values has room for n + 8.
+// `block` weights (a multiple of kSimdLanes) into sums; returns the total. values has room for
+// n + kSimdLanes; the padding up to the next multiple of kSimdLanes gets weight 0. Within a block each
+// lane sums in float (block / kSimdLanes weights of at most 1: far below the weights' 2 ulp), blocks
+// add up in double.
 POCKET_SIMD_CLONES
 double to_weights(float* values, size_t n, float max, float inv_temperature, size_t block, double* sums) {
-  for (size_t i = n; i < n + 8; ++i) values[i] = -kInf;  // padding of the last vector: weight 0
+  for (size_t i = n; i < n + kSimdLanes; ++i) values[i] = -kInf;
   double total = 0.0;
   for (size_t start = 0; start < n; start += block) {
-    d4 acc = {0, 0, 0, 0};
+    fv acc = splat(0.0f);
     const size_t end = std::min(start + block, n);
-    for (size_t i = start; i < end; i += 8) {
-      store8(values + i, exp_nonpositive((load8(values + i) - splat(max)) * splat(inv_temperature)));
-      acc += sum8(values + i);
+    for (size_t i = start; i < end; i += kSimdLanes) {
+      const fv w = exp_nonpositive((load(values + i) - splat(max)) * splat(inv_temperature));
+      store(values + i, w);
+      acc += w;
     }
     sums[start / block] = hsum(acc);
     total += sums[start / block];
@@ -226,17 +229,77 @@ double to_weights(float* values, size_t n, float max, float inv_temperature, siz
   return total;
 }
 
-// Sum of values[0, n) in double; values[n, n + 8) must be zero.
+// Splits the weights values[0, n) at a bracket (lo, hi]: sets the mass of those above hi
+// (`any_above_hi`: whether there is one) and copies the positions and weights inside the
+// bracket, in order, to positions/weights (room for n + kSimdLanes); returns how many are inside
+// and sets their mass.
 POCKET_SIMD_CLONES
-double sum_doubles(const float* values, size_t n) {
-  d4 acc = {0, 0, 0, 0};
-  for (size_t i = 0; i < n; i += 8) acc += sum8(values + i);
-  return hsum(acc);
+size_t split_bracket(const float* values, size_t n, float lo, float hi, uint32_t* positions, float* weights,
+                     double& above_mass, bool& any_above_hi, double& inside_mass) {
+  size_t inside = 0;
+  double mass = 0.0;
+  double in_mass = 0.0;
+  fv top = splat(-kInf);
+  size_t i = 0;
+  while (i + kSimdLanes <= n) {
+    fv acc = splat(0.0f);
+    for (const size_t end = std::min(n, i + 256); i + kSimdLanes <= end; i += kSimdLanes) {
+      const fv x = load(values + i);
+      const fv up = x > splat(hi) ? x : splat(0.0f);
+      acc += up;
+      top = vmax(top, x);
+      // Weights above hi become -2, below any lo (which is at least -1); a lane inside weighs its
+      // bit of a 16-bit mask (float sums of distinct powers of two below 2^16 are exact).
+      const fv in = (x > splat(hi) ? splat(-2.0f) : x) > splat(lo) ? kLaneBit : splat(0.0f);
+      if (!any_bits(in)) continue;
+      for (uint32_t bits = static_cast<uint32_t>(hsum(in)); bits != 0; bits &= bits - 1) {
+        const size_t at = i + __builtin_ctz(bits);
+        positions[inside] = static_cast<uint32_t>(at);
+        weights[inside++] = values[at];
+        in_mass += values[at];
+      }
+    }
+    mass += hsum(acc);
+  }
+  bool tail_above = false;
+  for (; i < n; ++i) {
+    const float x = values[i];
+    if (x > hi) {
+      mass += x;
+      tail_above = true;
+    } else if (x > lo) {
+      positions[inside] = static_cast<uint32_t>(i);
+      weights[inside++] = x;
+      in_mass += x;
+    }
+  }
+  above_mass = mass;
+  inside_mass = in_mass;
+  any_above_hi = tail_above || hmax(top) > hi;
+  return inside;
+}
+
+// The weight above `weight` of each block of `block` weights into sums (a multiple of
+// kSimdLanes; values are zero-padded to one); returns the total.
+POCKET_SIMD_CLONES
+double block_sums_above(const float* values, size_t n, float weight, size_t block, double* sums) {
+  double total = 0.0;
+  for (size_t start = 0; start < n; start += block) {
+    fv acc = splat(0.0f);
+    const size_t end = std::min(start + block, n);
+    for (size_t i = start; i < end; i += kSimdLanes) {
+      const fv x = load(values + i);
+      acc += x > splat(weight) ? x : splat(0.0f);
+    }
+    sums[start / block] = hsum(acc);
+    total += sums[start / block];
+  }
+  return total;
 }
 
 // The k-th best of values[0, n) ranked by value (highest first, lowest index on ties), for
-// 0 < k < n: a heap of the best k seen whose root is the worst of them, scanned 8 values at a
-// time, so only values above the root (rare once it is full: about k ln(n / k) of them in a
+// 0 < k < n: a heap of the best k seen whose root is the worst of them, scanned kSimdLanes values at
+// a time, so only values above the root (rare once it is full: about k ln(n / k) of them in a
 // random order) touch it. `heap` has room for k pairs (value, index).
 POCKET_SIMD_CLONES
 std::pair<float, uint32_t> kth_best(const float* values, size_t n, size_t k, std::pair<float, uint32_t>* heap) {
@@ -265,10 +328,10 @@ std::pair<float, uint32_t> kth_best(const float* values, size_t n, size_t k, std
     }
   };
   size_t i = k;
-  for (; i < n && i % 8 != 0; ++i) offer(i);
-  for (; i + 8 <= n; i += 8) {
-    if (any_lane(load8(values + i) > splat(heap[0].first)))
-      for (size_t j = i; j < i + 8; ++j) offer(j);
+  for (; i < n && i % kSimdLanes != 0; ++i) offer(i);
+  for (; i + kSimdLanes <= n; i += kSimdLanes) {
+    if (any_above(load(values + i), splat(heap[0].first)))
+      for (size_t j = i; j < i + kSimdLanes; ++j) offer(j);
   }
   for (; i < n; ++i) offer(i);
   return heap[0];
@@ -286,9 +349,9 @@ size_t keep_at_least(int32_t* ids, float* values, size_t n, float value, size_t 
     }
   };
   size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    if (any_lane(load8(values + i) >= splat(value)))
-      for (size_t j = i; j < i + 8; ++j) consider(j);
+  for (; i + kSimdLanes <= n; i += kSimdLanes) {
+    if (any_bits(load(values + i) >= splat(value) ? splat(1.0f) : splat(0.0f)))
+      for (size_t j = i; j < i + kSimdLanes; ++j) consider(j);
   }
   for (; i < n; ++i) consider(i);
   return kept;
@@ -302,24 +365,27 @@ uint32_t order_key(float v) {
   return (bits & 0x80000000u) != 0 ? ~bits : bits | 0x80000000u;
 }
 
+// The float whose order_key is `key`.
+float from_order_key(uint32_t key) {
+  const uint32_t bits = (key & 0x80000000u) != 0 ? key & 0x7fffffffu : ~key;
+  float v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
 }  // namespace
 
-// Ranks candidates by key, highest first and lowest id on equal keys (the order a sort by
-// (value desc, id asc) gives), and keeps the shortest non-empty prefix of that ranking whose
-// measure reaches `goal`, compacted in place in id order.
-//
 // The threshold key is found by a radix search over the range of keys in play: the range is cut
 // into at most kDigitValues digits, a histogram of the measure per digit picks the digit where the
 // goal is reached, and that digit is the next level's range, until the range is one key. Ranges
 // follow the keys actually present, so nearly flat distributions resolve as fast as spread ones.
 // Passes whose outcome per candidate is a coin toss (flat distributions) are branch-free.
 template <typename Measure>
-void MaskedSampler::keep_best(double goal, Measure measure) {
-  const size_t n = count_;
+MaskedSampler::KeyCut MaskedSampler::rank_cut(const float* values, size_t n, double goal, Measure measure) {
   uint32_t lowest = std::numeric_limits<uint32_t>::max();
   uint32_t highest = 0;
   for (size_t i = 0; i < n; ++i) {
-    keys_[i] = order_key(values_[i]);
+    keys_[i] = order_key(values[i]);
     lowest = std::min(lowest, keys_[i]);
     highest = std::max(highest, keys_[i]);
   }
@@ -380,58 +446,185 @@ void MaskedSampler::keep_best(double goal, Measure measure) {
 
   // Every key above the threshold is kept; candidates at the threshold join in id order until
   // the goal is reached (at least one joins: the candidates above it fall short of the goal).
-  const uint32_t threshold = base;
-  size_t kept = 0;
+  size_t last_tied = 0;
   double tied = 0.0;
   bool any_tied = false;
   for (size_t i = 0; i < n; ++i) {
-    const uint32_t key = keys_[i];
-    bool keep = key > threshold;
-    if (key == threshold && (!any_tied || above + tied < goal)) {
-      keep = any_tied = true;
-      tied += measure(i);
-    }
+    if (keys_[i] != base) continue;
+    if (any_tied && above + tied >= goal) break;
+    any_tied = true;
+    tied += measure(i);
+    last_tied = i;
+  }
+  return {base, last_tied};
+}
+
+void MaskedSampler::keep_top_k(size_t k) {
+  if (k <= kHeapTopK) {
+    // -0 and +0 compare equal, as they should; the scan's values are finite (checked by gather).
+    const auto [value, index] = kth_best(values_.data(), count_, k, heap_.data());
+    count_ = keep_at_least(ids_.data(), values_.data(), count_, value, index);
+    return;
+  }
+  // Many (a heap of thousands stops being cheap): the radix search, then the kept ones in order.
+  const KeyCut cut = rank_cut(values_.data(), count_, static_cast<double>(k), [](size_t) { return 1.0; });
+  size_t kept = 0;
+  for (size_t i = 0; i < count_; ++i) {
     ids_[kept] = ids_[i];
     values_[kept] = values_[i];
-    kept += keep;
+    kept += keys_[i] > cut.key || (keys_[i] == cut.key && i <= cut.last_tied);
   }
   count_ = kept;
 }
 
-void MaskedSampler::keep_top_k(size_t k) {
-  // Few ids: the heap scan. Many (a heap of thousands stops being cheap): the radix search.
-  if (k > kHeapTopK) {
-    keep_best(static_cast<double>(k), [](size_t) { return 1.0; });
-    return;
-  }
-  // -0 and +0 compare equal, as they should; the scan's values are finite (checked by gather).
-  const auto [value, index] = kth_best(values_.data(), count_, k, heap_.data());
-  count_ = keep_at_least(ids_.data(), values_.data(), count_, value, index);
+namespace {
+
+// Sample buckets: a weight w in [0, 1] falls in (bits(1) - bits(w)) >> 16, 128 buckets per
+// octave below 1; bucket b holds the weights in (weight_above(b + 1), weight_above(b)].
+constexpr uint32_t kOneBits = 0x3f800000u;
+constexpr int kBucketShift = 16;
+
+float weight_above(uint32_t bucket) {
+  const uint32_t bits = kOneBits - (bucket << kBucketShift);
+  float w;
+  std::memcpy(&w, &bits, sizeof w);
+  return w;
 }
 
-double MaskedSampler::sum_blocks() {
-  std::fill_n(values_.data() + count_, 8, 0.0f);
-  const size_t blocks = (count_ + kBlock - 1) / kBlock;
-  double total = 0.0;
-  for (size_t b = 0; b < blocks; ++b) {
-    const size_t start = b * kBlock;
-    block_sums_[b] = sum_doubles(values_.data() + start, std::min(kBlock, count_ - start));
-    total += block_sums_[b];
+}  // namespace
+
+uint32_t MaskedSampler::fill_sample() {
+  uint32_t last = 0;
+  for (size_t i = 0; i < count_; i += kSampleStride) {
+    const float w = values_[i];
+    uint32_t bits;
+    std::memcpy(&bits, &w, sizeof bits);
+    const uint32_t bucket = std::min<uint32_t>((kOneBits - std::min(bits, kOneBits)) >> kBucketShift, kSampleBuckets - 1);
+    sample_[bucket].mass += w;
+    sample_[bucket].squares += w * w;
+    sample_[bucket].count += 1;
+    last = std::max(last, bucket);
+  }
+  return last;
+}
+
+std::pair<uint32_t, uint32_t> MaskedSampler::sample_bracket(double tail_goal, double tail_total, uint32_t from,
+                                                            uint32_t last) const {
+  double mass = 0.0;
+  double squares = 0.0;
+  for (uint32_t b = from; b <= last; ++b) {
+    mass += sample_[b].mass;
+    squares += sample_[b].squares;
+  }
+  if (mass <= 0.0) return {1, 0};
+  // The sample's share of its mass above a weight estimates the share of the whole (a ratio
+  // estimator: it knows the exact total). Its variance where the share is the goal's f is
+  // ((1 - f)^2 Q_above + f^2 Q_below) / W^2 (Q: the sample's squared weights, W: its mass); the
+  // bracket spans the buckets within kSampleSigmas standard deviations of the goal.
+  const double f = tail_goal / tail_total;
+  const double z2 = kSampleSigmas * kSampleSigmas / (mass * mass);
+  uint32_t high = kSampleBuckets;
+  uint32_t count_above = 0;
+  uint32_t count_inside = 0;
+  double share = 0.0;
+  double squares_above = 0.0;
+  for (uint32_t b = from; b <= last; ++b) {
+    share += sample_[b].mass / mass;
+    squares_above += sample_[b].squares;
+    count_above += sample_[b].count;
+    const double variance = (1 - f) * (1 - f) * squares_above + f * f * (squares - squares_above);
+    const bool near = (share - f) * (share - f) <= z2 * variance;
+    if (high == kSampleBuckets && (share >= f || near)) high = b;
+    if (high != kSampleBuckets) count_inside += sample_[b].count;
+    if (share >= f && !near) {
+      // A heavy head that the sample barely sees spreads the estimate over much of the sample:
+      // it cannot tell then.
+      if (count_inside > count_above / 4) return {1, 0};
+      return {high, b};
+    }
+  }
+  return {1, 0};
+}
+
+MaskedSampler::Cut MaskedSampler::nucleus(double goal, double total) {
+  // (lo, hi] holds the boundary when the weights above hi fall short of the goal (or there are
+  // none: a goal of 0 keeps the best one) and those above lo reach it. Without a sample, it is
+  // everything (above -1). With one, the guess is the sample's bracket, or the next kHeadSample
+  // heaviest sampled weights when the sample cannot tell (a few ids hold most of the mass). A
+  // wrong guess costs one more split: upwards everything above, downwards the same guesses
+  // among the weights below, whose mass is then known exactly.
+  float lo = -1.0f;
+  float hi = 2.0f;
+  const bool sampled = count_ >= kSampleFrom;
+  const uint32_t last = sampled ? fill_sample() : 0;
+  // Brackets the boundary among the sample buckets from `from` on, which hold tail_goal of the
+  // goal and tail_total of the mass.
+  const auto guess = [&](uint32_t from, double tail_goal, double tail_total) {
+    const auto [high, low] = sample_bracket(tail_goal, tail_total, from, last);
+    if (high <= low) {
+      hi = weight_above(high);
+      lo = low < last ? weight_above(low + 1) : -1.0f;
+      return;
+    }
+    uint32_t count = 0;
+    uint32_t b = from;
+    while (b < last && count + sample_[b].count < kHeadSample) count += sample_[b++].count;
+    hi = weight_above(from);
+    lo = b < last ? weight_above(b + 1) : -1.0f;
+  };
+  if (sampled) guess(0, goal, total);
+  Cut cut{};
+  for (;;) {
+    double above = 0.0;
+    double inside_mass = 0.0;
+    bool any_above = false;
+    const size_t inside = bracket_inside_ = split_bracket(values_.data(), count_, lo, hi, bracket_positions_.data(),
+                                                          bracket_weights_.data(), above, any_above, inside_mass);
+    if (any_above && above >= goal) {
+      lo = hi;
+      hi = 2.0f;
+      continue;
+    }
+    if (lo > -1.0f && above + inside_mass < goal) {
+      uint32_t bits;
+      std::memcpy(&bits, &lo, sizeof bits);
+      const double known = above + inside_mass;
+      guess((kOneBits - bits) >> kBucketShift, goal - known, total - known);
+      continue;
+    }
+    const float* weights = bracket_weights_.data();
+    const KeyCut key_cut = rank_cut(weights, inside, goal - above, [weights](size_t i) { return double{weights[i]}; });
+    cut = {from_order_key(key_cut.key), true, bracket_positions_[key_cut.last_tied]};
+    break;
+  }
+  if (sampled) std::fill_n(sample_.begin(), last + 1, SampleBucket{});
+  return cut;
+}
+
+double MaskedSampler::kept_sums(const Cut& cut) {
+  double total = block_sums_above(values_.data(), count_, cut.above, kBlock, block_sums_.data());
+  if (!cut.ties) return total;
+  // The tied ones that join are bracket candidates (usually just one).
+  for (size_t i = 0; i < bracket_inside_ && bracket_positions_[i] <= cut.last_tied; ++i) {
+    if (bracket_weights_[i] != cut.above) continue;
+    block_sums_[bracket_positions_[i] / kBlock] += bracket_weights_[i];
+    total += bracket_weights_[i];
   }
   return total;
 }
 
-int32_t MaskedSampler::pick(double target) const {
+size_t MaskedSampler::pick(double target, const Cut& cut) const {
   // Whole blocks first, then candidate by candidate from the block where the target falls.
   const size_t blocks = (count_ + kBlock - 1) / kBlock;
   size_t b = 0;
   while (b + 1 < blocks && target >= block_sums_[b]) target -= block_sums_[b++];
-  int32_t last_possible = ids_[0];
+  size_t last_possible = b * kBlock;
   for (size_t i = b * kBlock; i < count_; ++i) {
-    if (values_[i] <= 0.0f) continue;
-    last_possible = ids_[i];
-    target -= values_[i];
-    if (target < 0.0) return ids_[i];
+    const float w = values_[i];
+    if (!(w > cut.above || (cut.ties && w == cut.above && i <= cut.last_tied)) || w <= 0.0f) continue;
+    last_possible = i;
+    target -= w;
+    if (target < 0.0) return i;
   }
   // Rounding can leave a sliver of mass at the end: it belongs to the last id with any probability.
   return last_possible;
@@ -447,12 +640,14 @@ int32_t MaskedSampler::sample(const float* logits, int32_t width, const uint32_t
   }
 
   // Room for every id plus the padding of the last vector; grows once per vocabulary width.
-  const size_t room = static_cast<size_t>(width) + 8;
+  const size_t room = static_cast<size_t>(width) + kSimdLanes;
   if (ids_.size() < room) {
     ids_.resize(room);
     values_.resize(room);
     keys_.resize(room);
     boundary_.resize(room);
+    bracket_positions_.resize(room);
+    bracket_weights_.resize(room);
     block_sums_.resize(room / kBlock + 1);
   }
   float max_logit = 0.0f;
@@ -462,22 +657,18 @@ int32_t MaskedSampler::sample(const float* logits, int32_t width, const uint32_t
 
   if (options.top_k > 0 && static_cast<size_t>(options.top_k) < count_) keep_top_k(static_cast<size_t>(options.top_k));
   double total = to_weights(values_.data(), count_, max_logit, 1.0f / options.temperature, kBlock, block_sums_.data());
-  if (options.top_p < 1.0f) {
-    keep_best(std::max(0.0, static_cast<double>(options.top_p)) * total, [&](size_t i) { return double{values_[i]}; });
-  }
+  // Everything with any weight is kept unless top-p or min-p cut.
+  Cut cut{0.0f, false, 0};
+  if (options.top_p < 1.0f) cut = nucleus(std::max(0.0, static_cast<double>(options.top_p)) * total, total);
   if (options.min_p > 0.0f) {
-    // The most likely id has weight exactly 1 (e^0) and survives top-k and top-p.
-    size_t kept = 0;
-    for (size_t i = 0; i < count_; ++i) {
-      ids_[kept] = ids_[i];
-      values_[kept] = values_[i];
-      kept += values_[i] >= options.min_p;
-    }
-    count_ = kept;
+    // The most likely id has weight exactly 1 (e^0) and survives top-k and top-p, so min-p keeps
+    // the weights >= min_p (at most 1); both cuts keep a prefix of the ranking: the shorter wins.
+    const float min_weight = std::min(options.min_p, 1.0f);
+    if (min_weight > cut.above) cut = {std::nextafter(min_weight, 0.0f), false, 0};
   }
-  if (options.top_p < 1.0f || options.min_p > 0.0f) total = sum_blocks();
+  if (options.top_p < 1.0f || options.min_p > 0.0f) total = kept_sums(cut);
   // Candidates are walked in id order, so a seed picks the same id whatever the standard library.
-  return pick(rng.uniform() * total);
+  return ids_[pick(rng.uniform() * total, cut)];
 }
 
 }  // namespace pocket

@@ -59,38 +59,78 @@ class MaskedSampler {
                  const SamplingOptions& options, SamplerRng& rng);
 
  private:
-  // Copies the allowed ids and their logits into ids_/values_ (count_ of them); returns the
-  // highest logit. Throws InvalidLogit.
-  float gather(const float* logits, int32_t width, const uint32_t* mask, size_t mask_words);
-  // Keeps the shortest non-empty run of best candidates whose measure reaches `goal` (top-k, top-p).
+  // A kept set over the candidates: every weight above `above`, and, when `ties`, the ones equal
+  // to it at positions up to `last_tied` (ties join in id order; the tied ones are among
+  // bracket_positions_ after nucleus()).
+  struct Cut {
+    float above;
+    bool ties;
+    size_t last_tied;
+  };
+  // The same over order keys (see order_key in the .cpp), as the radix search finds it.
+  struct KeyCut {
+    uint32_t key;
+    size_t last_tied;
+  };
+  // Ranks values[0, n) highest first, lowest index on ties, and finds the end of the shortest
+  // non-empty prefix of that ranking whose measure reaches `goal` (keys_ holds their keys after).
   template <typename Measure>
-  void keep_best(double goal, Measure measure);
+  KeyCut rank_cut(const float* values, size_t n, double goal, Measure measure);
   // Keeps the k best candidates by logit (top-k, 0 < k < count_).
   void keep_top_k(size_t k);
-  // Recomputes block_sums_ over values_ (the weights) and returns their total.
-  double sum_blocks();
-  // The kept id where a cumulative walk of the weights in id order passes `target`.
-  int32_t pick(double target) const;
+  // The top-p cut over the weights in values_: the shortest run of best candidates whose weight
+  // reaches `goal`. A sample of the weights brackets the cut, one pass splits off the candidates
+  // inside the bracket, and rank_cut resolves the cut among those few.
+  Cut nucleus(double goal, double total);
+  // Fills sample_ from every kSampleStride-th weight; returns the last bucket used.
+  uint32_t fill_sample();
+  // Guesses the buckets [high, low] of sample_ holding the nucleus boundary, among the weights of
+  // bucket `from` and below, which hold `tail_goal` of the nucleus' goal and `tail_total` of the
+  // total mass; high > low when the sample cannot tell.
+  std::pair<uint32_t, uint32_t> sample_bracket(double tail_goal, double tail_total, uint32_t from, uint32_t last) const;
+  // Recomputes block_sums_ over the kept weights and returns their total.
+  double kept_sums(const Cut& cut);
+  // The kept position where a cumulative walk of the kept weights in id order passes `target`.
+  size_t pick(double target, const Cut& cut) const;
 
   // Scratch reused across calls so sampling does not allocate per token (it grows once to the
   // widest vocabulary seen): the allowed ids in increasing order with their logits (then
-  // weights), order keys of those values, the positions still in play during keep_best's
-  // threshold search, and the weight sum of each block of kBlock candidates (for pick).
+  // weights), order keys of those values, the positions still in play during rank_cut's
+  // threshold search, the positions and weights inside the nucleus bracket, and the weight sum
+  // of each block of kBlock candidates (for pick).
   static constexpr size_t kBlock = 256;
   size_t count_ = 0;
   std::vector<int32_t> ids_;
   std::vector<float> values_;
   std::vector<uint32_t> keys_;
   std::vector<uint32_t> boundary_;
+  size_t bracket_inside_ = 0;
+  std::vector<uint32_t> bracket_positions_;
+  std::vector<float> bracket_weights_;
   std::vector<double> block_sums_;
   // Top-k up to kHeapTopK keeps its best candidates in a heap (room for kHeapTopK).
   static constexpr size_t kHeapTopK = 1024;
   std::array<std::pair<float, uint32_t>, kHeapTopK> heap_{};
-  // keep_best's per-digit measure, zero between calls. Consecutive candidates often share a
+  // rank_cut's per-digit measure, zero between calls. Consecutive candidates often share a
   // digit; interleaving four histograms (lanes) keeps those additions from waiting on each other.
   static constexpr uint32_t kDigitValues = 2048;
   static constexpr size_t kLanes = 4;
   std::array<double, kLanes * kDigitValues> mass_{};
+  // The nucleus bracket's sample: weight, squared weight and count per bucket of 1/128 octave
+  // below 1 (the last bucket holds everything smaller), zero between calls. Fewer candidates
+  // than kSampleFrom skip it; its bracket is kSampleSigmas standard deviations wide on each side,
+  // or the next kHeadSample heaviest sampled weights when the sample cannot tell.
+  static constexpr size_t kSampleStride = 8;
+  static constexpr size_t kSampleFrom = 4096;
+  static constexpr uint32_t kSampleBuckets = 4096;
+  static constexpr double kSampleSigmas = 3.5;
+  static constexpr uint32_t kHeadSample = 64;
+  struct SampleBucket {
+    float mass = 0.0f;
+    float squares = 0.0f;
+    uint32_t count = 0;
+  };
+  std::array<SampleBucket, kSampleBuckets> sample_{};
 };
 
 }  // namespace pocket
