@@ -194,6 +194,95 @@ describe("masked sampler: top-p and top-k keep exactly the nucleus", () => {
   });
 });
 
+/** The chi-square distribution's 99.9% quantile for 1 … 19 degrees of freedom. */
+const CHI_SQUARE_999 = [10.83, 13.82, 16.27, 18.47, 20.52, 22.46, 24.32, 26.12, 27.88, 29.59, 31.26, 32.91, 34.53, 36.12, 37.7, 39.25, 40.79, 42.31, 43.82];
+
+/**
+ * Whether draws fit the nucleus' probabilities by a chi-square test at the 0.1% level: the ids
+ * (in id order) are grouped into up to `bins` runs of about equal probability (an id heavier
+ * than a run is a run of its own), so every run expects many draws whatever the nucleus' size.
+ */
+function fitsChiSquare(draws: readonly number[], keep: Map<number, number>, bins = 20): { statistic: number; limit: number } {
+  const binOf = new Map<number, number>();
+  const expected = new Array<number>(bins).fill(0);
+  let cumulative = 0;
+  for (const id of [...keep.keys()].sort((a, b) => a - b)) {
+    const p = keep.get(id)!;
+    const bin = Math.min(bins - 1, Math.floor((cumulative + p / 2) * bins));
+    binOf.set(id, bin);
+    expected[bin]! += p * draws.length;
+    cumulative += p;
+  }
+  const observed = new Array<number>(bins).fill(0);
+  for (const id of draws) observed[binOf.get(id)!]! += 1;
+  const used = expected.flatMap((e, i) => (e > 0 ? [i] : []));
+  const statistic = used.reduce((sum, i) => sum + (observed[i]! - expected[i]!) ** 2 / expected[i]!, 0);
+  return { statistic, limit: CHI_SQUARE_999[used.length - 2] ?? 0 };
+}
+
+describe("masked sampler: the draws follow the nucleus' probabilities (chi-square)", () => {
+  const width = 65536;
+  // Flat and moderate (the sample brackets the cut), peaked (a few ids hold the mass: the head
+  // bracket) and heavy-tailed (the head falls short: the sample brackets the rest below it).
+  const cases = [
+    { name: "flat", logits: gaussianLogits(width, 0.3, 61), temperature: 1.5, topP: 0.85 },
+    { name: "moderate", logits: gaussianLogits(width, 1, 62), temperature: 0.8, topP: 0.9 },
+    { name: "peaked", logits: gaussianLogits(width, 4, 63), temperature: 0.8, topP: 0.9 },
+    { name: "heavy tail", logits: gaussianLogits(width, 4, 64), temperature: 1.5, topP: 0.95 },
+  ];
+  it.each(cases)("$name logits, all ids allowed: 4,000 draws pass a chi-square test (0.1% level) against the nucleus", ({ logits, temperature, topP }) => {
+    const mask = allowAll(width);
+    const keep = nucleus(logits, mask, { temperature, topP });
+    const draws = draw({ temperature, topP, logits, mask, seeds: 4000 })[0]!;
+    expect(keep.size).toBeGreaterThan(2);
+    expect(draws.filter((id) => !keep.has(id))).toEqual([]);
+    const { statistic, limit } = fitsChiSquare(draws, keep);
+    expect(statistic).toBeLessThan(limit);
+  });
+
+  it("min-p with top-p over all ids: 4,000 draws pass a chi-square test (0.1% level)", () => {
+    const logits = gaussianLogits(width, 1, 65);
+    const mask = allowAll(width);
+    const o = { temperature: 0.8, topP: 0.95, minP: 0.02 };
+    const keep = nucleus(logits, mask, o);
+    const draws = draw({ ...o, logits, mask, seeds: 4000 })[0]!;
+    expect(draws.filter((id) => !keep.has(id))).toEqual([]);
+    const { statistic, limit } = fitsChiSquare(draws, keep);
+    expect(statistic).toBeLessThan(limit);
+  });
+});
+
+describe("masked sampler: greedy and top-k equal the reference on random inputs", () => {
+  it("greedy picks the reference argmax (lowest id on ties) and top-k draws stay in the reference top k, over random logits and masks", () => {
+    const random = mulberry32(71);
+    const cases = Array.from({ length: 24 }, (_, i) => {
+      const width = [100, 4096, 65536][i % 3]!;
+      // Rounded logits make ties common; densities from a few ids to all of them.
+      const logits = gaussianLogits(width, 2, 100 + i).map((x) => Math.round(x * 4) / 4);
+      const density = [0.001, 0.05, 0.5, 1][i % 4]!;
+      const mask = density === 1 ? allowAll(width) : maskOf(width, Array.from({ length: width }, (_, id) => id).filter(() => random() < density));
+      if (!mask.some((w) => w !== 0)) mask[0] = 1;
+      return { logits, mask };
+    });
+    const greedy = draw(...cases.map((c) => ({ ...c, temperature: 0, seeds: 1 })));
+    const topK = draw(...cases.map((c) => ({ ...c, temperature: 1, topK: 5, seeds: 200 })));
+    cases.forEach((c, i) => {
+      const reference = nucleus(c.logits, c.mask, { temperature: 1, topK: 5 });
+      const best = [...reference.keys()].reduce((a, b) => (c.logits[b]! > c.logits[a]! || (c.logits[b] === c.logits[a] && b < a) ? b : a));
+      expect(greedy[i], `case ${i}`).toEqual([best]);
+      expect(topK[i]!.filter((id) => !reference.has(id)), `case ${i}`).toEqual([]);
+    });
+  });
+
+  it("the same seed draws the same ids with top-p over all 65,536 ids (the sampled bracket is deterministic)", () => {
+    const logits = gaussianLogits(65536, 1, 81);
+    const c = { temperature: 0.8, topP: 0.9, logits, mask: allowAll(65536), seeds: 300, firstSeed: 5 };
+    const [a, b] = draw(c, c);
+    expect(a).toEqual(b);
+    expect(new Set(a).size).toBeGreaterThan(250);
+  });
+});
+
 describe("masked sampler: ties, edge values and options", () => {
   it("ties go to the lowest ids: flat logits keep the first ids of the mask", () => {
     const width = 65536;
