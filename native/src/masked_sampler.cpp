@@ -539,7 +539,7 @@ std::pair<uint32_t, uint32_t> MaskedSampler::sample_bracket(double tail_goal, do
     if (share >= f && !near) {
       // A heavy head that the sample barely sees spreads the estimate over much of the sample:
       // it cannot tell then.
-      if (count_inside > count_above / 4) return {1, 0};
+      if (count_inside > count_above / 2) return {1, 0};
       return {high, b};
     }
   }

@@ -119,7 +119,8 @@ class MaskedSampler {
   // The nucleus bracket's sample: weight, squared weight and count per bucket of 1/128 octave
   // below 1 (the last bucket holds everything smaller), zero between calls. Fewer candidates
   // than kSampleFrom skip it; its bracket is kSampleSigmas standard deviations wide on each side,
-  // or the next kHeadSample heaviest sampled weights when the sample cannot tell.
+  // or the next kHeadSample heaviest sampled weights when the sample cannot tell (its bracket
+  // would hold more than half of the sampled weights above the cut).
   static constexpr size_t kSampleStride = 8;
   static constexpr size_t kSampleFrom = 4096;
   static constexpr uint32_t kSampleBuckets = 4096;
