@@ -104,43 +104,56 @@ inline size_t word_count(size_t mask_words, int32_t width) {
 }
 
 // Highest allowed logit, lowest id on ties; -1 when nothing is allowed. `bad` is set when an
-// allowed logit is not finite (the result is then meaningless).
+// allowed logit is not finite (the result is then meaningless). One pass keeps a maximum per lane
+// over fully allowed words (no horizontal step per word) and the first best id among the others;
+// a second finds the first fully allowed word holding the maximum, if it comes before that id.
 POCKET_SIMD_CLONES
 int32_t greedy(const float* logits, int32_t width, const uint32_t* mask, size_t mask_words, bool& bad) {
   const size_t words = word_count(mask_words, width);
-  int32_t best_id = -1;
-  float best = -kInf;
+  fv top = splat(-kInf);
   fv poison = splat(0.0f);
+  float scalar_top = -kInf;
   float scalar_poison = 0.0f;
+  int32_t scalar_best_id = -1;
+  bool any = false;
   for (size_t w = 0; w < words; ++w) {
     uint32_t bits = allowed_bits(mask, w, width);
     if (bits == 0) continue;
-    const size_t base = w * 32;
+    any = true;
+    const float* p = logits + w * 32;
     if (bits == ~uint32_t{0}) {
-      const float* p = logits + base;
       const fv a = load(p), b = load(p + kSimdLanes);
       poison += (a - a) + (b - b);
-      const float top = hmax(vmax(a, b));
-      if (top > best || best_id < 0) {
-        int i = 0;
-        while (i < 31 && !(p[i] == top)) ++i;
-        best = top;
-        best_id = static_cast<int32_t>(base + i);
-      }
+      top = vmax(top, vmax(a, b));
       continue;
     }
     for (; bits != 0; bits &= bits - 1) {
-      const int32_t id = static_cast<int32_t>(base + __builtin_ctz(bits));
-      const float v = logits[id];
+      const float v = p[__builtin_ctz(bits)];
       scalar_poison += v - v;
-      if (v > best || best_id < 0) {
-        best = v;
-        best_id = id;
+      if (v > scalar_top || scalar_best_id < 0) {
+        scalar_top = v;
+        scalar_best_id = static_cast<int32_t>(w * 32 + __builtin_ctz(bits));
       }
     }
   }
   bad = has_nan(poison) || scalar_poison != scalar_poison;
-  return best_id;
+  if (!any || bad) return -1;
+  const float best = std::max(hmax(top), scalar_top);
+  const fv best_v = splat(best);
+  // Fully allowed words past a partially allowed word's best id cannot hold an earlier one.
+  const size_t end = scalar_best_id >= 0 && scalar_top == best ? static_cast<size_t>(scalar_best_id) / 32 : words;
+  for (size_t w = 0; w < end; ++w) {
+    if (allowed_bits(mask, w, width) != ~uint32_t{0}) continue;
+    const float* p = logits + w * 32;
+    if (!any_bits(load(p) == best_v ? splat(1.0f) : splat(0.0f)) &&
+        !any_bits(load(p + kSimdLanes) == best_v ? splat(1.0f) : splat(0.0f))) {
+      continue;
+    }
+    int i = 0;
+    while (!(p[i] == best)) ++i;
+    return static_cast<int32_t>(w * 32 + i);
+  }
+  return scalar_best_id;
 }
 
 // Copies allowed ids and logits (ids/values need room for every allowed id plus kSimdLanes); returns how
