@@ -139,6 +139,7 @@ int32_t greedy(const float* logits, int32_t width, const uint32_t* mask, size_t 
   bad = has_nan(poison) || scalar_poison != scalar_poison;
   if (!any || bad) return -1;
   const float best = std::max(hmax(top), scalar_top);
+  if (!(hmax(top) == best)) return scalar_best_id;  // no fully allowed word holds the maximum
   const fv best_v = splat(best);
   // Fully allowed words past a partially allowed word's best id cannot hold an earlier one.
   const size_t end = scalar_best_id >= 0 && scalar_top == best ? static_cast<size_t>(scalar_best_id) / 32 : words;
