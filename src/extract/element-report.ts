@@ -4,14 +4,16 @@
  * with pointers into the whole document (`/people/2/name`). The element is verified inside a
  * skeleton of the document that holds only it, at its own index, so `$ref`s, tuple positions and
  * annotations resolve as in the final verification; reports about the rest of the skeleton are
- * left out. The schema's own validation (zod refinements) needs the whole document: it runs on
- * the final result only.
+ * left out. A long document's elements come from the merge of its chunks: mergedElementReport.
+ * The schema's own validation (zod refinements) needs the whole document: it runs on the final
+ * result only.
  */
 import type { GroundingOptions } from "../ground/index.js";
 import type { JsonSchema } from "../schema/index.js";
 import { toPointer, type JsonPath } from "../util/index.js";
 import { typedPartial } from "./typed-partial.js";
-import type { DeepPartial, StreamElement } from "./types.js";
+import { validate, type Issue } from "../validate/index.js";
+import type { DeepPartial, FieldResult, StreamElement } from "./types.js";
 import { verifyParsed } from "./verify-output.js";
 
 export interface ElementToReport {
@@ -26,12 +28,26 @@ export interface ElementToReport {
 }
 
 export function elementReport<E>(o: ElementToReport): StreamElement<E> {
-  const path = [...o.arrayPath, o.index];
   const checked = verifyParsed<unknown>(skeleton(o.arrayPath, o.index, o.element), { text: o.text, jsonSchema: o.jsonSchema, grounding: o.grounding });
-  const pointer = toPointer(path);
-  const inside = (p: string): boolean => p === pointer || p.startsWith(`${pointer}/`);
-  const fields = checked.fields.filter((f) => inside(f.pointer));
-  const issues = checked.issues.filter((i) => inside(i.pointer));
+  const inside = within([...o.arrayPath, o.index]);
+  return reportOf<E>(o, at(checked.value, [...o.arrayPath, o.index]), checked.fields.filter(inside), checked.issues.filter(inside));
+}
+
+/** An element of a long document's merged array (already verified in its chunk, null escapes
+ *  resolved): its fields' reports come from the merge, spans in the whole text's offsets; it is
+ *  validated here, and its fields marked invalid as the final result marks them. */
+export function mergedElementReport<E>(o: Omit<ElementToReport, "text" | "grounding"> & { readonly fields: readonly FieldResult[] }): StreamElement<E> {
+  const inside = within([...o.arrayPath, o.index]);
+  const issues = validate(skeleton(o.arrayPath, o.index, o.element), o.jsonSchema).issues.filter(inside);
+  const invalidAt = new Set(issues.map((i) => i.pointer));
+  const fields = o.fields
+    .filter(inside)
+    .map((f): FieldResult => (invalidAt.has(f.pointer) || (f.required && (f.value === null || f.value === undefined)) ? { ...f, status: "invalid" } : f));
+  return reportOf<E>(o, o.element, fields, issues);
+}
+
+function reportOf<E>(o: Pick<ElementToReport, "element" | "arrayPath" | "index" | "jsonSchema">, value: unknown, fields: readonly FieldResult[], issues: readonly Issue[]): StreamElement<E> {
+  const path = [...o.arrayPath, o.index];
   const shaped = typedPartial({ value: skeleton(o.arrayPath, o.index, structuredClone(o.element)), open: undefined, openString: false }, o.jsonSchema);
   const parts = {
     index: o.index,
@@ -41,7 +57,13 @@ export function elementReport<E>(o: ElementToReport): StreamElement<E> {
     partial: at(shaped, path) as DeepPartial<E>,
   };
   const ok = issues.length === 0 && !fields.some((f) => f.status === "invalid");
-  return ok ? { ...parts, ok, data: at(checked.value, path) as E } : { ...parts, ok, data: null };
+  return ok ? { ...parts, ok, data: value as E } : { ...parts, ok, data: null };
+}
+
+/** Whether a pointer is at or under `path`. */
+function within(path: JsonPath): (report: { readonly pointer: string }) => boolean {
+  const pointer = toPointer(path);
+  return (r) => r.pointer === pointer || r.pointer.startsWith(`${pointer}/`);
 }
 
 /** The document with only `element`, at `index` of the array at `arrayPath` (a sparse array). */

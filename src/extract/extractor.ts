@@ -22,7 +22,7 @@ import { verifyOutput } from "./verify-output.js";
 import { ExtractStream } from "./extract-stream.js";
 import { linkedAbort } from "./linked-abort.js";
 import { askFor, attemptReport, resampled } from "./retry.js";
-import { watchProgress, type AttemptWatcher } from "./stream-progress.js";
+import { watchChunks, watchProgress, type AttemptWatcher, type ChunkWatcher } from "./stream-progress.js";
 import type {
   ArrayKeyOf,
   AttemptReport,
@@ -36,12 +36,28 @@ import type {
   StreamOptions,
 } from "./types.js";
 
+/** An idle extractor lent for one chunk of a long document; `release` hands it back. */
+export interface ExtractorLoan {
+  readonly extractor: Extractor;
+  release(): void;
+}
+
+/** Lends an idle extractor other than `borrower`, or undefined when none is idle now. */
+export type LendExtractor = (borrower: Extractor) => ExtractorLoan | undefined;
+
+/** How a stream watches the run: token by token in one text, chunk by chunk in a long document. */
+interface StreamWatch {
+  readonly attempt: AttemptWatcher;
+  readonly chunks: ChunkWatcher;
+}
+
 /**
  * One engine and its compiled grammars, reused across documents: `extract`, `extractMany`, `stream`,
  * and `dispose` (or `await using`) to free the model.
  */
 export class Extractor {
   private disposed = false;
+  private lend: LendExtractor | undefined;
 
   constructor(
     readonly engine: Engine,
@@ -141,7 +157,20 @@ export class Extractor {
     options: StreamOptions<K> = {},
   ): ExtractStream<InferOutput<S>, ElementOf<InferOutput<S>, K>> {
     const { elements, ...extractOptions } = options;
-    return new ExtractStream((sink) => this.run(schema, text, { ...extractOptions, signal: sink.signal }, watchProgress({ text, elements, sink })), options.signal);
+    return new ExtractStream(
+      (sink) => this.run(schema, text, { ...extractOptions, signal: sink.signal }, { attempt: watchProgress({ text, elements, sink }), chunks: watchChunks({ elements, sink }) }),
+      options.signal,
+    );
+  }
+
+  /**
+   * Lets the chunks of a long document (`chunkSize`) also run on other extractors: whenever a
+   * chunk waits, `lend` is asked for an idle extractor, which runs that one chunk and is handed
+   * back. The result is the same as on this extractor alone. ExtractorPool does this for its
+   * extractors (each borrows the pool's idle ones); `undefined` stops it.
+   */
+  shareChunksWith(lend: LendExtractor | undefined): void {
+    this.lend = lend;
   }
 
   async dispose(): Promise<void> {
@@ -155,23 +184,13 @@ export class Extractor {
     await this.dispose();
   }
 
-  private async run<S>(schema: S, text: string, options: ExtractOptions, watch?: AttemptWatcher): Promise<ExtractResult<InferOutput<S>>> {
+  private async run<S>(schema: S, text: string, options: ExtractOptions, watch?: StreamWatch): Promise<ExtractResult<InferOutput<S>>> {
     if (this.disposed) throw new PocketExtractError("ENGINE_DISPOSED", "this extractor was disposed");
     const o = { ...this.defaults, ...options, sampling: mergeSampling(this.defaults.sampling, options.sampling) };
     checkExtractOptions(o);
     checkText(text, o.maxTextBytes);
     if (o.instruction !== undefined) checkTextBytes(o.instruction, o.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES, "instruction");
-    if (o.chunkSize !== undefined && text.length > o.chunkSize) {
-      return extractInChunks({
-        text,
-        chunkSize: o.chunkSize,
-        chunkOverlap: chunkOverlapOf(o),
-        passes: o.passes ?? 1,
-        jsonSchema: this.compile(schema, o).jsonSchema as JsonSchema,
-        zod: ownValidation<InferOutput<S>>(schema),
-        extractChunk: (chunk, pass) => this.run(schema, chunk, { ...options, chunkSize: undefined, sampling: passSampling(o.sampling, pass) }),
-      });
-    }
+    if (o.chunkSize !== undefined && text.length > o.chunkSize) return this.runInChunks(schema, text, o, o.chunkSize, watch?.chunks);
     const compiled = this.compile(schema, o, text);
     const jsonSchema = compiled.jsonSchema as JsonSchema;
     const promptOptions = {
@@ -206,7 +225,7 @@ export class Extractor {
         if (fits(ids)) promptIds = ids;
         else ask = resampled(attempt, o.sampling);
       }
-      const onProgress = watch?.({ number: attempt + 1, jsonSchema, grounding });
+      const onProgress = watch?.attempt({ number: attempt + 1, jsonSchema, grounding });
       const session = await this.engine.createSession({ sampling: ask.sampling, signal: o.signal });
       let generated;
       try {
@@ -228,6 +247,31 @@ export class Extractor {
       log.push(attemptReport(attempt, ask, result));
     }
     return log.length > 1 ? { ...result!, stats: { ...result!.stats, attemptLog: log } } : result!;
+  }
+
+  /** A long document: its chunks on this extractor and those `lend` lends (merged options `o`). */
+  private runInChunks<S>(schema: S, text: string, o: ExtractOptions, chunkSize: number, watch?: ChunkWatcher): Promise<ExtractResult<InferOutput<S>>> {
+    const jsonSchema = this.compile(schema, o).jsonSchema as JsonSchema;
+    const lend = this.lend;
+    return extractInChunks({
+      text,
+      chunkSize,
+      chunkOverlap: chunkOverlapOf(o),
+      passes: o.passes ?? 1,
+      jsonSchema,
+      zod: ownValidation<InferOutput<S>>(schema),
+      signal: o.signal,
+      lanes: {
+        own: this as Extractor,
+        borrow: () => {
+          const loan = lend?.(this);
+          return loan && { lane: loan.extractor, release: () => loan.release() };
+        },
+      },
+      // Every lane runs a chunk with this extractor's options, so which lane ran it does not show.
+      extractChunk: (chunk, pass, lane, signal) => lane.run(schema, chunk, { ...o, chunkSize: undefined, sampling: passSampling(o.sampling, pass), signal }),
+      onSettled: watch?.(jsonSchema),
+    });
   }
 }
 

@@ -9,7 +9,8 @@ import type { GroundingOptions } from "../ground/index.js";
 import { OptionError } from "../errors.js";
 import type { JsonSchema, JsonSchemaObject } from "../schema/index.js";
 import { isRecord, type JsonPath } from "../util/index.js";
-import { elementReport } from "./element-report.js";
+import { elementReport, mergedElementReport } from "./element-report.js";
+import type { SettledChunks } from "./long-document/index.js";
 import type { StreamSink } from "./extract-stream.js";
 import { parseJsonPrefix, type JsonPrefix } from "./partial-json.js";
 import { typedPartial } from "./typed-partial.js";
@@ -108,6 +109,41 @@ export function watchProgress<T, E>(o: { readonly text: string; readonly element
     return (output) => {
       const events = progress.update(wholeCharacters(output));
       if (events.length > 0) o.sink.emit(events);
+    };
+  };
+}
+
+/** Watches a long document's extraction: gets its schema, returns the callback that receives the
+ *  merge of its settled chunks each time more are settled. */
+export type ChunkWatcher = (jsonSchema: JsonSchema) => (settled: SettledChunks) => void;
+
+/**
+ * The watcher of a stream over a long document: a "partial" event each time the merge of the
+ * settled chunks (see SettledChunks) changes, and an "element" event for each item of the
+ * streamed array once the chunk that read it is settled (the merge only appends to arrays, so
+ * the item, its index and its report are final then). Events belong to attempt 1: a chunk's
+ * retries and later passes happen before it is settled.
+ */
+export function watchChunks<T, E>(o: { readonly elements: string | undefined; readonly sink: StreamSink<T, E> }): ChunkWatcher {
+  return (jsonSchema) => {
+    const arrayPath = streamedArray(jsonSchema, o.elements);
+    o.sink.announceElements(arrayPath !== undefined);
+    let lastPartial: string | undefined;
+    let elementsSent = 0;
+    return ({ merged, raw }) => {
+      const events: (PartialEvent<T> | ElementEvent<E>)[] = [];
+      const partial = typedPartial({ value: structuredClone(merged.value), open: undefined, openString: false }, jsonSchema);
+      const key = JSON.stringify(partial);
+      if (partial !== undefined && key !== lastPartial) {
+        lastPartial = key;
+        events.push({ type: "partial", partial: partial as DeepPartial<T>, raw, attempt: 1 });
+      }
+      const items = arrayPath?.reduce<unknown>((node, k) => (isRecord(node) ? node[k] : undefined), merged.value);
+      for (; arrayPath && Array.isArray(items) && elementsSent < items.length; elementsSent++) {
+        const element = mergedElementReport<E>({ element: items[elementsSent], arrayPath, index: elementsSent, jsonSchema, fields: merged.fields });
+        events.push({ type: "element", element, attempt: 1 });
+      }
+      if (events.length > 0) o.sink.emit(events as StreamEvent<T, E>[]);
     };
   };
 }
