@@ -37,6 +37,7 @@ export type ErrorCode =
   | "MODEL_NOT_FOUND"
   | "MODEL_INVALID"
   | "ABORTED"
+  | "POOL_FULL"
   | "CONTEXT_OVERFLOW"
   | "LOGITS_INVALID"
   // extraction

@@ -16,6 +16,8 @@ export {
   verbatim,
   jsonSchema,
   type ExtractorOptions,
+  type ExtractorLoan,
+  type LendExtractor,
   type ExtractStream,
   type ArrayKeyOf,
   type AttemptReport,
@@ -38,6 +40,7 @@ export {
   type StreamOptions,
   type TypedJsonSchema,
 } from "./extract/index.js";
+export { ExtractorPool, PoolFullError, type PoolOptions } from "./pool/index.js";
 export type { GenerateStats, SpeculativeOptions, StopReason } from "./decode/index.js";
 export {
   loadEngine,

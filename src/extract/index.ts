@@ -4,7 +4,7 @@
  * the real one.
  */
 export { createExtractor, extract, type ExtractorOptions } from "./create.js";
-export { Extractor } from "./extractor.js";
+export { Extractor, type ExtractorLoan, type LendExtractor } from "./extractor.js";
 export { DEFAULT_MAX_TEXT_BYTES, OPTION_RANGES, RETRY_MODES, checkExtractOptions } from "./options.js";
 export { parsePartialJson } from "./partial-json.js";
 export { verbatim } from "./verbatim.js";

@@ -5,20 +5,24 @@
  * caller can answer "try later" instead of piling up requests; a waiter whose signal aborts leaves
  * the queue. Compiled grammars are shared across extractors by the process-wide compile cache
  * (keyed by schema, options and vocabulary fingerprint), so N engines of one model compile once.
+ *
+ * A long document (`chunkSize`) spreads over the engines: its request holds one extractor, and
+ * each of its chunks that waits borrows an idle one for that chunk (Extractor.shareChunksWith),
+ * so it uses the engines no request is waiting for, and a request that arrives waits at most one
+ * chunk for the engine it gets.
  */
-import type { Extractor } from "../extract/index.js";
+import type { ExtractOptions, ExtractResult, Extractor, ExtractorLoan, InferOutput } from "../extract/index.js";
+import { PocketExtractError } from "../errors.js";
 
 export { isDocumentFault } from "./failure.js";
 
 /** The wait queue is full: the caller should retry after `retryAfterSeconds`. */
-export class PoolFullError extends Error {
-  override readonly name = "PoolFullError";
-
+export class PoolFullError extends PocketExtractError {
   constructor(
     readonly waiting: number,
     readonly retryAfterSeconds: number,
   ) {
-    super(`all engines are busy and ${waiting} request(s) are already waiting; retry in ${retryAfterSeconds} s`);
+    super("POOL_FULL", `all engines are busy and ${waiting} request(s) are already waiting; retry in ${retryAfterSeconds} s`);
   }
 }
 
@@ -46,6 +50,7 @@ export class ExtractorPool {
     if (extractors.length === 0) throw new RangeError("an ExtractorPool needs at least one extractor");
     this.idle = [...extractors];
     this.maxWaiting = options.maxWaiting ?? 4 * extractors.length;
+    for (const extractor of extractors) extractor.shareChunksWith((borrower) => this.lend(borrower));
   }
 
   get size(): number {
@@ -77,14 +82,31 @@ export class ExtractorPool {
     }
   }
 
+  /**
+   * Extracts one document on an extractor of the pool (waiting, bounded, when all are busy); a
+   * long document's chunks also run on the extractors that are idle meanwhile. The same result as
+   * `extract` on one extractor; `options.signal` stops every engine at work on it.
+   */
+  extract<S>(schema: S, text: string, options: ExtractOptions = {}): Promise<ExtractResult<InferOutput<S>>> {
+    return this.use((extractor) => extractor.extract(schema, text, options), options.signal);
+  }
+
   /** Seconds a refused caller should wait: the queue ahead of it drained at the recent pace. */
   retryAfterSeconds(): number {
     return Math.max(1, Math.ceil(((this.waiters.length + 1) * this.meanHoldMs) / this.extractors.length / 1000));
   }
 
   async dispose(): Promise<void> {
-    for (const w of this.waiters.splice(0)) w.reject(new Error("the extractor pool was disposed"));
+    for (const w of this.waiters.splice(0)) w.reject(new PocketExtractError("ENGINE_DISPOSED", "the extractor pool was disposed"));
     await Promise.all(this.extractors.map((e) => e.dispose()));
+  }
+
+  /** An idle extractor for one chunk of `borrower`'s document; none while requests wait for one. */
+  private lend(borrower: Extractor): ExtractorLoan | undefined {
+    const extractor = [...this.idle].reverse().find((e) => e !== borrower);
+    if (!extractor) return undefined;
+    this.idle.splice(this.idle.indexOf(extractor), 1);
+    return { extractor, release: () => this.release(extractor) };
   }
 
   private acquire(signal: AbortSignal | undefined): Promise<Extractor> {

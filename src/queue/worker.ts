@@ -55,7 +55,7 @@ export function startQueueWorker(options: QueueWorkerOptions): QueueWorker {
     if (await results.has(id)) return; // delivered again after its result was written
     try {
       const schema = await schemas.get(job.data.schema);
-      const result = await options.pool.use((extractor) => extractor.extract(schema, text));
+      const result = await options.pool.extract(schema, text);
       await record(job, { id, index: 0, result });
     } catch (err) {
       const error = asPocketExtractError(err);

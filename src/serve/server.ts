@@ -10,7 +10,7 @@
 import { setMaxListeners } from "node:events";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { VERSION } from "../version.js";
-import type { ExtractOptions, ExtractResult, Extractor } from "../extract/index.js";
+import type { ExtractOptions, ExtractResult } from "../extract/index.js";
 import type { ExtractorPool } from "../pool/index.js";
 import { documentStatus } from "../report/index.js";
 import { parseChatRequest } from "./chat-request.js";
@@ -74,9 +74,10 @@ export function createServer(options: ServerOptions): PocketServer {
     }
   };
 
-  const extractAndCount = async (extractor: Extractor, schema: unknown, text: string, options: ExtractOptions): Promise<ExtractResult<unknown>> => {
+  /** One document on the pool (a long one's chunks spread over the idle engines), counted. */
+  const extractAndCount = async (schema: unknown, text: string, options: ExtractOptions): Promise<ExtractResult<unknown>> => {
     try {
-      const result = await extractor.extract(schema, text, options);
+      const result = await pool.extract(schema, text, options);
       metrics.document(result);
       return result;
     } catch (err) {
@@ -131,7 +132,7 @@ export function createServer(options: ServerOptions): PocketServer {
       const req = parseExtractRequest(request.body);
       const options = withoutUndefined({ ...req.options, signal });
       if (!req.stream) {
-        const result = await pool.use((extractor) => extractAndCount(extractor, req.schema, req.text, options), signal);
+        const result = await extractAndCount(req.schema, req.text, options);
         return { status: documentStatus({ result }), ...result };
       }
       return streamOnPool(reply, signal, req.schema, req.text, options, {
@@ -148,7 +149,7 @@ export function createServer(options: ServerOptions): PocketServer {
       const options = withoutUndefined({ ...req.options, signal });
       const who = completionIdentity(req.model);
       if (!req.stream) {
-        const result = await pool.use((extractor) => extractAndCount(extractor, req.schema, req.text, options), signal);
+        const result = await extractAndCount(req.schema, req.text, options);
         return chatCompletion(who, result);
       }
       let sent = "";
