@@ -26,6 +26,7 @@ export class PoolFullError extends PocketExtractError {
   }
 }
 
+/** How many requests an ExtractorPool lets wait for an extractor. */
 export interface PoolOptions {
   /** Requests allowed to wait for a free extractor (default: 4 per extractor). 0 = no waiting. */
   readonly maxWaiting?: number;
@@ -36,6 +37,10 @@ interface Waiter {
   readonly reject: (reason: unknown) => void;
 }
 
+/**
+ * N extractors (one engine each) serving one request each at a time, behind a bounded wait queue;
+ * `extract` runs a document on one of them, a long document's chunks on all that are idle.
+ */
 export class ExtractorPool {
   private readonly idle: Extractor[];
   private readonly waiters: Waiter[] = [];

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createExtractor, type Extractor } from "../../src/index.js";
+import { createExtractor, type Extractor, type StreamEvent } from "../../src/index.js";
 import { ScriptedEngine } from "../../src/engines/index.js";
 import type { Vocabulary } from "../../src/tokens/index.js";
 import { longDocument, paymentsEngine, PaymentsSchema, readPayments } from "../../bench/support/long-document.js";
@@ -16,6 +16,7 @@ beforeAll(async () => {
   vocab = await fixtureVocabulary();
 });
 
+type Payments = z.infer<typeof PaymentsSchema>;
 const payments = (): Promise<Extractor> => createExtractor({ engine: paymentsEngine(vocab, 8192) });
 
 describe("long documents", () => {
@@ -109,14 +110,56 @@ describe("long documents", () => {
     expect(twice.data?.payments.map((p) => p.id)).toEqual(all.map((p) => p.id));
   });
 
-  it("stream on a chunked text yields the merged result only", async () => {
-    const { text, payments: all } = longDocument(3000);
+  it("stream on a chunked text: partials grow as chunks complete, each payment once as an element, the result extract() gives", async () => {
+    const { text, payments: all } = longDocument(6000);
     const ex = await payments();
-    const events = [];
-    for await (const e of ex.stream(PaymentsSchema, text, { chunkSize: 1000 })) events.push(e);
-    expect(events.map((e) => e.type)).toEqual(["result"]);
-    const last = events[0]!;
-    expect(last.type === "result" && last.result.data?.payments.length).toBe(all.length);
+    const stream = ex.stream(PaymentsSchema, text, { chunkSize: 1000, elements: "payments" });
+    const events: StreamEvent<Payments, Payments["payments"][number]>[] = [];
+    for await (const e of stream) events.push(e);
+    const last = events.at(-1)!;
+    expect(last.type).toBe("result");
+    if (last.type !== "result") return;
+    const result = last.result;
+    const { stats: a, ...streamed } = result;
+    const { stats: b, ...extracted } = await ex.extract(PaymentsSchema, text, { chunkSize: 1000 });
+    expect(streamed).toEqual(extracted);
+    expect(a.chunks).toBe(b.chunks);
+    // Partials: the merge of the chunks completed so far, each one extending the one before.
+    const partials = events.flatMap((e) => (e.type === "partial" ? [e] : []));
+    expect(partials.length).toBeGreaterThan(2);
+    partials.forEach((p, i) => {
+      const ids = (p.partial.payments ?? []).map((x) => x?.id);
+      const next = i + 1 < partials.length ? (partials[i + 1]!.partial.payments ?? []).map((x) => x?.id) : all.map((x) => x.id);
+      expect(next.slice(0, ids.length)).toEqual(ids);
+      expect(result.raw.startsWith(p.raw)).toBe(true);
+    });
+    expect(partials.at(-1)!.partial).toEqual(result.data);
+    // Elements: every payment once, in order, with the final result's reports.
+    const elements = events.flatMap((e) => (e.type === "element" ? [e.element] : []));
+    expect(elements.map((e) => e.index)).toEqual(all.map((_, i) => i));
+    expect(elements.map((e) => e.data)).toEqual(result.data?.payments);
+    for (const e of elements) {
+      expect(e.ok && e.grounded).toBe(true);
+      expect(e.fields).toEqual(result.fields.filter((f) => f.pointer.startsWith(`/payments/${e.index}/`)));
+    }
+    // Each element comes no later than the partial that first holds it.
+    const firstHolding = (i: number) => events.findIndex((e) => e.type === "partial" && (e.partial.payments?.length ?? 0) > i);
+    elements.forEach((e) => expect(events.findIndex((x) => x.type === "element" && x.element === e)).toBeGreaterThan(firstHolding(e.index)));
+  });
+
+  it("stream on a chunked text: partialObjectStream and elementStream read alone; stopping the reader stops the chunks", async () => {
+    const { text, payments: all } = longDocument(6000);
+    const ex = await payments();
+    const partials = [];
+    for await (const p of ex.stream(PaymentsSchema, text, { chunkSize: 1000 }).partialObjectStream) partials.push(p);
+    expect(partials.at(-1)?.payments?.length).toBe(all.length);
+    const ids = [];
+    for await (const e of ex.stream(PaymentsSchema, text, { chunkSize: 1000, elements: "payments" }).elementStream) ids.push(e.data?.id);
+    expect(ids).toEqual(all.map((p) => p.id));
+    const stream = ex.stream(PaymentsSchema, text, { chunkSize: 1000, elements: "payments" });
+    for await (const e of stream.elementStream) if (e.index === 0) break;
+    await expect(stream.result).rejects.toMatchObject({ code: "ABORTED" });
+    await expect(ex.stream(PaymentsSchema, text, { chunkSize: 1000, elements: "nope" as "payments" }).result).rejects.toMatchObject({ code: "OPTION_INVALID" });
   });
 
   it("checks the options and keeps maxTextBytes as the bound of the whole text", async () => {

@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { longDocument, paymentsEngine, PaymentsSchema } from "../../bench/support/long-document.js";
 import type { FieldResult } from "../../src/index.js";
+import { createExtractor } from "../../src/index.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
+import { mostOpenAtOnce, sessionsBy, timelineEngine, type TimelineEntry } from "../support/timeline-engine.js";
 import { postJson, startServer, type TestServer } from "./support/server.js";
 
 const SCHEMA = z.toJSONSchema(PaymentsSchema);
@@ -37,6 +39,24 @@ describe("POST /v1/extract with chunkSize", () => {
       expect(fields.find((f) => f.pointer === `/payments/${i}/id`)!.best).toMatchObject({ start: p.idAt, end: p.idAt + p.id.length, text: p.id });
     });
     for (const f of fields) for (const s of f.spans) expect(doc.text.slice(s.start, s.end)).toBe(s.text);
+  });
+
+  it("on a server of two engines, one request's chunks run on both; the answer is the one-engine answer", async () => {
+    const timeline: TimelineEntry[] = [];
+    const vocab = await fixtureVocabulary();
+    const extractors = await Promise.all(["a", "b"].map((name) => createExtractor({ engine: timelineEngine(paymentsEngine(vocab, 8192), name, timeline), maxTokens: 512 })));
+    const two = await startServer(extractors);
+    try {
+      const options = { chunkSize: 1000, chunkOverlap: 300 };
+      const spread = await postJson(`${two.url}/v1/extract`, { schema: SCHEMA, text: doc.text, options });
+      const one = await extract(options);
+      expect(spread.status).toBe(200);
+      for (const key of ["status", "ok", "data", "fields", "issues", "raw"]) expect(spread.body[key], key).toEqual(one.body[key]);
+      expect(Object.keys(sessionsBy(timeline)).sort()).toEqual(["a", "b"]);
+      expect(mostOpenAtOnce(timeline)).toBe(2);
+    } finally {
+      await two.close();
+    }
   });
 
   it("refuses a bad chunking option with a 400 naming it, then serves the next request", async () => {
