@@ -7,7 +7,7 @@
 import { resolveSchema, unionBranches } from "../ground/index.js";
 import type { GroundingOptions } from "../ground/index.js";
 import { OptionError } from "../errors.js";
-import type { JsonSchema, JsonSchemaObject } from "../schema/index.js";
+import { SchemaNode, type JsonSchema, type JsonSchemaObject } from "../schema/index.js";
 import { isRecord, type JsonPath } from "../util/index.js";
 import { elementReport, mergedElementReport } from "./element-report.js";
 import type { SettledChunks } from "./long-document/index.js";
@@ -15,7 +15,6 @@ import type { StreamSink } from "./extract-stream.js";
 import { parseJsonPrefix, type JsonPrefix } from "./partial-json.js";
 import { typedPartial } from "./typed-partial.js";
 import type { DeepPartial, ElementEvent, PartialEvent, StreamElement, StreamEvent } from "./types.js";
-import { wholeCharacters } from "./whole-characters.js";
 
 export interface ProgressContext {
   readonly jsonSchema: JsonSchema;
@@ -73,14 +72,15 @@ export class StreamProgress<T, E> {
 }
 
 /** The path of the array a stream reports the elements of: the root when it is an array and no
- *  property is named, else the named top-level property, which must be an array. */
+ *  property is named, else the named top-level property, which must be an array. Keywords are
+ *  read through the typed SchemaNode, as the compiler reads them. */
 function streamedArray(jsonSchema: JsonSchema, elements: unknown): JsonPath | undefined {
   const root = resolveSchema(jsonSchema, jsonSchema);
   if (elements === undefined) return root && admitsArray(jsonSchema, root) ? [] : undefined;
-  const properties = isRecord(root?.properties) ? root.properties : {};
-  const names = Object.keys(properties).filter((k) => {
-    const s = resolveSchema(jsonSchema, properties[k]);
-    return s !== undefined && admitsArray(jsonSchema, s);
+  const properties = root ? (new SchemaNode(root, "").peek("properties") ?? new Map<string, unknown>()) : new Map<string, unknown>();
+  const names = [...properties].flatMap(([name, sub]) => {
+    const s = resolveSchema(jsonSchema, sub);
+    return s !== undefined && admitsArray(jsonSchema, s) ? [name] : [];
   });
   if (typeof elements !== "string" || !names.includes(elements)) {
     throw new OptionError("elements", elements, `the name of a top-level array property of the schema (${names.map((n) => JSON.stringify(n)).join(", ") || "it has none"})`);
@@ -88,9 +88,12 @@ function streamedArray(jsonSchema: JsonSchema, elements: unknown): JsonPath | un
   return [elements];
 }
 
+/** An array type, an untyped schema with array keywords, or a union with such a branch. */
 function admitsArray(root: JsonSchema, s: JsonSchemaObject, depth = 0): boolean {
-  if (s.type === "array" || (Array.isArray(s.type) && s.type.includes("array"))) return true;
-  if (s.type === undefined && ("items" in s || "prefixItems" in s)) return true;
+  const node = new SchemaNode(s, "");
+  const type = node.peek("type");
+  if (type?.has("array") === true) return true;
+  if (type === undefined && (node.has("items") || node.has("prefixItems"))) return true;
   return depth < 8 && (unionBranches(s) ?? []).some((b) => {
     const r = resolveSchema(root, b);
     return r !== undefined && admitsArray(root, r, depth + 1);
@@ -98,7 +101,7 @@ function admitsArray(root: JsonSchema, s: JsonSchemaObject, depth = 0): boolean 
 }
 
 /** Watches one generation attempt of an extraction: gets the attempt's schema and grounding,
- *  returns the callback that receives its output so far. */
+ *  returns the callback that receives its output so far (the same bytes, grown, each call). */
 export type AttemptWatcher = (attempt: { readonly number: number; readonly jsonSchema: JsonSchema; readonly grounding: GroundingOptions }) => (output: Uint8Array) => void;
 
 /** The watcher of a stream: a StreamProgress per attempt, its events delivered to the sink. */
@@ -106,8 +109,17 @@ export function watchProgress<T, E>(o: { readonly text: string; readonly element
   return (attempt) => {
     const progress = new StreamProgress<T, E>({ jsonSchema: attempt.jsonSchema, text: o.text, grounding: attempt.grounding, elements: o.elements, attempt: attempt.number });
     o.sink.announceElements(progress.arrayPath !== undefined);
+    // The output only grows: decode just the new bytes (a character split across tokens waits in
+    // the decoder until whole), and look again only when a character was added.
+    const decoder = new TextDecoder();
+    let decodedBytes = 0;
+    let raw = "";
     return (output) => {
-      const events = progress.update(wholeCharacters(output));
+      const added = decoder.decode(output.subarray(decodedBytes), { stream: true });
+      decodedBytes = output.length;
+      if (added === "") return;
+      raw += added;
+      const events = progress.update(raw);
       if (events.length > 0) o.sink.emit(events);
     };
   };

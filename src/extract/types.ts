@@ -128,7 +128,8 @@ export interface ExtractOptions extends SchemaLimits {
   readonly language?: "auto" | "zh" | "en";
   /** Few-shot examples, validated against the schema. */
   readonly examples?: readonly { readonly text: string; readonly output: unknown }[];
-  /** Extra instruction appended to the system prompt. */
+  /** Replaces the prompt's default instruction sentence(s); the field list, the examples and the
+   *  document still follow. */
   readonly instruction?: string;
   /** Default bound for strings without maxLength (characters, default 200). */
   readonly defaultMaxStringLength?: number;
