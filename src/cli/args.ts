@@ -24,6 +24,8 @@ export interface RunArgs {
   readonly textField: string;
   readonly idField: string;
   readonly concurrency: number;
+  /** Engines loaded from --model; more than one spread documents, and a long one's chunks, over them. */
+  readonly engines: number;
   readonly maxTokens: number | undefined;
   readonly threads: number | undefined;
   readonly contextLength: number | undefined;
@@ -67,7 +69,9 @@ run: extract one JSON result per input line; results are appended to --output as
                             locked for the run by <file>.lock
   --text-field <name>       input field holding the text (default: text)
   --id-field <name>         input field holding the id (default: id; absent -> the line number)
-  --concurrency <n>         documents in flight (default: 1)
+  --concurrency <n>         documents in flight (default: 1, or --engines)
+  --engines <n>             engines to load, each running one document at a time; a long
+                            document's chunks (--chunk-size) also run on the idle ones (default: 1)
   --max-tokens <n>          output token budget per document (default: 512)
   --threads <n>             engine CPU threads (default: the engine's choice)
   --context-length <n>      model context in tokens (default: the engine's)
@@ -112,6 +116,7 @@ const OPTIONS = {
   "text-field": { type: "string" },
   "id-field": { type: "string" },
   concurrency: { type: "string" },
+  engines: { type: "string" },
   "max-tokens": { type: "string" },
   threads: { type: "string" },
   "context-length": { type: "string" },
@@ -129,7 +134,7 @@ const OPTIONS = {
   ...GROUNDING_OPTIONS,
 } as const;
 
-const RUN_ONLY = ["model", "input", "output", "text-field", "id-field", "concurrency", "max-tokens", "threads", "context-length", "resume", "report", "summary-json", "quiet", "max-text-bytes", "max-line-bytes", ...EXTRACTION_OPTION_NAMES, ...GROUNDING_OPTION_NAMES] as const;
+const RUN_ONLY = ["model", "input", "output", "text-field", "id-field", "concurrency", "engines", "max-tokens", "threads", "context-length", "resume", "report", "summary-json", "quiet", "max-text-bytes", "max-line-bytes", ...EXTRACTION_OPTION_NAMES, ...GROUNDING_OPTION_NAMES] as const;
 const INSPECT_ONLY = ["text", "text-file"] as const;
 
 /**
@@ -178,7 +183,8 @@ export function parseCliArgs(argv: readonly string[], modelOptional = false): Cl
     output: required("output"),
     textField: nonEmpty(values["text-field"], "text-field") ?? "text",
     idField: nonEmpty(values["id-field"], "id-field") ?? "id",
-    concurrency: positiveInteger(values.concurrency, "concurrency") ?? 1,
+    concurrency: positiveInteger(values.concurrency, "concurrency") ?? positiveInteger(values.engines, "engines") ?? 1,
+    engines: positiveInteger(values.engines, "engines") ?? 1,
     maxTokens: positiveInteger(values["max-tokens"], "max-tokens"),
     threads: positiveInteger(values.threads, "threads"),
     contextLength: positiveInteger(values["context-length"], "context-length"),

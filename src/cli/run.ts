@@ -12,6 +12,7 @@ import { writeFile, type FileHandle } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { FileError, PocketExtractError } from "../errors.js";
 import { createExtractor, type BatchInput, type Extractor } from "../extract/index.js";
+import { ExtractorPool } from "../pool/index.js";
 import {
   JsonlAppender,
   countContentLines,
@@ -71,14 +72,15 @@ async function runLocked(args: RunArgs, io: CliIo, schema: unknown, input: FileH
   if (prior && prior.truncatedBytes > 0 && !args.quiet) {
     io.stderr.write(`--resume: removed a torn last line (${prior.truncatedBytes} bytes) from ${args.output}; that document is redone\n`);
   }
-  const extractor = io.engine
-    ? await createExtractor({ engine: io.engine })
-    : await createExtractor({ model: args.model!, threads: args.threads, contextLength: args.contextLength });
+  const extractors = await openExtractors(args, io);
+  const extractor = extractors[0]!;
+  // One engine: documents in flight share it. Several: a pool, one document per engine at a time.
+  const runner = extractors.length === 1 ? extractor : new ExtractorPool(extractors, { maxWaiting: args.concurrency });
   try {
     extractor.compile(schema); // a schema error ends the run here, before the output is touched
     const setupMs = performance.now() - started;
     const batchStarted = performance.now();
-    const batch = await extractAll(args, io, input, extractor, schema, summary, prior?.done ?? new Map());
+    const batch = await extractAll(args, io, input, runner, schema, summary, prior?.done ?? new Map());
     const batchMs = performance.now() - batchStarted;
     const result = summary.build({ setupMs, batchMs }, batch.signal);
     const exitCode = batch.signal ? exitCodeOf(batch.signal) : summary.anyFailed ? 1 : 0;
@@ -96,8 +98,22 @@ async function runLocked(args: RunArgs, io: CliIo, schema: unknown, input: FileH
     }
     return exitCode;
   } finally {
-    if (!io.engine) await extractor.dispose();
+    if (!io.engine) await Promise.all(extractors.map((e) => e.dispose()));
   }
+}
+
+/** --engines extractors: engines loaded from --model, or extractors over the injected engine. */
+async function openExtractors(args: RunArgs, io: CliIo): Promise<Extractor[]> {
+  const extractors: Extractor[] = [];
+  try {
+    for (let i = 0; i < args.engines; i++) {
+      extractors.push(io.engine ? await createExtractor({ engine: io.engine }) : await createExtractor({ model: args.model!, threads: args.threads, contextLength: args.contextLength }));
+    }
+  } catch (err) {
+    if (!io.engine) await Promise.all(extractors.map((e) => e.dispose()));
+    throw err;
+  }
+  return extractors;
 }
 
 function exitCodeOf(signal: StopSignal): number {
@@ -109,7 +125,7 @@ async function extractAll(
   args: RunArgs,
   io: CliIo,
   input: FileHandle | undefined,
-  extractor: Extractor,
+  extractor: Pick<Extractor, "extractMany">,
   schema: unknown,
   summary: SummaryBuilder,
   done: ReadonlyMap<number, RecordKey>,

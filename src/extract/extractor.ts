@@ -8,7 +8,7 @@
 import { compileGrammar, type CompiledGrammar } from "../mask/index.js";
 import { DEFAULT_MAX_TOKENS, generate } from "../decode/index.js";
 import type { Engine, SamplingOptions } from "../engines/index.js";
-import { asPocketExtractError, PocketExtractError } from "../errors.js";
+import { PocketExtractError } from "../errors.js";
 import { buildPrompt } from "../prompt/index.js";
 import { encodeSegments } from "../tokens/index.js";
 import { DEFAULT_SCHEMA_LIMITS, ownValidation, type JsonSchema, type SchemaLimits } from "../schema/index.js";
@@ -20,7 +20,7 @@ import { ASYNC_DISPOSE } from "../util/index.js";
 import { hasVerbatimFields } from "./verbatim.js";
 import { verifyOutput } from "./verify-output.js";
 import { ExtractStream } from "./extract-stream.js";
-import { linkedAbort } from "./linked-abort.js";
+import { runBatch } from "./batch.js";
 import { askFor, attemptReport, resampled } from "./retry.js";
 import { watchChunks, watchProgress, type AttemptWatcher, type ChunkWatcher } from "./stream-progress.js";
 import type {
@@ -92,57 +92,8 @@ export class Extractor {
     options: BatchOptions = {},
   ): AsyncGenerator<BatchResult<InferOutput<S>>> {
     checkExtractOptions(options);
-    const concurrency = options.concurrency ?? 1;
     this.compile(schema, options); // fail fast on a bad schema, before any document
-    // Leaving the loop early aborts the documents in flight: the engine is free when it is left.
-    const stop = linkedAbort(options.signal);
-    const runOptions = { ...options, signal: stop.signal };
-    const source = toAsyncIterator(inputs);
-    type Done = { kind: "done"; key: number; out: BatchResult<InferOutput<S>> };
-    type Input = { kind: "input"; next: IteratorResult<BatchInput | string> };
-    const inFlight = new Map<number, Promise<Done>>();
-    let pendingInput: Promise<Input> | undefined;
-    let exhausted = false;
-    let index = 0;
-    // Race finished documents against the next input, so a slow input (a live pipe) never holds
-    // back results that are already done.
-    try {
-      while (!exhausted || inFlight.size > 0) {
-        if (!exhausted && !pendingInput && inFlight.size < concurrency && !stop.signal.aborted) {
-          pendingInput = source.next().then((next) => ({ kind: "input", next }));
-        }
-        const racers: Promise<Done | Input>[] = [...inFlight.values()];
-        if (pendingInput) racers.push(pendingInput);
-        if (racers.length === 0) break;
-        const first = await Promise.race(racers);
-        if (first.kind === "done") {
-          inFlight.delete(first.key);
-          yield first.out;
-          continue;
-        }
-        pendingInput = undefined;
-        if (first.next.done) {
-          exhausted = true;
-          continue;
-        }
-        const input = typeof first.next.value === "string" ? { text: first.next.value } : first.next.value;
-        const key = index++;
-        const id = input.id ?? key;
-        inFlight.set(
-          key,
-          this.run(schema, input.text, runOptions).then(
-            (result): Done => ({ kind: "done", key, out: { id, index: key, result } }),
-            (error: unknown): Done => ({ kind: "done", key, out: { id, index: key, error: asPocketExtractError(error) } }),
-          ),
-        );
-      }
-    } finally {
-      if (inFlight.size > 0) {
-        stop.abort(new PocketExtractError("ABORTED", "the batch's reader stopped reading"));
-        await Promise.all(inFlight.values());
-      }
-      stop.release();
-    }
+    yield* runBatch(inputs, options.concurrency ?? 1, options.signal, (text, signal) => this.run(schema, text, { ...options, signal }));
   }
 
   /**
@@ -285,10 +236,4 @@ function schemaLimits(o: ExtractOptions): SchemaLimits {
   const limits: { -readonly [K in keyof SchemaLimits]: SchemaLimits[K] } = {};
   for (const key of Object.keys(DEFAULT_SCHEMA_LIMITS) as (keyof SchemaLimits)[]) if (o[key] !== undefined) limits[key] = o[key];
   return limits;
-}
-
-function toAsyncIterator<T>(source: Iterable<T> | AsyncIterable<T>): AsyncIterator<T> {
-  if (Symbol.asyncIterator in source) return source[Symbol.asyncIterator]();
-  const it = source[Symbol.iterator]();
-  return { next: async () => it.next() };
 }

@@ -32,6 +32,7 @@ export type {
   TypedJsonSchema,
 } from "./types.js";
 export { ExtractStream } from "./extract-stream.js";
+export { runBatch } from "./batch.js";
 export { watchProgress } from "./stream-progress.js";
 export { checkText } from "./text-checks.js";
 export { verifyOutput } from "./verify-output.js";

@@ -11,7 +11,8 @@
  * so it uses the engines no request is waiting for, and a request that arrives waits at most one
  * chunk for the engine it gets.
  */
-import type { ExtractOptions, ExtractResult, Extractor, ExtractorLoan, InferOutput } from "../extract/index.js";
+import { checkExtractOptions, runBatch } from "../extract/index.js";
+import type { BatchInput, BatchOptions, BatchResult, ExtractOptions, ExtractResult, Extractor, ExtractorLoan, InferOutput } from "../extract/index.js";
 import { PocketExtractError } from "../errors.js";
 
 export { isDocumentFault } from "./failure.js";
@@ -94,6 +95,23 @@ export class ExtractorPool {
    */
   extract<S>(schema: S, text: string, options: ExtractOptions = {}): Promise<ExtractResult<InferOutput<S>>> {
     return this.use((extractor) => extractor.extract(schema, text, options), options.signal);
+  }
+
+  /**
+   * Extracts many documents, each as `extract` does (on a free extractor, a long one on the idle
+   * ones too); results arrive in completion order, tagged with id and index, as from
+   * `Extractor.extractMany`. `concurrency` (default: the pool's size) documents are in flight at
+   * once; more than the pool's size plus its wait queue would be refused (POOL_FULL error entries).
+   */
+  async *extractMany<S>(
+    schema: S,
+    inputs: Iterable<BatchInput | string> | AsyncIterable<BatchInput | string>,
+    options: BatchOptions = {},
+  ): AsyncGenerator<BatchResult<InferOutput<S>>> {
+    checkExtractOptions(options);
+    this.extractors[0]!.compile(schema, options); // fail fast on a bad schema, before any document
+    const { concurrency = this.size, ...extractOptions } = options;
+    yield* runBatch(inputs, concurrency, options.signal, (text, signal) => this.extract(schema, text, { ...extractOptions, signal }));
   }
 
   /** Seconds a refused caller should wait: the queue ahead of it drained at the recent pace. */

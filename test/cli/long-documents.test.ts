@@ -14,6 +14,7 @@ import { parseServingArgs } from "../../src/cli/serving-args.js";
 import type { Engine } from "../../src/engines/engine.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
+import { mostOpenAtOnce, timelineEngine, type TimelineEntry } from "../support/timeline-engine.js";
 import { FIXTURES, captureIo, readJsonl, scratchDir, writeJsonl } from "./support/harness.js";
 
 const PAYMENTS = join(FIXTURES, "payments.ts#Payments");
@@ -68,6 +69,23 @@ describe("run --chunk-size", () => {
       expect(name.best).toMatchObject({ start: p.nameAt, text: p.name });
     });
     for (const f of r.fields) for (const s of f.spans) expect(doc.text.slice(s.start, s.end)).toBe(s.text);
+  });
+
+  it("--engines 2 reads the chunks two at a time and writes the record --engines 1 writes", async () => {
+    const doc = longDocument(6000);
+    const flags = ["--chunk-size", "1000", "--chunk-overlap", "300"];
+    const one: TimelineEntry[] = [];
+    const two: TimelineEntry[] = [];
+    const alone = await run(timelineEngine(paymentsEngine(vocab, 8192), "one", one), doc.text, ...flags);
+    const spread = await run(timelineEngine(paymentsEngine(vocab, 8192), "two", two), doc.text, ...flags, "--engines", "2");
+    expect(spread.code, spread.err).toBe(0);
+    const timeless = (r: ResultRecord) => ({ ...r, stats: { chunks: r.stats.chunks, attempts: r.stats.attempts, promptTokens: r.stats.promptTokens } });
+    expect(spread.records.map(timeless)).toEqual(alone.records.map(timeless));
+    expect(mostOpenAtOnce(one)).toBe(1);
+    expect(mostOpenAtOnce(two)).toBe(2);
+    const bad = await run(paymentsEngine(vocab, 8192), doc.text, "--engines", "0");
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--engines/);
   });
 
   it("without --chunk-size the same text is one document (one session)", async () => {

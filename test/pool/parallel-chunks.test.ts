@@ -131,6 +131,24 @@ describe("ExtractorPool.extract: a long document over several engines", () => {
   });
 });
 
+describe("ExtractorPool.extractMany", () => {
+  it("runs the documents on both engines, each result as one extractor gives it; a bad document is an error entry", async () => {
+    const texts = [doc().text.slice(0, 900), doc().text.slice(900, 1800), "", doc().text.slice(1800, 2700)];
+    const one = await createExtractor({ engine: paymentsEngine(vocab) });
+    const timeline: TimelineEntry[] = [];
+    const pool = await poolOf([timelineEngine(paymentsEngine(vocab), "a", timeline), timelineEngine(paymentsEngine(vocab), "b", timeline)]);
+    const out = [];
+    for await (const r of pool.extractMany(PaymentsSchema, texts)) out.push(r);
+    expect(out.map((r) => r.index).sort()).toEqual([0, 1, 2, 3]);
+    for (const r of out) {
+      if (r.index === 2) expect(r.error?.code).toBe("TEXT_EMPTY");
+      else expect(timeless(r.result!)).toEqual(timeless(await one.extract(PaymentsSchema, texts[r.index]!)));
+    }
+    expect(sessionsBy(timeline)).toEqual({ a: expect.any(Number), b: expect.any(Number) });
+    expect(mostOpenAtOnce(timeline)).toBe(2);
+  });
+});
+
 async function waitFor(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 10_000 && !condition(); i++) await new Promise<void>((resolve) => setImmediate(resolve));
   expect(condition()).toBe(true);
