@@ -7,19 +7,29 @@
  */
 import { asPocketExtractError, PocketExtractError } from "../errors.js";
 import { linkedAbort } from "./linked-abort.js";
-import type { BatchInput, BatchResult, ExtractResult } from "./types.js";
+import { checkExtractOptions } from "./options.js";
+import type { BatchInput, BatchOptions, BatchResult, ExtractResult } from "./types.js";
 
 /** Extracts one document of the batch; `signal` aborts when the batch stops. */
 export type ExtractOne<T> = (text: string, signal: AbortSignal) => Promise<ExtractResult<T>>;
 
-export async function* runBatch<T>(
-  inputs: Iterable<BatchInput | string> | AsyncIterable<BatchInput | string>,
-  concurrency: number,
-  signal: AbortSignal | undefined,
-  extractOne: ExtractOne<T>,
-): AsyncGenerator<BatchResult<T>> {
-  const stop = linkedAbort(signal);
-  const source = toAsyncIterator(inputs);
+export interface Batch<T> {
+  readonly inputs: Iterable<BatchInput | string> | AsyncIterable<BatchInput | string>;
+  readonly options: BatchOptions;
+  /** Documents in flight when `options.concurrency` is unset. */
+  readonly defaultConcurrency: number;
+  /** Compiles the schema: a bad one fails the batch before any document. */
+  readonly compile: () => void;
+  readonly extractOne: ExtractOne<T>;
+}
+
+/** Options are checked and the schema compiled when the batch is first read. */
+export async function* runBatch<T>(batch: Batch<T>): AsyncGenerator<BatchResult<T>> {
+  checkExtractOptions(batch.options);
+  batch.compile();
+  const concurrency = batch.options.concurrency ?? batch.defaultConcurrency;
+  const stop = linkedAbort(batch.options.signal);
+  const source = toAsyncIterator(batch.inputs);
   type Done = { kind: "done"; key: number; out: BatchResult<T> };
   type Input = { kind: "input"; next: IteratorResult<BatchInput | string> };
   const inFlight = new Map<number, Promise<Done>>();
@@ -52,7 +62,7 @@ export async function* runBatch<T>(
       const id = input.id ?? key;
       inFlight.set(
         key,
-        extractOne(input.text, stop.signal).then(
+        batch.extractOne(input.text, stop.signal).then(
           (result): Done => ({ kind: "done", key, out: { id, index: key, result } }),
           (error: unknown): Done => ({ kind: "done", key, out: { id, index: key, error: asPocketExtractError(error) } }),
         ),

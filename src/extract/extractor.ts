@@ -86,14 +86,14 @@ export class Extractor {
   }
 
   /** Extract from many documents; results arrive in completion order, tagged with id and index. */
-  async *extractMany<S>(
-    schema: S,
-    inputs: Iterable<BatchInput | string> | AsyncIterable<BatchInput | string>,
-    options: BatchOptions = {},
-  ): AsyncGenerator<BatchResult<InferOutput<S>>> {
-    checkExtractOptions(options);
-    this.compile(schema, options); // fail fast on a bad schema, before any document
-    yield* runBatch(inputs, options.concurrency ?? 1, options.signal, (text, signal) => this.run(schema, text, { ...options, signal }));
+  extractMany<S>(schema: S, inputs: Iterable<BatchInput | string> | AsyncIterable<BatchInput | string>, options: BatchOptions = {}): AsyncGenerator<BatchResult<InferOutput<S>>> {
+    return runBatch({
+      inputs,
+      options,
+      defaultConcurrency: 1,
+      compile: () => this.compile(schema, options),
+      extractOne: (text, signal) => this.run(schema, text, { ...options, signal }),
+    });
   }
 
   /**

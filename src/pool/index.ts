@@ -11,7 +11,7 @@
  * so it uses the engines no request is waiting for, and a request that arrives waits at most one
  * chunk for the engine it gets.
  */
-import { checkExtractOptions, runBatch } from "../extract/index.js";
+import { runBatch } from "../extract/index.js";
 import type { BatchInput, BatchOptions, BatchResult, ExtractOptions, ExtractResult, Extractor, ExtractorLoan, InferOutput } from "../extract/index.js";
 import { PocketExtractError } from "../errors.js";
 
@@ -103,15 +103,15 @@ export class ExtractorPool {
    * `Extractor.extractMany`. `concurrency` (default: the pool's size) documents are in flight at
    * once; more than the pool's size plus its wait queue would be refused (POOL_FULL error entries).
    */
-  async *extractMany<S>(
-    schema: S,
-    inputs: Iterable<BatchInput | string> | AsyncIterable<BatchInput | string>,
-    options: BatchOptions = {},
-  ): AsyncGenerator<BatchResult<InferOutput<S>>> {
-    checkExtractOptions(options);
-    this.extractors[0]!.compile(schema, options); // fail fast on a bad schema, before any document
-    const { concurrency = this.size, ...extractOptions } = options;
-    yield* runBatch(inputs, concurrency, options.signal, (text, signal) => this.extract(schema, text, { ...extractOptions, signal }));
+  extractMany<S>(schema: S, inputs: Iterable<BatchInput | string> | AsyncIterable<BatchInput | string>, options: BatchOptions = {}): AsyncGenerator<BatchResult<InferOutput<S>>> {
+    const { concurrency: _concurrency, ...extractOptions } = options;
+    return runBatch({
+      inputs,
+      options,
+      defaultConcurrency: this.size,
+      compile: () => this.extractors[0]!.compile(schema, options),
+      extractOne: (text, signal) => this.extract(schema, text, { ...extractOptions, signal }),
+    });
   }
 
   /** Seconds a refused caller should wait: the queue ahead of it drained at the recent pace. */

@@ -7,8 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ensureGgufFixture } from "../../fixtures/gguf/index.js";
-import { createExtractor, ExtractorPool, loadEngine, type Engine, type Extractor, type ExtractResult } from "../../src/index.js";
+import { createExtractor, ExtractorPool, loadEngine, type Engine, type Extractor } from "../../src/index.js";
 import { longDocument } from "../../bench/support/long-document.js";
+import { timeless } from "../support/timeless-result.js";
 import { mostOpenAtOnce, sessionsBy, timelineEngine, type TimelineEntry } from "../support/timeline-engine.js";
 
 const Schema = z.object({ names: z.array(z.string().max(12)).max(3), total: z.number().nullable() });
@@ -31,11 +32,6 @@ afterAll(async () => {
   await Promise.all((engines ?? []).map((e) => e.dispose()));
 });
 
-function timeless(r: ExtractResult<unknown>): unknown {
-  const { totalMs, maskMs, engineMs, timeToFirstTokenMs, compileMs, ...stats } = r.stats;
-  void [totalMs, maskMs, engineMs, timeToFirstTokenMs, compileMs];
-  return { ...r, stats };
-}
 
 describe("a long document on two llama.cpp engines", () => {
   it("runs chunks on both engines at once and gives the single engine's result", async () => {

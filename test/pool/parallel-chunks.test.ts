@@ -11,6 +11,7 @@ import type { Engine } from "../../src/engines/engine.js";
 import type { Vocabulary } from "../../src/tokens/index.js";
 import { longDocument, paymentsEngine, PaymentsSchema } from "../../bench/support/long-document.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
+import { timeless } from "../support/timeless-result.js";
 import { mostOpenAtOnce, sessionsBy, timelineEngine, type TimelineEntry } from "../support/timeline-engine.js";
 
 let vocab: Vocabulary;
@@ -25,12 +26,6 @@ async function poolOf(engines: readonly Engine[]): Promise<ExtractorPool> {
   return new ExtractorPool(await Promise.all(engines.map((engine) => createExtractor({ engine }))));
 }
 
-/** A result without its wall-clock timings (the only part that may differ between runs). */
-function timeless(r: ExtractResult<unknown>): unknown {
-  const { totalMs, maskMs, engineMs, timeToFirstTokenMs, compileMs, ...stats } = r.stats;
-  void [totalMs, maskMs, engineMs, timeToFirstTokenMs, compileMs];
-  return { ...r, stats };
-}
 
 describe("ExtractorPool.extract: a long document over several engines", () => {
   it("gives the single extractor's result, while both engines ran chunks at the same time", async () => {
