@@ -19,6 +19,7 @@ import { keywordsWhere, type SchemaNode } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
 import { cat } from "./format.js";
 import { integerRange } from "./integer-range.js";
+import { reportUse } from "./keyword-uses.js";
 import { FRACTION_ZEROS, isBinaryFraction, multipleOfExpr, zeroFractionExpr } from "./multiple-of.js";
 import { numberRange, type NumberBound } from "./number-range.js";
 
@@ -90,10 +91,6 @@ export function compileNumber(ctx: CompileContext, node: SchemaNode): Expr | nul
   return signOnly ? cat(range, optional(ctx.library("json", "exponent"))) : range;
 }
 
-/** Per compilation, the pointers where a `multipleOf` was compiled inexactly at least once: a
- *  later exact use of the same occurrence must not report it enforced. */
-const inexactMultiples = new WeakMap<CompileContext, Set<string>>();
-
 /**
  * The multiples of `multipleOf` within the bounds (multiple-of.ts), or undefined without one:
  * then the caller compiles the bounds alone, and `multipleOf` (when present) is checked after
@@ -105,18 +102,12 @@ function compileMultipleOf(ctx: CompileContext, node: SchemaNode, b: Bounds, int
   const pointer = node.pointer;
   const spec = { multipleOf: m, lo: tighter(b.min, b.exclusiveMin, true), hi: tighter(b.max, b.exclusiveMax, false), integer, zeroFraction: !integer || ctx.zeroFractionIntegers };
   const expr = multipleOfExpr(spec);
-  const inexact = inexactMultiples.get(ctx) ?? new Set<string>();
-  inexactMultiples.set(ctx, inexact);
   if (expr === undefined) {
-    inexact.add(pointer);
-    ctx.report.set(pointer, "multipleOf", "validatedAfter", "a divisor with prime factors other than 2 and 5 over a wide range; checked after decoding");
+    reportUse(ctx, pointer, "multipleOf", false, "a divisor with prime factors other than 2 and 5 over a wide range; checked after decoding");
     return undefined;
   }
-  if (!inexact.has(pointer)) {
-    const floatsAgree = isBinaryFraction(m);
-    const note = `exact decimal multiples written without exponent, at most 15 significant digits and ${FRACTION_ZEROS} trailing zeros${floatsAgree ? "" : "; ajv's float division after decoding rejects some of them (0.07 for 0.01)"}`;
-    ctx.report.set(pointer, "multipleOf", "enforced", note);
-  }
+  const floatsAgree = isBinaryFraction(m);
+  reportUse(ctx, pointer, "multipleOf", true, `exact decimal multiples written without exponent, at most 15 significant digits and ${FRACTION_ZEROS} trailing zeros${floatsAgree ? "" : "; ajv's float division after decoding rejects some of them (0.07 for 0.01)"}`);
   for (const k of BOUND_KEYWORDS) if (node.has(k)) ctx.report.set(pointer, k, "enforced", "intersected with multipleOf");
   if (expr === null) return ctx.unsat(`no multiple of ${m} in range`, "multipleOf", pointer);
   return expr;
