@@ -164,6 +164,8 @@ describe("multipleOf in the grammar", () => {
     expect(uses({ type: "integer", multipleOf: 7, minimum: 0, maximum: 100 }).after).toEqual([]);
     // One inexact use of an occurrence keeps it checked after decoding.
     expect(uses({ anyOf: [{ maximum: 10 }, { minimum: 1000 }], type: "integer", multipleOf: 7 }).after).toEqual(["multipleOf"]);
+    // allOf keeps the first of two divisors in the grammar; the second is checked after decoding.
+    expect(uses({ type: "integer", allOf: [{ multipleOf: 2 }, { multipleOf: 5 }] }).after).toEqual(["multipleOf"]);
   });
 });
 

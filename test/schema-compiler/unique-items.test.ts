@@ -23,7 +23,7 @@ function arraysOver(pool: readonly unknown[], maxLength: number): unknown[][] {
   return out;
 }
 
-const domains: fc.Arbitrary<{ items: object; values: unknown[] }> = fc.oneof(
+const domains: fc.Arbitrary<{ items: object; values: readonly unknown[] }> = fc.oneof(
   fc.constant({ items: { type: "boolean" }, values: [true, false] }),
   fc.uniqueArray(fc.oneof(fc.string({ maxLength: 3 }), fc.integer({ min: -5, max: 50 }), fc.constant(null)), { minLength: 1, maxLength: 4, selector: (v) => JSON.stringify(v) }).map((values) => ({ items: { enum: values }, values })),
   fc.constant({ items: { const: "only" }, values: ["only"] }),
