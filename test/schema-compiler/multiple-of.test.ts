@@ -12,22 +12,19 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../../src/schema-compiler/index.js";
 import { acceptor } from "./support/accept.js";
+import { scaled } from "./support/decimal.js";
 
 const JS = { mode: "jsonschema" } as const;
 
-/** A decimal text as sign * digits / 10^scale. */
+/** A decimal text as signed digits / 10^scale. */
 interface Decimal {
   readonly digits: bigint;
   readonly scale: number;
 }
 
 function decimal(text: string): Decimal {
-  const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/.exec(text);
-  if (m === null) throw new Error(`not a number: ${text}`);
-  const frac = m[3] ?? "";
-  const exp = Number(m[4] ?? 0);
-  const digits = BigInt(m[2]! + frac) * 10n ** BigInt(Math.max(0, exp));
-  return { digits: m[1] === "-" ? -digits : digits, scale: Math.max(0, frac.length - exp) };
+  const { negative, digits, scale } = scaled(text);
+  return { digits: negative ? -digits : digits, scale };
 }
 
 /** a and b over a common denominator. */
