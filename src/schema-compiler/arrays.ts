@@ -12,7 +12,7 @@ import type { CompileContext } from "./context.js";
 import { cat } from "./format.js";
 import { reportUse } from "./keyword-uses.js";
 import type { CompileFn } from "./objects.js";
-import { distinctItems, MAX_PREFIXES, MAX_VALUES, prefixCount, primitiveLiterals } from "./unique-items.js";
+import { distinctItems, MAX_PREFIXES, MAX_VALUES, prefixCount, primitiveValues } from "./unique-items.js";
 
 export function compileArray(ctx: CompileContext, node: SchemaNode, instancePath: string, compile: CompileFn): Expr | null {
   const pointer = node.pointer;
@@ -66,7 +66,7 @@ export function compileArray(ctx: CompileContext, node: SchemaNode, instancePath
 /** Distinct items when the item grammar is a small finite set of primitives (null: too few
  *  values for minItems), else undefined. */
 function compileDistinct(ctx: CompileContext, items: Expr, minItems: number, maxItems: number): Expr | null | undefined {
-  const values = primitiveLiterals(ctx, items);
-  if (values === undefined || values.length > MAX_VALUES || prefixCount(values.length, maxItems) > MAX_PREFIXES) return undefined;
-  return distinctItems(ctx, values, minItems, maxItems);
+  const values = primitiveValues(ctx, items);
+  if (values === undefined || values.size > MAX_VALUES || prefixCount(values.size, maxItems) > MAX_PREFIXES) return undefined;
+  return distinctItems(ctx, [...values.values()], minItems, maxItems);
 }

@@ -6,12 +6,12 @@
  * MAX_PREFIXES (six values with no maxItems, more with a small maxItems) it is left to the check
  * after decoding.
  *
- * Values are compared by their JSON text, which is their identity here: the item grammar is a
- * union of literals, each the canonical text of one primitive (values.ts), so two different
- * texts are two different values.
+ * Values are compared by their canonical JSON text, which is their identity here: the item
+ * grammar is a union of one spelling per primitive (values.ts: the canonical text, for a number
+ * followed by zeros that keep its value), so two different texts are two different values.
  */
 
-import { empty, lit, type Expr } from "../grammar/index.js";
+import { empty, type Expr } from "../grammar/index.js";
 import type { CompileContext } from "./context.js";
 import { cat, union } from "./format.js";
 
@@ -21,31 +21,35 @@ export const MAX_PREFIXES = 2000;
 export const MAX_VALUES = 30;
 
 /**
- * The item grammar's values when it is a finite union of primitive literals (following rule
- * references), else undefined.
+ * The item grammar's values when it is a finite union of primitive values (following rule
+ * references): each value's canonical text and its spellings, else undefined.
  */
-export function primitiveLiterals(ctx: CompileContext, item: Expr): string[] | undefined {
-  const out = new Set<string>();
+export function primitiveValues(ctx: CompileContext, item: Expr): Map<string, Expr> | undefined {
+  const out = new Map<string, Expr>();
   const seen = new Set<string>();
   const visit = (e: Expr): boolean => {
-    switch (e.kind) {
-      case "lit":
-        if (!isPrimitiveText(e.text)) return false;
-        out.add(e.text);
-        return true;
-      case "alt":
-        return e.items.every(visit);
-      case "ref": {
-        if (seen.has(e.name)) return false;
-        seen.add(e.name);
-        const body = ctx.rules.get(e.name);
-        return body !== undefined && visit(body);
-      }
-      default:
-        return false;
+    if (e.kind === "alt") return e.items.every(visit);
+    if (e.kind === "ref") {
+      if (seen.has(e.name)) return false;
+      seen.add(e.name);
+      const body = ctx.rules.get(e.name);
+      return body !== undefined && visit(body);
     }
+    const text = canonicalText(e);
+    if (text === undefined) return false;
+    out.set(text, e);
+    return true;
   };
-  return visit(item) ? [...out] : undefined;
+  return visit(item) ? out : undefined;
+}
+
+/** The canonical text of a primitive's spelling: a literal, or a number literal followed by
+ *  zeros (values.ts numberExpr); undefined for anything else. */
+function canonicalText(e: Expr): string | undefined {
+  const [head, ...tail] = e.kind === "seq" ? e.items : [e];
+  if (head?.kind !== "lit" || !isPrimitiveText(head.text)) return undefined;
+  if (tail.length === 0) return head.text;
+  return typeof JSON.parse(head.text) === "number" && tail.every(onlyZeros) ? head.text : undefined;
 }
 
 function isPrimitiveText(text: string): boolean {
@@ -54,6 +58,21 @@ function isPrimitiveText(text: string): boolean {
     return v === null || typeof v !== "object";
   } catch {
     return false;
+  }
+}
+
+/** Spells nothing but "." and "0" (a zero fraction or trailing zeros). */
+function onlyZeros(e: Expr): boolean {
+  switch (e.kind) {
+    case "lit":
+      return /^[.0]*$/.test(e.text);
+    case "seq":
+    case "alt":
+      return e.items.every(onlyZeros);
+    case "repeat":
+      return onlyZeros(e.item);
+    default:
+      return false;
   }
 }
 
@@ -68,10 +87,10 @@ export function prefixCount(n: number, maxLength: number, limit = MAX_PREFIXES):
   return total;
 }
 
-/** The array body (between the brackets) of distinct `values`, from minItems to maxItems of them. */
-export function distinctItems(ctx: CompileContext, values: readonly string[], minItems: number, maxItems: number): Expr | null {
+/** The array body (between the brackets) of distinct values (each given by its spellings), from
+ *  minItems to maxItems of them. */
+export function distinctItems(ctx: CompileContext, items: readonly Expr[], minItems: number, maxItems: number): Expr | null {
   const sep = ctx.punct(",");
-  const items = values.map((v) => lit(v));
   const bySet = new Map<number, Expr | null>();
   // After `count` items using the set `used` (a bit per value): stop, or one more unused value.
   const rest = (used: number, count: number): Expr | null => {

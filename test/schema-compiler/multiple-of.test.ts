@@ -179,4 +179,9 @@ describe("integers with a zero fraction", () => {
     const draft4Multiple = acceptor({ $schema: "http://json-schema.org/draft-04/schema#", type: "integer", multipleOf: 2 }, JS);
     expect(["4", "4.0"].map(draft4Multiple.dfa)).toEqual([true, false]);
   });
+
+  it("accepts enum and const numbers with zeros that keep their value (2.0 is the enum value 2)", () => {
+    const acc = acceptor({ enum: [2, 1.5, 1e21, "2"] }, JS);
+    expect(["2", "2.0", "2.00", "1.5", "1.50", "1e+21", "2.5", "1.05", '"2"', '"2.0"'].map(acc.dfa)).toEqual([true, true, true, true, true, true, false, false, true, false]);
+  });
 });

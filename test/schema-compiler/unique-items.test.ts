@@ -57,6 +57,11 @@ describe("uniqueItems over a finite item domain", () => {
     );
   });
 
+  it("counts 2 and 2.0 as one value", () => {
+    const acc = acceptor({ type: "array", items: { enum: [1, 2] }, uniqueItems: true }, JS);
+    expect(["[1,2.0]", "[2,2.0]", "[2.0,1.00]", "[1.0,1]"].map(acc.dfa)).toEqual([true, false, true, false]);
+  });
+
   it("works in flexible whitespace and through $ref", () => {
     const schema = { $defs: { color: { enum: ["red", "green", "blue"] } }, type: "array", items: { $ref: "#/$defs/color" }, uniqueItems: true };
     const acc = acceptor(schema, { ...JS, format: "flexible" });
