@@ -1,14 +1,18 @@
 /**
  * Array subschemas (already normalized to `prefixItems` + `items`): positional schemas, the
- * schema for the rest, and `minItems`/`maxItems`, all exact in the grammar. `uniqueItems`,
- * `contains`, `minContains` and `maxContains` are checked after decoding.
+ * schema for the rest, and `minItems`/`maxItems`, all exact in the grammar. `uniqueItems` is
+ * exact when it cannot fail (at most one item) or when the items come from a small finite set of
+ * primitive values (unique-items.ts); otherwise it is checked after decoding, as are `contains`,
+ * `minContains` and `maxContains`.
  */
 
 import { optional, repeat, type Expr } from "../grammar/index.js";
 import { childPointer, type SchemaNode } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
 import { cat } from "./format.js";
+import { reportUse } from "./keyword-uses.js";
 import type { CompileFn } from "./objects.js";
+import { distinctItems, MAX_PREFIXES, MAX_VALUES, prefixCount, primitiveValues } from "./unique-items.js";
 
 export function compileArray(ctx: CompileContext, node: SchemaNode, instancePath: string, compile: CompileFn): Expr | null {
   const pointer = node.pointer;
@@ -27,10 +31,19 @@ export function compileArray(ctx: CompileContext, node: SchemaNode, instancePath
     prefix.push(e);
   }
   const items = prefix.length < prefixSchemas.length || maxItems <= prefix.length ? null : compile(node.get("items") ?? true, childPointer(pointer, "items"), itemPath);
+  if (items === null) maxItems = Math.min(maxItems, prefix.length);
+  if (minItems > maxItems) return ctx.unsat(`at least ${minItems} items required but at most ${maxItems} possible`, "minItems", pointer);
+  if (node.get("uniqueItems") === true && maxItems > 1) {
+    const distinct = prefix.length === 0 && items !== null ? compileDistinct(ctx, items, minItems, maxItems) : undefined;
+    reportUse(ctx, pointer, "uniqueItems", distinct !== undefined, distinct !== undefined ? "items from a finite set of values: the grammar writes each at most once" : "checked after decoding");
+    if (distinct !== undefined) {
+      return distinct === null ? ctx.unsat(`fewer than ${minItems} distinct item values`, "uniqueItems", pointer) : cat(ctx.punct("["), distinct, ctx.punct("]"));
+    }
+  } else if (node.has("uniqueItems")) {
+    reportUse(ctx, pointer, "uniqueItems", true, node.get("uniqueItems") === true ? "at most one item: nothing to repeat" : "false: no constraint");
+  }
   // The item appears twice below (first item, then the repeated ones): a big one becomes a rule.
   const rest = items === null ? null : ctx.outline(items, "item");
-  if (rest === null) maxItems = Math.min(maxItems, prefix.length);
-  if (minItems > maxItems) return ctx.unsat(`at least ${minItems} items required but at most ${maxItems} possible`, "minItems", pointer);
 
   const sep = ctx.punct(",");
   // Built from the back: after position i, either stop (if i >= minItems) or continue.
@@ -48,4 +61,12 @@ export function compileArray(ctx: CompileContext, node: SchemaNode, instancePath
     }
   }
   return cat(ctx.punct("["), tail, ctx.punct("]"));
+}
+
+/** Distinct items when the item grammar is a small finite set of primitives (null: too few
+ *  values for minItems), else undefined. */
+function compileDistinct(ctx: CompileContext, items: Expr, minItems: number, maxItems: number): Expr | null | undefined {
+  const values = primitiveValues(ctx, items);
+  if (values === undefined || values.size > MAX_VALUES || prefixCount(values.size, maxItems) > MAX_PREFIXES) return undefined;
+  return distinctItems(ctx, [...values.values()], minItems, maxItems);
 }

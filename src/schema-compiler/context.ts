@@ -46,6 +46,8 @@ export class CompileContext {
   readonly resolver: RefResolver;
   /** Draft 7 and earlier: siblings of `$ref` are ignored. */
   readonly legacyRefs: boolean;
+  /** Draft 6 on: an integer may be written with a zero fraction (2.0). */
+  readonly zeroFractionIntegers: boolean;
   /** The most recent reason a subschema turned out to accept nothing (for the root error). */
   lastUnsat: Unsat | undefined;
   private readonly refRules = new Map<string, string>();
@@ -79,6 +81,7 @@ export class CompileContext {
     }
     const draft = detectDraft(root);
     this.legacyRefs = draft.legacyRefs;
+    this.zeroFractionIntegers = !draft.fractionlessIntegers;
     this.resolver = new RefResolver(root, draft.draft4Ids, draft.legacyRefs);
     this.gap = gapExpr(this.options.format);
     if (this.gap !== null) this.rules.set("ws", this.gap);

@@ -54,6 +54,19 @@ function magnitudeOf(x: number, inclusive: boolean): Magnitude {
   return { int: padded.slice(0, at).replace(/^0+(?=\d)/, ""), frac: padded.slice(at).replace(/0+$/, ""), inclusive };
 }
 
+/** A finite number as an exact decimal: value = (negative ? -1 : 1) * digits / 10^scale, where
+ *  digits/10^scale is its shortest round-trip form (0.1 is 1/10, 1e-7 is 1/10^7). */
+export interface ExactDecimal {
+  readonly negative: boolean;
+  readonly digits: bigint;
+  readonly scale: number;
+}
+
+export function exactDecimal(x: number): ExactDecimal {
+  const m = magnitudeOf(x, true);
+  return { negative: x < 0, digits: BigInt(m.int + m.frac), scale: m.frac.length };
+}
+
 function compareMagnitudes(a: Magnitude, b: Magnitude): number {
   if (a.int.length !== b.int.length) return a.int.length - b.int.length;
   if (a.int !== b.int) return a.int < b.int ? -1 : 1;

@@ -5,7 +5,12 @@
  * number is written without exponent (100, not 1e2) unless its bounds only fix the sign (each end
  * 0 or absent): scaling by 10^k keeps the sign and zero, so the exponent stays allowed there.
  * Extraction mode keeps json.gbnf's finite numbers (at most 16 integer digits) for bounded ones
- * too. `multipleOf` is always checked after decoding.
+ * too. `multipleOf` is a digit grammar intersected with the bounds where multiple-of.ts can state
+ * it, and is checked after decoding otherwise.
+ *
+ * From draft 6 on, an integer is any number with a zero fractional part: 2.0 is one (ajv agrees
+ * in every draft, since JSON.parse makes it 2). Integers may then be written with a zero fraction
+ * of at most FRACTION_ZEROS zeros; drafts 3 and 4 (an integer has no fraction) keep them bare.
  */
 
 import { SchemaError } from "../errors.js";
@@ -14,6 +19,8 @@ import { keywordsWhere, type SchemaNode } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
 import { cat } from "./format.js";
 import { integerRange } from "./integer-range.js";
+import { reportUse } from "./keyword-uses.js";
+import { FRACTION_ZEROS, isBinaryFraction, multipleOfExpr, zeroFractionExpr } from "./multiple-of.js";
 import { numberRange, type NumberBound } from "./number-range.js";
 
 interface Bounds {
@@ -47,14 +54,17 @@ const least = (xs: readonly (bigint | undefined)[]): bigint | undefined =>
 export function compileInteger(ctx: CompileContext, node: SchemaNode): Expr | null {
   const pointer = node.pointer;
   const b = readBounds(node);
+  const multiple = compileMultipleOf(ctx, node, b, true);
+  if (multiple !== undefined) return multiple;
   const lo = greatest([b.min !== undefined ? BigInt(Math.ceil(b.min)) : undefined, b.exclusiveMin !== undefined ? BigInt(Math.floor(b.exclusiveMin)) + 1n : undefined]);
   const hi = least([b.max !== undefined ? BigInt(Math.floor(b.max)) : undefined, b.exclusiveMax !== undefined ? BigInt(Math.ceil(b.exclusiveMax)) - 1n : undefined]);
-  if (lo === undefined && hi === undefined) return ctx.library("json", "integer");
+  const fraction = ctx.zeroFractionIntegers ? zeroFractionExpr() : null;
+  if (lo === undefined && hi === undefined) return cat(ctx.library("json", "integer"), fraction);
   const cap = ctx.extraction ? 10n ** BigInt(FINITE_INT_DIGITS) - 1n : undefined;
   const from = greatest([lo, cap === undefined ? undefined : -cap]);
   const to = least([hi, cap]);
   const expr = integerRange(from, to);
-  return expr ?? ctx.unsat(`no integer in [${from ?? "-inf"}, ${to ?? "inf"}]`, "minimum", pointer);
+  return expr === null ? ctx.unsat(`no integer in [${from ?? "-inf"}, ${to ?? "inf"}]`, "minimum", pointer) : cat(expr, fraction);
 }
 
 /** One side's bound from its inclusive and exclusive keywords: the tighter (exclusive on a tie). */
@@ -68,6 +78,8 @@ function tighter(inclusive: number | undefined, exclusive: number | undefined, l
 export function compileNumber(ctx: CompileContext, node: SchemaNode): Expr | null {
   const pointer = node.pointer;
   const b = readBounds(node);
+  const multiple = compileMultipleOf(ctx, node, b, false);
+  if (multiple !== undefined) return multiple;
   const lo = tighter(b.min, b.exclusiveMin, true);
   const hi = tighter(b.max, b.exclusiveMax, false);
   if (lo === undefined && hi === undefined) return ctx.library("json", "number");
@@ -77,4 +89,26 @@ export function compileNumber(ctx: CompileContext, node: SchemaNode): Expr | nul
   const range = numberRange(lo, hi, ctx.extraction ? FINITE_INT_DIGITS : Infinity);
   if (range === null) return ctx.unsat(`no number between ${lo?.value ?? "-inf"} and ${hi?.value ?? "inf"}`, "minimum", pointer);
   return signOnly ? cat(range, optional(ctx.library("json", "exponent"))) : range;
+}
+
+/**
+ * The multiples of `multipleOf` within the bounds (multiple-of.ts), or undefined without one:
+ * then the caller compiles the bounds alone, and `multipleOf` (when present) is checked after
+ * decoding.
+ */
+function compileMultipleOf(ctx: CompileContext, node: SchemaNode, b: Bounds, integer: boolean): Expr | null | undefined {
+  const m = node.get("multipleOf");
+  if (m === undefined) return undefined;
+  const pointer = node.pointer;
+  const spec = { multipleOf: m, lo: tighter(b.min, b.exclusiveMin, true), hi: tighter(b.max, b.exclusiveMax, false), integer, zeroFraction: !integer || ctx.zeroFractionIntegers };
+  const expr = multipleOfExpr(spec);
+  if (expr === undefined) {
+    reportUse(ctx, pointer, "multipleOf", false, "a divisor with prime factors other than 2 and 5 over a wide range; checked after decoding");
+    return undefined;
+  }
+  const floatsAgree = isBinaryFraction(m);
+  reportUse(ctx, pointer, "multipleOf", true, `exact decimal multiples written without exponent, at most 15 significant digits and ${FRACTION_ZEROS} trailing zeros${floatsAgree ? "" : "; ajv's float division after decoding rejects some of them (0.07 for 0.01)"}`);
+  for (const k of BOUND_KEYWORDS) if (node.has(k)) ctx.report.set(pointer, k, "enforced", "intersected with multipleOf");
+  if (expr === null) return ctx.unsat(`no multiple of ${m} in range`, "multipleOf", pointer);
+  return expr;
 }

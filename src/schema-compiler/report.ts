@@ -28,6 +28,11 @@ export class ReportBuilder {
     this.entries.set(key(pointer, keyword), { cls, use: note === undefined ? { keyword, pointer } : { keyword, pointer, note } });
   }
 
+  /** The class of a keyword occurrence's main entry so far. */
+  classOf(pointer: string, keyword: string): KeywordClass | undefined {
+    return this.entries.get(key(pointer, keyword))?.cls;
+  }
+
   /** A second entry for a keyword that is enforced in part and checked after decoding in part. */
   alsoAfter(pointer: string, keyword: string, note: string): void {
     this.entries.set(afterKey(pointer, keyword), { cls: "validatedAfter", use: { keyword, pointer, note } });

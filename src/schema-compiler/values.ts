@@ -1,14 +1,17 @@
 /**
  * `const` and `enum`: a JSON value written as grammar. Primitives are their canonical
- * `JSON.stringify` text (so unicode stays as-is and only the escapes JSON requires are used);
- * arrays and objects keep their element and key order, with the format's whitespace between tokens.
+ * `JSON.stringify` text (so unicode stays as-is and only the escapes JSON requires are used),
+ * numbers also with zeros after their last digit (2.0 and 1.50 are the values 2 and 1.5; at most
+ * FRACTION_ZEROS of them); arrays and objects keep their element and key order, with the
+ * format's whitespace between tokens.
  */
 
-import { lit, type Expr } from "../grammar/index.js";
+import { lit, repeat, type Expr } from "../grammar/index.js";
 import { isAnnotationKeyword, type SchemaNode } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
 import { Evaluator } from "./evaluate.js";
 import { cat, union } from "./format.js";
+import { FRACTION_ZEROS, zeroFractionExpr } from "./multiple-of.js";
 
 /**
  * An `enum` (or `const`, normalized to one) node: its values of an allowed type that the sibling
@@ -59,7 +62,15 @@ export function valueExpr(ctx: CompileContext, value: unknown): Expr {
     parts.push(ctx.punct("}"));
     return cat(...parts);
   }
+  if (typeof value === "number") return numberExpr(value);
   return lit(JSON.stringify(value));
+}
+
+/** A number's canonical text, then the zeros that keep its value (none after an exponent). */
+function numberExpr(value: number): Expr {
+  const text = JSON.stringify(value);
+  if (/e/i.test(text)) return lit(text);
+  return cat(lit(text), Number.isInteger(value) ? zeroFractionExpr() : repeat(lit("0"), 0, FRACTION_ZEROS));
 }
 
 /** The JSON Schema type names a value belongs to ("integer" values are also "number"). */

@@ -9,9 +9,13 @@ export interface Draft {
   readonly legacyRefs: boolean;
   /** Drafts 3 and 4: `id` names a resource. */
   readonly draft4Ids: boolean;
+  /** Drafts 3 and 4: an integer is a number written without fraction (2.0 is not one; from
+   *  draft 6 on it is, any number with a zero fractional part is). */
+  readonly fractionlessIntegers: boolean;
 }
 
 export function detectDraft(root: unknown): Draft {
   const schemaUri = typeof root === "object" && root !== null && "$schema" in root ? String((root as { $schema: unknown }).$schema) : "";
-  return { legacyRefs: /draft-0[3-7]/.test(schemaUri), draft4Ids: /draft-0[34]/.test(schemaUri) };
+  const draft3or4 = /draft-0[34]/.test(schemaUri);
+  return { legacyRefs: /draft-0[3-7]/.test(schemaUri), draft4Ids: draft3or4, fractionlessIntegers: draft3or4 };
 }

@@ -119,7 +119,7 @@ export const KEYWORDS = {
   // Arrays.
   minItems: enforced("count", { instance: "array", decided: true, bound: "lower", opposite: "maxItems", merge: "tighter" }),
   maxItems: enforced("count", { instance: "array", decided: true, bound: "upper", opposite: "minItems", merge: "tighter" }),
-  uniqueItems: after("any", { instance: "array", decided: true }),
+  uniqueItems: enforced("any", { instance: "array", decided: true, note: "where it cannot fail or the items are a small finite set of values; checked after decoding otherwise" }),
   minContains: after("count", { instance: "array", bound: "lower", merge: "tighter" }),
   maxContains: after("count", { instance: "array", bound: "upper", merge: "tighter" }),
 
@@ -134,7 +134,7 @@ export const KEYWORDS = {
   maximum: enforced("number", { instance: "number", decided: true, bound: "upper", opposite: "exclusiveMinimum", merge: "tighter" }),
   exclusiveMinimum: enforced("exclusiveBound", { instance: "number", decided: true, bound: "lower", opposite: "maximum", merge: "tighter" }),
   exclusiveMaximum: enforced("exclusiveBound", { instance: "number", decided: true, bound: "upper", opposite: "minimum", merge: "tighter" }),
-  multipleOf: after("number", { instance: "number" }),
+  multipleOf: enforced("number", { instance: "number", note: "divisors 2^a*5^b/10^k over any range, others over small ranges; checked after decoding otherwise" }),
 
   // Annotations: no effect on validity.
   title: annotation("any", { onKeys: true }),

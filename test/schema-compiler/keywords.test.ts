@@ -74,9 +74,16 @@ describe("arrays", () => {
     const full = Array.from({ length: 100 }, () => ["abc"]);
     expectLanguage(nested, JS, [[], [[]], [["a", "b"], []], full], [[["abcd"]], [...full, []], [Array(101).fill("")]]);
   });
-  it("uniqueItems and contains are reported as checked after decoding", () => {
+  it("uniqueItems over items without a finite set of values, and contains, are reported as checked after decoding", () => {
     const r = compileSchema({ type: "array", uniqueItems: true, contains: { type: "integer" } }, JS).report;
     expect(r.validatedAfter.map((u) => u.keyword).sort()).toEqual(["contains", "uniqueItems"]);
+  });
+  it("uniqueItems is enforced where it cannot fail (false, at most one item)", () => {
+    for (const schema of [{ type: "array", uniqueItems: false }, { type: "array", items: { type: "string" }, uniqueItems: true, maxItems: 1 }]) {
+      const r = compileSchema(schema, JS).report;
+      expect(r.validatedAfter).toEqual([]);
+      expect(r.enforced.map((u) => u.keyword)).toContain("uniqueItems");
+    }
   });
 });
 
@@ -120,8 +127,9 @@ describe("numbers", () => {
     expectLanguage({ type: "number", minimum: 0, maximum: 1 }, JS, [0, 0.25, 1], [-0.5, 1.01, 2]);
     expect(compileSchema({ type: "number", minimum: 0, maximum: 1 }, JS).report.validatedAfter).toEqual([]);
   });
-  it("multipleOf is checked after decoding", () => {
-    expect(compileSchema({ type: "integer", multipleOf: 3 }, JS).report.validatedAfter).toEqual([{ keyword: "multipleOf", pointer: "" }]);
+  it("multipleOf is in the grammar (multiple-of.test.ts), or checked after decoding when it cannot be", () => {
+    expectLanguage({ type: "number", multipleOf: 0.25, maximum: 1 }, JS, [0.75, -2.5, 1], [0.3, 1.25]);
+    expect(compileSchema({ type: "integer", multipleOf: 3 }, JS).report.validatedAfter.map((u) => [u.keyword, u.pointer])).toEqual([["multipleOf", ""]]);
   });
 });
 

@@ -13,6 +13,7 @@ import { buildAutomaton } from "../../src/automaton/index.js";
 import { PocketExtractError } from "../../src/errors.js";
 import { compileSchema, type CompileOptions } from "../../src/schema-compiler/index.js";
 import { acceptor } from "./support/accept.js";
+import { scaled, type Scaled } from "./support/decimal.js";
 
 interface Bounds {
   minimum?: number;
@@ -26,25 +27,6 @@ const inRange = (b: Bounds, v: number): boolean =>
   (b.maximum === undefined || v <= b.maximum) &&
   (b.exclusiveMinimum === undefined || v > b.exclusiveMinimum) &&
   (b.exclusiveMaximum === undefined || v < b.exclusiveMaximum);
-
-/** A decimal as digits/10^scale: "-2.5e-3" is { negative: true, digits: 25n, scale: 4 }; `unit`
- *  is one in its last written digit ("1.5e+21": 10n ** 20n). */
-interface Scaled {
-  readonly negative: boolean;
-  readonly digits: bigint;
-  readonly scale: number;
-  readonly unit: bigint;
-}
-
-function scaled(text: string): Scaled {
-  const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/.exec(text);
-  if (m === null) throw new Error(`not a number: ${text}`);
-  const frac = m[3] ?? "";
-  const scale = frac.length - Number(m[4] ?? 0);
-  const digits = BigInt(m[2] + frac);
-  const unit = scale >= 0 ? 1n : 10n ** BigInt(-scale);
-  return { negative: m[1] === "-", digits: digits * unit, scale: Math.max(scale, 0), unit };
-}
 
 /** JSON text of a scaled decimal without exponent, with `zeros` extra trailing fraction zeros. */
 function jsonText({ negative, digits, scale }: Pick<Scaled, "negative" | "digits" | "scale">, zeros: number): string {

@@ -36,7 +36,7 @@ describe("the keyword table", () => {
 
   it("reports unknown, vendor and refused keywords by their default class", () => {
     expect(defaultClass("minProperties")).toEqual({ cls: "enforced" });
-    expect(defaultClass("multipleOf")).toEqual({ cls: "validatedAfter" });
+    expect(defaultClass("dependentRequired")).toEqual({ cls: "validatedAfter" });
     expect(defaultClass("title")).toEqual({ cls: "annotation" });
     expect(defaultClass("$dynamicRef")).toEqual({ cls: "validatedAfter", note: "rejected when compiled" });
     expect(defaultClass("x-anything")).toEqual({ cls: "annotation", note: "vendor extension, ignored" });

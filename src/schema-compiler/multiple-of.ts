@@ -1,0 +1,232 @@
+/**
+ * `multipleOf` as a digit grammar, intersected with the range bounds. A divisor m is an exact
+ * decimal M / 10^k (its shortest round-trip form, as number-range.ts reads bounds), so a value x
+ * is a multiple of m exactly when X = x * 10^k is an integer divisible by M: the JSON Schema
+ * meaning, decided on the text. For an integer schema only integers count, i.e. multiples of
+ * M / gcd(M, 10^k) with k = 0.
+ *
+ * When M = 2^a * 5^b, divisibility by M depends only on X's last t = max(a, b, k) digits (M
+ * divides 10^t), which also hold the k fraction digits: X = Q * 10^t + T, and the grammar is the
+ * range of Q (integer-range.ts) followed by the tails T that are multiples of M, a digit tree
+ * with the decimal point inserted k digits from the end. Other divisors (3, 7, 1.5 = 15/10 ...) need the
+ * remainder of the whole digit string, which the grammar IR cannot state compactly; their
+ * multiples are listed one by one when a bounded range holds few of them, and are otherwise left
+ * to the check after decoding (the caller reports it).
+ *
+ * Texts are written without exponent and with |X| < 10^15: at most 15 significant digits, which
+ * a double round-trips, so the decoded value is the text's value. A divisor that is a binary
+ * fraction (integers, 0.5, 0.25, 2.5) then agrees with ajv's float test `x / m` exactly; for
+ * other divisors (0.1, 0.01) that float test rejects some exact multiples (0.07 / 0.01 is
+ * 7.000000000000001), see the report note in numbers.ts. An integral value may be spelled with
+ * a zero fraction (4.0) when `zeroFraction` allows it, with at most FRACTION_ZEROS zeros after
+ * its last nonzero digit, so a model cannot pad a number forever.
+ */
+
+import { chars, empty, lit, optional, repeat, type Expr } from "../grammar/index.js";
+import { cat, union } from "./format.js";
+import { naturalRange } from "./integer-range.js";
+import { exactDecimal, type NumberBound } from "./number-range.js";
+
+/** Largest |value * 10^k| the grammar writes (15 digits: what a double round-trips). */
+export const MAX_SCALED = 10n ** 15n - 1n;
+/** Zeros allowed after a value's last significant fraction digit (2.50, 2.0). */
+export const FRACTION_ZEROS = 16;
+/** Most tails (multiples of M below 10^t) one digit tree may hold. */
+const MAX_TAILS = 10_000;
+/** Most values a bounded range may list for a divisor with other prime factors than 2 and 5. */
+const MAX_LISTED = 256;
+
+export interface MultipleOfSpec {
+  readonly multipleOf: number;
+  readonly lo?: NumberBound;
+  readonly hi?: NumberBound;
+  /** Only integral values (type integer). */
+  readonly integer: boolean;
+  /** An integral value may also be written with a zero fraction (4.0). */
+  readonly zeroFraction: boolean;
+}
+
+/** `.0`, `.00`, ... : the zero fraction an integral value may be written with. */
+export const zeroFractionExpr = (): Expr => optional(cat(lit("."), repeat(lit("0"), 1, FRACTION_ZEROS)));
+
+/**
+ * The JSON number texts whose value is a multiple of `multipleOf` within the bounds; null when
+ * there is none, undefined when the grammar cannot state the set (the caller validates after).
+ */
+export function multipleOfExpr(spec: MultipleOfSpec): Expr | null | undefined {
+  const divisor = exactDecimal(spec.multipleOf);
+  let M = divisor.digits;
+  let k = divisor.scale;
+  if (spec.integer) {
+    M /= gcd(M, 10n ** BigInt(k));
+    k = 0;
+  }
+  const lo = spec.lo === undefined ? -MAX_SCALED : max(scaledBound(spec.lo, k, true), -MAX_SCALED);
+  const hi = spec.hi === undefined ? MAX_SCALED : min(scaledBound(spec.hi, k, false), MAX_SCALED);
+  if (lo > hi) return null;
+  const writer = new MultipleWriter(M, k, spec.zeroFraction);
+  const { twos, fives, rest } = factorTwosAndFives(M);
+  if (rest === 1n) {
+    const t = Math.max(twos, fives, k);
+    if (10n ** BigInt(t) / M <= BigInt(MAX_TAILS)) return writer.signed(lo, hi, (a, b) => writer.byTails(a, b, t));
+  }
+  const count = floorDiv(hi, M) - ceilDiv(lo, M) + 1n;
+  if (count > BigInt(MAX_LISTED)) return undefined;
+  return writer.signed(lo, hi, (a, b) => writer.listed(multiplesIn(a, b, M)));
+}
+
+/** Whether m is a binary fraction (D / 10^k with 5^k dividing D): then a double holds it and
+ *  its multiples up to MAX_SCALED exactly, and ajv's float test `x / m` is exact for them. */
+export function isBinaryFraction(m: number): boolean {
+  const d = exactDecimal(m);
+  return d.digits % 5n ** BigInt(d.scale) === 0n;
+}
+
+/** Builds the texts of multiples of M (scaled by 10^k) in ranges of X. */
+class MultipleWriter {
+  constructor(
+    private readonly M: bigint,
+    private readonly k: number,
+    private readonly zeroFraction: boolean,
+  ) {}
+
+  /** Texts of the multiples X in [lo, hi]: magnitudes with and without "-" (no "-0"). */
+  signed(lo: bigint, hi: bigint, magnitudes: (a: bigint, b: bigint) => Expr | null): Expr | null {
+    const positive = hi >= 0n ? magnitudes(max(lo, 0n), hi) : null;
+    const negative = lo < 0n ? magnitudes(max(-hi, 1n), -lo) : null;
+    return union([positive, negative === null ? null : cat(lit("-"), negative)]);
+  }
+
+  /** Texts of the given non-negative multiples, one by one (a digit tree over them). */
+  listed(values: readonly bigint[]): Expr | null {
+    return this.tree(values, (int) => int.toString());
+  }
+
+  /** Texts of the multiples in [a, b] (0 <= a) when M divides 10^t: a range of Q, then tails. */
+  byTails(a: bigint, b: bigint, t: number): Expr | null {
+    if (a > b) return null;
+    const unit = 10n ** BigInt(t);
+    // Values below 10^t have no Q: listed (at most 10^t / M of them).
+    const small = this.listed(multiplesIn(a, min(b, unit - 1n), this.M));
+    const from = max(a, unit);
+    if (from > b) return small;
+    const [qa, ta, qb, tb] = [from / unit, from % unit, b / unit, b % unit];
+    if (qa === qb) return union([small, cat(lit(qa.toString()), this.tails(ta, tb, t))]);
+    const between = naturalRange(qa + 1n, qb - 1n);
+    return union([
+      small,
+      cat(lit(qa.toString()), this.tails(ta, unit - 1n, t)),
+      between === null ? null : cat(between, this.tails(0n, unit - 1n, t)),
+      cat(lit(qb.toString()), this.tails(0n, tb, t)),
+    ]);
+  }
+
+  /** The t-digit tails in [from, to] that are multiples of M, with the decimal point in place. */
+  private tails(from: bigint, to: bigint, t: number): Expr | null {
+    const intDigits = t - this.k;
+    return this.tree(multiplesIn(from, to, this.M), (int) => (intDigits === 0 ? "" : int.toString().padStart(intDigits, "0")));
+  }
+
+  /** Values X as their integer digits (`intText` of X / 10^k) and fraction, as a digit tree. */
+  private tree(values: readonly bigint[], intText: (int: bigint) => string): Expr | null {
+    const unit = 10n ** BigInt(this.k);
+    const fractions = new Map<string, string[]>();
+    for (const x of values) {
+      const int = intText(x / unit);
+      const list = fractions.get(int) ?? [];
+      list.push((x % unit).toString().padStart(this.k, "0"));
+      fractions.set(int, list);
+    }
+    return digitTree(new Map([...fractions].map(([int, fs]) => [int, this.fraction(fs)])));
+  }
+
+  /** After the integer digits: the fractions of k digits in `fs` (trailing zeros optional, up
+   *  to FRACTION_ZEROS more). */
+  private fraction(fs: readonly string[]): Expr | null {
+    const zeros = repeat(lit("0"), 0, FRACTION_ZEROS);
+    const significant = new Map<string, Expr>();
+    let integral = false;
+    for (const f of fs) {
+      const g = f.replace(/0+$/, "");
+      if (g === "") integral = true;
+      else significant.set(g, zeros);
+    }
+    const plain = this.zeroFraction ? zeroFractionExpr() : empty();
+    const tree = digitTree(significant);
+    return union([integral ? plain : null, tree === null ? null : cat(lit("."), tree)]);
+  }
+}
+
+/**
+ * The union of `s · e` over the entries (s a digit string, e its continuation), as a tree: strings
+ * share their common prefixes, and digits leading to the same subtree share one character class
+ * (the tails of 0.01 are `[0-9][0-9]`, not a hundred branches).
+ */
+function digitTree(entries: ReadonlyMap<string, Expr | null>): Expr | null {
+  const parts: (Expr | null)[] = [entries.get("") ?? null];
+  const byFirst = new Map<number, Map<string, Expr | null>>();
+  for (const [s, e] of entries) {
+    if (s === "") continue;
+    const code = s.charCodeAt(0);
+    const sub = byFirst.get(code) ?? new Map<string, Expr | null>();
+    sub.set(s.slice(1), e);
+    byFirst.set(code, sub);
+  }
+  const bySubtree = new Map<string, { codes: number[]; expr: Expr }>();
+  for (const [code, sub] of byFirst) {
+    const expr = digitTree(sub);
+    if (expr === null) continue;
+    const key = JSON.stringify(expr);
+    const group = bySubtree.get(key) ?? { codes: [], expr };
+    group.codes.push(code);
+    bySubtree.set(key, group);
+  }
+  for (const { codes, expr } of bySubtree.values()) parts.push(cat(charClass(codes), expr));
+  return union(parts);
+}
+
+/** One character from a set of code points (a literal when there is one). */
+function charClass(codes: number[]): Expr {
+  if (codes.length === 1) return lit(String.fromCharCode(codes[0]!));
+  const sorted = [...codes].sort((x, y) => x - y);
+  const ranges: [number, number][] = [];
+  for (const c of sorted) {
+    const last = ranges[ranges.length - 1];
+    if (last !== undefined && last[1] === c - 1) last[1] = c;
+    else ranges.push([c, c]);
+  }
+  return chars(...ranges);
+}
+
+/** Multiples of M in [a, b] (a >= 0). */
+function multiplesIn(a: bigint, b: bigint, M: bigint): bigint[] {
+  const out: bigint[] = [];
+  for (let x = ceilDiv(a, M) * M; x <= b; x += M) out.push(x);
+  return out;
+}
+
+/** A bound on x as a bound on the integer X = x * 10^k: the least X above a lower bound, the
+ *  greatest below an upper bound (exact decimals, exclusive bounds excluded). */
+function scaledBound(bound: NumberBound, k: number, lower: boolean): bigint {
+  const d = exactDecimal(bound.value);
+  const num = (d.negative ? -d.digits : d.digits) * 10n ** BigInt(Math.max(0, k - d.scale));
+  const den = 10n ** BigInt(Math.max(0, d.scale - k));
+  const exact = num % den === 0n;
+  if (lower) return exact && !bound.inclusive ? num / den + 1n : ceilDiv(num, den);
+  return exact && !bound.inclusive ? num / den - 1n : floorDiv(num, den);
+}
+
+function factorTwosAndFives(n: bigint): { twos: number; fives: number; rest: bigint } {
+  let twos = 0;
+  let fives = 0;
+  while (n % 2n === 0n) [n, twos] = [n / 2n, twos + 1];
+  while (n % 5n === 0n) [n, fives] = [n / 5n, fives + 1];
+  return { twos, fives, rest: n };
+}
+
+const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
+const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+const max = (a: bigint, b: bigint): bigint => (a > b ? a : b);
+/** Floor and ceiling of a / b for b > 0 (bigint division truncates toward zero). */
+const floorDiv = (a: bigint, b: bigint): bigint => (a % b !== 0n && a < 0n ? a / b - 1n : a / b);
+const ceilDiv = (a: bigint, b: bigint): bigint => -floorDiv(-a, b);
