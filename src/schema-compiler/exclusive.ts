@@ -195,16 +195,32 @@ function forbidden(node: SchemaNode, properties: ReadonlyMap<string, unknown>, p
   return matching.length === 0 && node.get("additionalProperties") === false;
 }
 
-/**
- * Whether `branches`, each conjoined with `context` (the oneOf's siblings), are pairwise disjoint.
- * False means "not proven".
- */
-export function branchesExclusive(ctx: CompileContext, context: unknown, branches: readonly unknown[], pointer: string): boolean {
-  const shaper = new Shaper(ctx, pointer);
-  const around = shaper.of(context, 0);
-  const shapes = branches.map((b) => intersect(around, shaper.of(b, 0)));
-  for (let i = 0; i < branches.length; i++) {
-    for (let j = i + 1; j < branches.length; j++) if (!disjoint(shapes[i]!, shapes[j]!)) return false;
+/** Disjointness of conjunctions of schemas within one compilation (shapes cached by node). */
+export class DisjointnessProver {
+  private readonly shaper: Shaper;
+
+  constructor(ctx: CompileContext, pointer: string) {
+    this.shaper = new Shaper(ctx, pointer);
   }
-  return true;
+
+  /** Whether no value satisfies all of `a` and all of `b` (false: not proven). */
+  disjoint(a: readonly unknown[], b: readonly unknown[]): boolean {
+    return disjoint(this.conjunction(a), this.conjunction(b));
+  }
+
+  private conjunction(schemas: readonly unknown[]): Shape {
+    return schemas.map((s) => this.shaper.of(s, 0)).reduce(intersect, ANY);
+  }
+}
+
+/**
+ * The pairs of `branches` (indices i < j), each conjoined with `context` (the oneOf's siblings),
+ * not proven disjoint; empty when the branches are pairwise disjoint.
+ */
+export function overlappingPairs(prover: DisjointnessProver, context: unknown, branches: readonly unknown[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < branches.length; i++) {
+    for (let j = i + 1; j < branches.length; j++) if (!prover.disjoint([context, branches[i]], [context, branches[j]])) out.push([i, j]);
+  }
+  return out;
 }

@@ -29,12 +29,28 @@ export interface Negation {
   readonly consumed: readonly object[];
 }
 
-const TYPE_NAMES = ["null", "boolean", "object", "array", "string", "number"] as const;
+export const TYPE_NAMES = ["null", "boolean", "object", "array", "string", "number"] as const;
 
 export function negate(ctx: CompileContext, schema: unknown, pointer: string): Negation | undefined {
   const consumed: object[] = [];
   const out = new Negator(ctx, pointer, consumed).negate(schema, 0);
   return out === undefined ? undefined : { schema: out, consumed };
+}
+
+/** A JSON type as an instance kind ("integer" lies inside "number"). */
+export type TypeName = (typeof TYPE_NAMES)[number];
+
+/**
+ * The values of type `type` that `schema` rejects, as a positive schema: an exact form exists
+ * more often than for the whole complement, since the keywords that constrain other types hold
+ * for every value of `type` (their negations drop out).
+ */
+export function negateWithin(ctx: CompileContext, schema: unknown, pointer: string, type: TypeName): Negation | undefined {
+  const consumed: object[] = [];
+  const out = new Negator(ctx, pointer, consumed).negate(schema, 0, type);
+  if (out === undefined) return undefined;
+  const typed = (part: JsonSchema): JsonSchema => (part === false ? false : part === true ? { type } : { allOf: [{ type }, part] });
+  return { schema: anyOfOf(isRecord(out) && Object.keys(out).length === 1 && Array.isArray(out.anyOf) ? (out.anyOf as JsonSchema[]).map(typed) : [typed(out)]), consumed };
 }
 
 /** The strings of a `not` the string compiler applies itself: `{enum: [strings]}` or `{const: string}`. */
@@ -62,54 +78,58 @@ const asSchema = (v: unknown): JsonSchema | undefined => (typeof v === "boolean"
 class Negator {
   constructor(private readonly ctx: CompileContext, private readonly pointer: string, private readonly consumed: object[]) {}
 
-  negate(schema: unknown, depth: number): JsonSchema | undefined {
+  /** `within`: only values of this type matter (the caller intersects the result with it). */
+  negate(schema: unknown, depth: number, within?: TypeName): JsonSchema | undefined {
     if (typeof schema === "boolean") return !schema;
     if (!isRecord(schema) || depth > LIMITS.maxInlineDepth) return undefined;
     const written = new SchemaNode(schema, this.pointer);
-    if (this.ctx.legacyRefs && written.peek("$ref") !== undefined) return this.negateRef(written, depth);
+    if (this.ctx.legacyRefs && written.peek("$ref") !== undefined) return this.negateRef(written, depth, within);
     const node = new SchemaNode(normalizeNode(schema), this.pointer);
     const parts: JsonSchema[] = [];
     for (const k of node.keywords()) {
       // enum already holds only values of the allowed types; `nullable: true` is folded into type.
       if (isAnnotationKeyword(k) || (k === "type" && node.has("enum")) || (k === "nullable" && node.has("type"))) continue;
-      const part = k === "$ref" ? this.negateRef(written, depth) : this.negateKeyword(node, k, schema, depth);
+      const part = k === "$ref" ? this.negateRef(written, depth, within) : this.negateKeyword(node, k, schema, depth, within);
       if (part === undefined) return undefined;
       parts.push(part);
     }
     return anyOfOf(parts);
   }
 
-  private negateRef(written: SchemaNode, depth: number): JsonSchema | undefined {
+  private negateRef(written: SchemaNode, depth: number, within: TypeName | undefined): JsonSchema | undefined {
     const target = this.ctx.resolver.refTarget(written);
-    return target === undefined ? undefined : this.negate(target.node, depth + 1);
+    return target === undefined ? undefined : this.negate(target.node, depth + 1, within);
   }
 
-  private negateAll(schemas: readonly unknown[] | undefined, depth: number): JsonSchema[] | undefined {
+  private negateAll(schemas: readonly unknown[] | undefined, depth: number, within: TypeName | undefined): JsonSchema[] | undefined {
     if (schemas === undefined) return undefined;
     const out: JsonSchema[] = [];
     for (const s of schemas) {
-      const n = this.negate(s, depth + 1);
+      const n = this.negate(s, depth + 1, within);
       if (n === undefined) return undefined;
       out.push(n);
     }
     return out;
   }
 
-  private negateKeyword(node: SchemaNode, k: string, raw: object, depth: number): JsonSchema | undefined {
+  private negateKeyword(node: SchemaNode, k: string, raw: object, depth: number, within: TypeName | undefined): JsonSchema | undefined {
+    // A keyword about another type holds for every value of `within`.
+    if (within !== undefined && isKeyword(k) && KEYWORDS[k].instance !== undefined && KEYWORDS[k].instance !== within) return false;
     switch (k) {
       case "type":
-        return mapDefined(node.peek("type"), complementTypes);
+        return mapDefined(node.peek("type"), (types) => (within === undefined ? complementTypes(types) : complementWithin(types, within)));
       case "enum": {
         const types = node.peek("type");
-        return mapDefined(node.peek("enum"), (values) => complementValues(values.filter((x) => types === undefined || typesOf(x).some((t) => types.has(t as JsonType)))));
+        const admitted = (x: unknown): boolean => (types === undefined || typesOf(x).some((t) => types.has(t as JsonType))) && (within === undefined || typesOf(x).includes(within));
+        return mapDefined(node.peek("enum"), (values) => complementValues(values.filter(admitted)));
       }
       case "not":
         this.consumed.push(raw);
         return asSchema(node.get("not"));
       case "anyOf":
-        return mapDefined(this.negateAll(node.peek("anyOf"), depth), (parts) => ({ allOf: parts }));
+        return mapDefined(this.negateAll(node.peek("anyOf"), depth, within), (parts) => ({ allOf: parts }));
       case "allOf":
-        return mapDefined(this.negateAll(node.peek("allOf"), depth), anyOfOf);
+        return mapDefined(this.negateAll(node.peek("allOf"), depth, within), anyOfOf);
       case "required":
         return mapDefined(node.peek("required"), (names) => anyOfOf(names.map((r) => ({ type: "object", properties: { [r]: false } }))));
       case "properties":
@@ -144,6 +164,12 @@ function complementTypes(types: ReadonlySet<JsonType>): JsonSchema | undefined {
   if (types.has("integer") && !types.has("number")) return undefined;
   const rest = TYPE_NAMES.filter((x) => !types.has(x));
   return rest.length === 0 ? false : { type: rest };
+}
+
+/** Whether values of type `within` fail `type: types` (undefined: integers among numbers, no form). */
+function complementWithin(types: ReadonlySet<JsonType>, within: TypeName): JsonSchema | undefined {
+  if (types.has(within)) return false;
+  return within === "number" && types.has("integer") ? undefined : true;
 }
 
 /** Every value but `values`: exact when they are nulls, booleans and strings only. */

@@ -99,12 +99,8 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       { $defs: { s: { type: "string" } }, oneOf: [{ $ref: "#/$defs/s" }, { type: "integer", minimum: 0 }] },
       { type: "object", oneOf: [{ type: ["object", "string"] }, { type: ["string", "array"] }] },
     ]);
-    expectAll("validatedAfter", [
-      { oneOf: [{ type: "number" }, { type: "integer" }] },
-      { oneOf: [{ type: "string" }, { properties: { a: { type: "integer" } } }] },
-      { oneOf: [{ type: "string" }, { minimum: 2 }] },
-      { oneOf: [{ type: "object" }, { required: ["a"] }] },
-    ]);
+    // Integers satisfy both, and "number but not integer" has no positive form.
+    expectAll("validatedAfter", [{ oneOf: [{ type: "number" }, { type: "integer" }] }]);
   });
 
   it("disjoint value sets (enum/const, or values the other branch rejects)", () => {
@@ -115,12 +111,8 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       { oneOf: [{ enum: [{ a: 1 }] }, { type: "object", required: ["b"] }] },
       { enum: ["a", "ab"], oneOf: [{ maxLength: 1 }, { minLength: 2 }] },
     ]);
-    expectAll("validatedAfter", [
-      // 1 satisfies both (length keywords constrain strings only).
-      { enum: ["a", "ab", 1], oneOf: [{ maxLength: 1 }, { minLength: 2 }] },
-      { oneOf: [{ const: "ab" }, { type: "string", maxLength: 2 }] },
-      { oneOf: [{ enum: [1, 2] }, { type: "integer" }] },
-    ]);
+    // A number in an enum has no exact complement.
+    expectAll("validatedAfter", [{ oneOf: [{ enum: [1, 2] }, { type: "integer" }] }]);
   });
 
   it("discriminators and forbidden names, through allOf and $ref", () => {
@@ -138,17 +130,49 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       { type: "object", oneOf: [{ required: ["a"] }, { properties: { a: false } }] },
     ]);
     expectAll("validatedAfter", [
-      // Without type: object, a string satisfies both branches.
-      { oneOf: [{ properties: { kind: { const: "a" } }, required: ["kind"] }, { properties: { kind: { const: "b" } }, required: ["kind"] }] },
+      // Overlap, and "a: not integer" has no positive form.
       { oneOf: [kind("a"), { type: "object", properties: { kind: { type: "string" } } }] },
-      { type: "object", oneOf: [{ required: ["a"] }, { required: ["b"] }] },
+      // Overlap, and patternProperties has no exact negation.
       { type: "object", oneOf: [{ required: ["a"] }, { patternProperties: { "^a": false } }, { properties: { b: false } }] },
     ]);
   });
 
   it("oneOf merged from allOf, and the verdict reaches the input occurrence", () => {
     expectAll("enforced", [{ allOf: [{ oneOf: [{ type: "string" }, { type: "integer" }] }, { oneOf: [{ type: "null" }, { minLength: 1 }] }] }]);
-    expectAll("validatedAfter", [{ allOf: [{ oneOf: [{ type: "string" }, { type: "integer" }] }, { oneOf: [{ type: "string" }, { minLength: 1 }] }] }]);
+    expectAll("validatedAfter", [{ allOf: [{ oneOf: [{ type: "string" }, { type: "integer" }] }, { oneOf: [{ type: "number" }, { type: "integer" }] }] }]);
+  });
+});
+
+describe("oneOf: overlapping branches rewritten to exclude each other (exact negations)", () => {
+  it("required sets, subsets, and branches that overlap on other types", () => {
+    const dims = { type: "object", properties: { a: { type: "number" }, b: { type: "number" }, kind: { type: "string" } } };
+    expectAll("enforced", [
+      { type: "object", oneOf: [{ required: ["a"] }, { required: ["b"] }] },
+      { ...dims, oneOf: [{ required: ["a", "b"] }, { required: ["kind"] }] },
+      // One branch inside the other: only the larger one's extra instances remain for it.
+      { ...dims, oneOf: [{ required: ["a"] }, { required: ["a", "b"] }, { required: ["kind"] }] },
+      { oneOf: [{ type: "object" }, { required: ["a"] }] },
+      // Without type: object a string satisfies both, so no string is valid.
+      { oneOf: [{ properties: { kind: { const: "a" } }, required: ["kind"] }, { properties: { kind: { const: "b" } }, required: ["kind"] }] },
+      { oneOf: [{ type: "string" }, { properties: { a: { type: "integer" } } }] },
+      { oneOf: [{ type: "string" }, { minimum: 2 }] },
+      // 1 satisfies both (length keywords constrain strings only).
+      { enum: ["a", "ab", 1], oneOf: [{ maxLength: 1 }, { minLength: 2 }] },
+      { oneOf: [{ const: "ab" }, { type: "string", maxLength: 2 }] },
+      { oneOf: [{ maxLength: 1 }, { minLength: 1, maxLength: 2 }, { not: { type: "string" } }] },
+      { allOf: [{ oneOf: [{ type: "string" }, { type: "integer" }] }, { oneOf: [{ type: "string" }, { minLength: 1 }] }] },
+    ]);
+  });
+
+  it("$ref branches with additionalProperties: false and a discriminator, without type: object", () => {
+    const defs = {
+      a: { properties: { kind: { enum: ["a"] }, a: { type: "number" } }, additionalProperties: false, required: ["kind"] },
+      b: { properties: { kind: { enum: ["b"] }, b: { type: "string" } }, additionalProperties: false, required: ["kind", "b"] },
+    };
+    expectAll("enforced", [
+      { $schema: D7, definitions: defs, oneOf: [{ $ref: "#/definitions/a" }, { $ref: "#/definitions/b" }] },
+      { $defs: defs, oneOf: [{ $ref: "#/$defs/a" }, { $ref: "#/$defs/b" }, { type: "string" }] },
+    ]);
   });
 });
 
