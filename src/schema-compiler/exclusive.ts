@@ -39,6 +39,10 @@ interface Shape {
   readonly absent: (name: string) => boolean;
   /** False when `v` is certainly no instance (the evaluator rejects it); true otherwise. */
   readonly admits: (v: unknown) => boolean;
+  /** When defined, object instances have no other names (additionalProperties: false). */
+  readonly names?: ReadonlySet<string>;
+  /** Subschemas the value of property `name` satisfies in object instances that have it. */
+  readonly schemasOf: (name: string) => readonly unknown[];
 }
 
 const ALL_KINDS: readonly Kind[] = ["null", "boolean", "object", "array", "string", "integer", "fraction"];
@@ -51,7 +55,7 @@ const MAX_DEPTH = 6;
 const has = (o: Record<string, unknown>, name: string): boolean => Object.prototype.hasOwnProperty.call(o, name);
 const NO_SCHEMAS: ReadonlyMap<string, unknown> = new Map();
 
-const ANY: Shape = { kinds: new Set(ALL_KINDS), required: new Set(), property: () => ANY, absent: () => false, admits: () => true };
+const ANY: Shape = { kinds: new Set(ALL_KINDS), required: new Set(), property: () => ANY, absent: () => false, admits: () => true, schemasOf: () => [] };
 const NONE: Shape = { ...ANY, kinds: new Set() };
 
 function kindOf(v: unknown): Kind {
@@ -95,6 +99,8 @@ function intersect(a: Shape, b: Shape): Shape {
     property: memo((n) => intersect(a.property(n), b.property(n))),
     absent: (n) => a.absent(n) || b.absent(n),
     admits: (v) => a.admits(v) && b.admits(v),
+    ...(a.names === undefined ? b.names === undefined ? {} : { names: b.names } : { names: b.names === undefined ? a.names : new Set([...a.names].filter((n) => b.names!.has(n))) }),
+    schemasOf: (n) => [...a.schemasOf(n), ...b.schemasOf(n)],
   });
 }
 
@@ -103,8 +109,8 @@ function unite(a: Shape, b: Shape): Shape {
   if (b.kinds.size === 0) return a;
   // Object facts of a side without objects say nothing about the union's objects.
   if (!a.kinds.has("object") || !b.kinds.has("object")) {
-    const { required, property, absent } = a.kinds.has("object") ? a : b;
-    return { kinds: new Set([...a.kinds, ...b.kinds]), ...valuesOfEither(a, b), required, property, absent, admits: eitherAdmits(a, b) };
+    const { required, property, absent, names, schemasOf } = a.kinds.has("object") ? a : b;
+    return { kinds: new Set([...a.kinds, ...b.kinds]), ...valuesOfEither(a, b), required, property, absent, admits: eitherAdmits(a, b), ...(names !== undefined ? { names } : {}), schemasOf };
   }
   return {
     kinds: new Set([...a.kinds, ...b.kinds]),
@@ -113,6 +119,8 @@ function unite(a: Shape, b: Shape): Shape {
     property: memo((n) => unite(a.property(n), b.property(n))),
     absent: (n) => a.absent(n) && b.absent(n),
     admits: eitherAdmits(a, b),
+    ...(a.names !== undefined && b.names !== undefined ? { names: new Set([...a.names, ...b.names]) } : {}),
+    schemasOf: (n) => a.schemasOf(n).filter((x) => b.schemasOf(n).includes(x)),
   };
 }
 
@@ -176,6 +184,7 @@ class Shaper {
     const properties = node.peek("properties") ?? NO_SCHEMAS;
     const patterns = node.peek("patternProperties") ?? NO_SCHEMAS;
     const values = node.peek("enum");
+    const closed = patterns.size === 0 && node.get("additionalProperties") === false;
     return tidy({
       kinds,
       ...(values !== undefined ? { values } : {}),
@@ -183,6 +192,8 @@ class Shaper {
       property: memo((n) => (properties.has(n) ? this.of(properties.get(n), depth + 1) : ANY)),
       absent: (n) => forbidden(node, properties, patterns, n),
       admits: () => true,
+      ...(closed ? { names: new Set([...properties].filter(([, v]) => v !== false).map(([n]) => n)) } : {}),
+      schemasOf: (n) => (properties.has(n) ? [properties.get(n)] : []),
     });
   }
 }
@@ -193,6 +204,18 @@ function forbidden(node: SchemaNode, properties: ReadonlyMap<string, unknown>, p
   const matching = [...patterns.keys()].filter((p) => testRegex(p, name) !== false);
   if (matching.some((p) => patterns.get(p) === false && testRegex(p, name) === true)) return true;
   return matching.length === 0 && node.get("additionalProperties") === false;
+}
+
+/** Facts about the objects of a conjunction of schemas. */
+export interface Beside {
+  /** When defined, the objects have no other names. */
+  readonly names: ReadonlySet<string> | undefined;
+  /** Whether the objects never have property `name`. */
+  readonly absent: (name: string) => boolean;
+  /** Subschemas that the value of property `name` satisfies (input nodes, as written). */
+  readonly schemasOf: (name: string) => readonly unknown[];
+  /** The JSON types ("integer" as "number") the value of property `name` may have. */
+  readonly typesOf: (name: string) => ReadonlySet<"null" | "boolean" | "object" | "array" | "string" | "number">;
 }
 
 /** Disjointness of conjunctions of schemas within one compilation (shapes cached by node). */
@@ -206,6 +229,13 @@ export class DisjointnessProver {
   /** Whether no value satisfies all of `a` and all of `b` (false: not proven). */
   disjoint(a: readonly unknown[], b: readonly unknown[]): boolean {
     return disjoint(this.conjunction(a), this.conjunction(b));
+  }
+
+  /** What every object satisfying all of `schemas` is known to satisfy (for negateWithin). */
+  beside(schemas: readonly unknown[]): Beside {
+    const shape = this.conjunction(schemas);
+    const typesOf = (name: string) => new Set([...shape.property(name).kinds].map((k) => (k === "integer" || k === "fraction" ? "number" : k)));
+    return { names: shape.names, absent: shape.absent, schemasOf: shape.schemasOf, typesOf };
   }
 
   private conjunction(schemas: readonly unknown[]): Shape {

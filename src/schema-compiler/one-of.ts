@@ -85,8 +85,8 @@ function rewrite(
 /**
  * "not `other`" for the values of `conjunction` (schemas all of which hold), as alternatives:
  * type by type, nothing when `conjunction` has no value of the type, the whole type when its
- * values of the type never satisfy `other`, else the exact negation within the type (negate.ts),
- * less the parts proven disjoint from `conjunction`. Undefined when a needed negation has no form.
+ * values of the type never satisfy `other`, else the exact negation within the type, given what
+ * is known of `conjunction`'s objects (negate.ts), less the parts proven disjoint from it. Undefined when a needed negation has no form.
  */
 function negationBeside(ctx: CompileContext, prover: DisjointnessProver, conjunction: readonly unknown[], other: unknown, pointer: string): { parts: JsonSchema[]; consumed: object[] } | undefined {
   const wholeTypes: TypeName[] = [];
@@ -99,7 +99,7 @@ function negationBeside(ctx: CompileContext, prover: DisjointnessProver, conjunc
       wholeTypes.push(type);
       continue;
     }
-    const negation = negateWithin(ctx, other, pointer, type);
+    const negation = negateWithin(ctx, other, pointer, type, type === "object" ? prover.beside(conjunction) : undefined);
     if (negation === undefined) return undefined;
     consumed.push(...negation.consumed);
     parts.push(...partsOf(negation.schema).filter((p) => !prover.disjoint(conjunction, [p])));

@@ -174,6 +174,25 @@ describe("oneOf: overlapping branches rewritten to exclude each other (exact neg
       { $defs: defs, oneOf: [{ $ref: "#/$defs/a" }, { $ref: "#/$defs/b" }, { type: "string" }] },
     ]);
   });
+
+  it("negations relative to the branch: closed names, shared property schemas, property types", () => {
+    const closed = (kind: string, name: string): Schema => ({ type: "object", properties: { kind: { const: kind }, [name]: { type: "number" } }, additionalProperties: false });
+    const tags = { type: "array", items: { type: "string" } };
+    expectAll("enforced", [
+      // {} satisfies both; an extra name of one branch is one the other forbids.
+      { oneOf: [closed("a", "a"), closed("b", "b")] },
+      { type: "object", oneOf: [{ properties: { a: { type: "string" } }, additionalProperties: false }, { properties: { b: { type: "string" } }, additionalProperties: false }] },
+      // `items` has no exact negation, but the same property schema on both sides cannot fail on one.
+      { oneOf: [{ type: "object", properties: { kind: { const: "a" }, a: tags } }, { type: "object", properties: { kind: { const: "b" }, a: tags } }] },
+      { $defs: { tags }, oneOf: [{ type: "object", properties: { kind: { const: "a" }, a: { $ref: "#/$defs/tags" } } }, { type: "object", properties: { kind: { const: "b" }, a: { $ref: "#/$defs/tags" } } }] },
+      // The other branch's array schema fails every string (negation within the property's types).
+      { oneOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { type: "object", properties: { a: tags } }] },
+    ]);
+    expectAll("validatedAfter", [
+      // Names not closed on the second branch: the first's additionalProperties has no negation there.
+      { type: "object", oneOf: [{ properties: { a: { type: "number" } }, additionalProperties: false }, { patternProperties: { "^a": { type: "string" } } }] },
+    ]);
+  });
 });
 
 describe("not: rewritten to an exact positive schema", () => {
