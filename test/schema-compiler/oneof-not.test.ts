@@ -273,6 +273,8 @@ const objectLeaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.uniqueArray(value, { minLength: 1, maxLength: 3, selector: (v) => JSON.stringify(v) }).map((e) => ({ enum: e })),
   value.map((c) => ({ const: c })),
   fc.constantFrom("a", "b", "kind").map((k) => ({ required: [k] })),
+  // Closed name sets (the oneOf rewriting negates additionalProperties over them).
+  fc.tuple(fc.constantFrom("a", "b", "kind"), fc.constantFrom<Schema>({}, { type: "string" }, { const: 1 })).map(([k, s]) => ({ properties: { [k]: s }, additionalProperties: false })),
   fc.tuple(fc.constantFrom("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"), fc.nat(2)).map(([k, n]) => ({ [k]: n })),
 );
 
@@ -318,5 +320,40 @@ describe("random schemas of oneOf, not and their operands", () => {
     console.log(`oneOf/not random schemas: ${JSON.stringify(counts)}`);
     // The run must exercise exact grammars, not only the fallbacks.
     expect(counts.enforced).toBeGreaterThan(100);
+  }, 300_000);
+});
+
+describe("random overlapping oneOf of object branches (the rewriting with relative negations)", () => {
+  const key = fc.constantFrom("a", "b", "kind");
+  const valueSchema: fc.Arbitrary<Schema> = fc.constantFrom<Schema>({}, { type: "string" }, { type: "number" }, { const: 1 }, { enum: ["a", null] }, { type: "array", items: { type: "string" } }, false);
+  const branch: fc.Arbitrary<Schema> = fc
+    .record({
+      object: fc.boolean(),
+      properties: fc.dictionary(key, valueSchema, { maxKeys: 3 }),
+      required: fc.uniqueArray(key, { maxLength: 2 }),
+      closed: fc.boolean(),
+    })
+    .map(({ object, properties, required, closed }) => ({
+      ...(object ? { type: "object" } : {}),
+      properties,
+      ...(required.length > 0 ? { required } : {}),
+      ...(closed ? { additionalProperties: false } : {}),
+    }));
+  const schemaArb2 = fc.tuple(fc.boolean(), fc.array(branch, { minLength: 2, maxLength: 3 })).map(([typed, oneOf]): Schema => ({ $schema: D2020, ...(typed ? { type: "object" } : {}), oneOf }));
+  const objectInstance = fc.dictionary(key, fc.constantFrom<unknown>(null, 1, "a", ["a"], [1], true), { maxKeys: 3 });
+
+  it("when reported enforced, the grammar accepts exactly what ajv accepts", () => {
+    const counts: Record<Outcome, number> = { enforced: 0, validatedAfter: 0, unsatisfiable: 0, skipped: 0 };
+    let rewritten = 0;
+    fc.assert(
+      fc.property(schemaArb2, fc.array(objectInstance, { maxLength: 12 }), (schema, extra) => {
+        const outcome = check(schema, [...POOL, ...extra]);
+        counts[outcome]++;
+        if (outcome === "enforced" && compileSchema(schema, { mode: "jsonschema" }).report.enforced.some((u) => u.keyword === "oneOf" && u.note?.includes("excludes") === true)) rewritten++;
+      }),
+      { numRuns: 300, seed: 20261201 },
+    );
+    console.log(`overlapping oneOf random schemas: ${JSON.stringify(counts)}, rewritten ${rewritten}`);
+    expect(rewritten).toBeGreaterThan(50);
   }, 300_000);
 });
