@@ -21,7 +21,7 @@ import { jsonString, type Expr } from "../grammar/index.js";
 import { isAnnotationKeyword, isKeyword, isRecord, jsonEqual, KEYWORDS, normalizeNode, SchemaNode, type JsonSchema, type JsonType, type Keyword, type KeywordSpec } from "../schema/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
 import { testRegex } from "./evaluate.js";
-import type { Beside } from "./exclusive.js";
+import type { Beside, TypeName } from "./exclusive.js";
 import { enumOnly } from "./merge.js";
 import { typesOf } from "./values.js";
 
@@ -31,7 +31,7 @@ export interface Negation {
   readonly consumed: readonly object[];
 }
 
-export const TYPE_NAMES = ["null", "boolean", "object", "array", "string", "number"] as const;
+export const TYPE_NAMES: readonly TypeName[] = ["null", "boolean", "object", "array", "string", "number"];
 
 export function negate(ctx: CompileContext, schema: unknown, pointer: string): Negation | undefined {
   const consumed: object[] = [];
@@ -39,8 +39,7 @@ export function negate(ctx: CompileContext, schema: unknown, pointer: string): N
   return out === undefined ? undefined : { schema: out, consumed };
 }
 
-/** A JSON type as an instance kind ("integer" lies inside "number"). */
-export type TypeName = (typeof TYPE_NAMES)[number];
+export type { TypeName } from "./exclusive.js";
 
 /** The values a negation is asked about: of one type, and for objects, with known facts. */
 interface Scope {
@@ -133,7 +132,7 @@ class Negator {
     if (within !== undefined && isKeyword(k) && KEYWORDS[k].instance !== undefined && KEYWORDS[k].instance !== within) return false;
     switch (k) {
       case "type":
-        return mapDefined(node.peek("type"), (types) => (within === undefined ? complementTypes(types) : complementWithin(types, within)));
+        return mapDefined(node.peek("type"), (types) => (within === undefined ? complementTypes(types) : complementWithin(types, within, scope?.beside?.integral === true)));
       case "enum": {
         const types = node.peek("type");
         const admitted = (x: unknown): boolean => (types === undefined || typesOf(x).some((t) => types.has(t as JsonType))) && (within === undefined || typesOf(x).includes(within));
@@ -156,7 +155,9 @@ class Negator {
       case "items": {
         // With prefixItems, `items` covers only the rest; `items: true` says nothing.
         const v = node.get("items");
-        return node.has("prefixItems") ? undefined : v === false ? { type: "array", minItems: 1 } : v === true ? false : undefined;
+        if (node.has("prefixItems")) return undefined;
+        if (v === false || v === true) return v === false ? { type: "array", minItems: 1 } : false;
+        return mapDefined(scope?.beside, (beside) => this.itemsFail(v, beside));
       }
       case "uniqueItems":
         return node.get("uniqueItems") === false ? false : undefined;
@@ -179,15 +180,24 @@ class Negator {
   /** An object whose property `name` is present and fails `schema`. */
   private propertyFails(name: string, schema: unknown, depth: number, beside: Beside | undefined): JsonSchema | undefined {
     if (beside !== undefined && (beside.absent(name) || beside.schemasOf(name).some((s) => this.same(s, schema)))) return false;
-    const n = this.negate(schema, depth + 1) ?? (beside === undefined ? undefined : this.negateByType(schema, depth + 1, beside.typesOf(name)));
+    const n = this.negate(schema, depth + 1) ?? (beside === undefined ? undefined : this.negateBeside(schema, depth + 1, beside.property(name)));
     return n === undefined ? undefined : n === false ? false : { type: "object", required: [name], properties: { [name]: n } };
   }
 
-  /** The values of `types` that `schema` rejects, type by type (see negateWithin). */
-  private negateByType(schema: unknown, depth: number, types: ReadonlySet<TypeName>): JsonSchema | undefined {
+  /**
+   * Some item fails `items` (an array of `beside`'s values): never when the items are known to
+   * satisfy the same subschema; any item, so a non-empty array, when no item can satisfy it.
+   */
+  private itemsFail(items: unknown, beside: Beside): JsonSchema | undefined {
+    if (beside.itemSchemas.some((s) => this.same(s, items))) return false;
+    return beside.itemsDisjointFrom(items) ? { type: "array", minItems: 1 } : undefined;
+  }
+
+  /** The values known by `beside` that `schema` rejects, type by type (see negateWithin). */
+  private negateBeside(schema: unknown, depth: number, beside: Beside): JsonSchema | undefined {
     const parts: JsonSchema[] = [];
-    for (const type of types) {
-      const n = this.negate(schema, depth, { type });
+    for (const type of beside.types) {
+      const n = this.negate(schema, depth, { type, beside });
       if (n === undefined) return undefined;
       parts.push(ofType(type, n));
     }
@@ -239,10 +249,14 @@ function complementTypes(types: ReadonlySet<JsonType>): JsonSchema | undefined {
   return rest.length === 0 ? false : { type: rest };
 }
 
-/** Whether values of type `within` fail `type: types` (undefined: integers among numbers, no form). */
-function complementWithin(types: ReadonlySet<JsonType>, within: TypeName): JsonSchema | undefined {
+/**
+ * Whether values of type `within` fail `type: types` (`integral`: the numbers are integers;
+ * undefined: "integer" among numbers that may have fractions, which has no form).
+ */
+function complementWithin(types: ReadonlySet<JsonType>, within: TypeName, integral: boolean): JsonSchema | undefined {
   if (types.has(within)) return false;
-  return within === "number" && types.has("integer") ? undefined : true;
+  if (within !== "number" || !types.has("integer")) return true;
+  return integral ? false : undefined;
 }
 
 /** Every value but `values`: exact when they are nulls, booleans and strings only. */

@@ -99,7 +99,7 @@ function negationBeside(ctx: CompileContext, prover: DisjointnessProver, conjunc
       wholeTypes.push(type);
       continue;
     }
-    const negation = negateWithin(ctx, other, pointer, type, type === "object" ? prover.beside(conjunction) : undefined);
+    const negation = negateWithin(ctx, other, pointer, type, prover.beside([...conjunction, typed]));
     if (negation === undefined) return undefined;
     consumed.push(...negation.consumed);
     parts.push(...partsOf(negation.schema).filter((p) => !prover.disjoint(conjunction, [p])));

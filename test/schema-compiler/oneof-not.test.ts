@@ -139,7 +139,7 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
 
   it("oneOf merged from allOf, and the verdict reaches the input occurrence", () => {
     expectAll("enforced", [{ allOf: [{ oneOf: [{ type: "string" }, { type: "integer" }] }, { oneOf: [{ type: "null" }, { minLength: 1 }] }] }]);
-    expectAll("validatedAfter", [{ allOf: [{ oneOf: [{ type: "string" }, { type: "integer" }] }, { oneOf: [{ type: "number" }, { type: "integer" }] }] }]);
+    expectAll("validatedAfter", [{ allOf: [{ oneOf: [{ type: "string" }, { type: "number" }] }, { oneOf: [{ minimum: 1 }, { type: "integer" }] }] }]);
   });
 });
 
@@ -187,6 +187,11 @@ describe("oneOf: overlapping branches rewritten to exclude each other (exact neg
       { $defs: { tags }, oneOf: [{ type: "object", properties: { kind: { const: "a" }, a: { $ref: "#/$defs/tags" } } }, { type: "object", properties: { kind: { const: "b" }, a: { $ref: "#/$defs/tags" } } }] },
       // The other branch's array schema fails every string (negation within the property's types).
       { oneOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { type: "object", properties: { a: tags } }] },
+      // Arrays of numbers and arrays of strings overlap on []: each keeps its non-empty arrays.
+      { oneOf: [{ type: "string" }, { type: "array", items: { type: "number" } }, tags] },
+      { type: "object", properties: { a: { oneOf: [{ type: "array", items: { type: "integer" } }, { type: "array", items: { type: "boolean" } }] } } },
+      // An integer property against "integer and at least 1": the integral values need no "non-integer" form.
+      { oneOf: [{ type: "object", properties: { a: { type: "integer" } } }, { type: "object", properties: { a: { type: "integer", minimum: 1 } }, required: ["a"] }] },
     ]);
     expectAll("validatedAfter", [
       // Names not closed on the second branch: the first's additionalProperties has no negation there.
