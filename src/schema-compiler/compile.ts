@@ -2,7 +2,7 @@
  * The compiler's dispatcher: one subschema in, one grammar expression out (null = the subschema
  * accepts nothing). It handles `$ref` (rules, so recursion works), `allOf` (merge), `not` (its
  * positive rewriting, negate.ts), `anyOf` / `oneOf` (alternatives, siblings distributed into each
- * branch; a oneOf is exact when its branches are proven disjoint, exclusive.ts), `enum`/`const`,
+ * branch; a oneOf is exact when its branches are proven disjoint or rewritten so, one-of.ts), `enum`/`const`,
  * and `type`, handing each type to its module (strings, numbers, objects, arrays).
  */
 
@@ -11,10 +11,10 @@ import { lit, type Expr } from "../grammar/index.js";
 import { childPointer, isAnnotationKeyword, isRecord, KEYWORDS, normalizeNode, REFUSED, SchemaNode, type JsonSchema, type JsonSchemaObject, type JsonType } from "../schema/index.js";
 import { compileArray } from "./arrays.js";
 import { LIMITS, type CompileContext } from "./context.js";
-import { branchesExclusive } from "./exclusive.js";
 import { union } from "./format.js";
 import { mergeSchemas } from "./merge.js";
 import { excludeStrings, negate, stringExclusion } from "./negate.js";
+import { exactOneOfBranches } from "./one-of.js";
 import { compileInteger, compileNumber } from "./numbers.js";
 import { compileObject } from "./objects.js";
 import { compileString } from "./strings.js";
@@ -127,12 +127,8 @@ function mergeInOrder(ctx: CompileContext, raw: JsonSchemaObject, keyword: strin
 
 function compileAlternatives(ctx: CompileContext, node: SchemaNode, groups: readonly ("anyOf" | "oneOf")[], instancePath: string): Expr | null {
   const pointer = node.pointer;
-  const lists = groups.map((g) => branchesOf(node, g));
-  if (groups.includes("oneOf")) {
-    const exclusive = branchesExclusive(ctx, without(ctx, node.raw, ["oneOf"]), branchesOf(node, "oneOf"), pointer);
-    const note = exclusive ? "branches proven pairwise disjoint: exact as anyOf" : "exactly-one-branch is checked after decoding";
-    ctx.report.verdict(node.raw, "oneOf", exclusive, note, pointer);
-  }
+  // A oneOf's branches, made pairwise disjoint where that is exact (one-of.ts), become alternatives.
+  const lists = groups.map((g) => (g === "oneOf" ? exactOneOfBranches(ctx, node.raw, without(ctx, node.raw, ["oneOf"]), branchesOf(node, g), pointer) : branchesOf(node, g)));
   const rest = without(ctx, node.raw, groups);
   const distribute = hasAssertions(rest, []);
   // Each combination of one branch per group, with the siblings merged in when there are any.

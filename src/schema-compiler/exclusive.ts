@@ -39,6 +39,13 @@ interface Shape {
   readonly absent: (name: string) => boolean;
   /** False when `v` is certainly no instance (the evaluator rejects it); true otherwise. */
   readonly admits: (v: unknown) => boolean;
+  /** When defined, object instances have no other names (additionalProperties: false). */
+  readonly names?: ReadonlySet<string>;
+  /** Subschemas the value of property `name` satisfies in object instances that have it. */
+  readonly schemasOf: (name: string) => readonly unknown[];
+  /** The shape of every item of array instances, and subschemas every item satisfies. */
+  readonly item: () => Shape;
+  readonly itemSchemas: readonly unknown[];
 }
 
 const ALL_KINDS: readonly Kind[] = ["null", "boolean", "object", "array", "string", "integer", "fraction"];
@@ -51,7 +58,7 @@ const MAX_DEPTH = 6;
 const has = (o: Record<string, unknown>, name: string): boolean => Object.prototype.hasOwnProperty.call(o, name);
 const NO_SCHEMAS: ReadonlyMap<string, unknown> = new Map();
 
-const ANY: Shape = { kinds: new Set(ALL_KINDS), required: new Set(), property: () => ANY, absent: () => false, admits: () => true };
+const ANY: Shape = { kinds: new Set(ALL_KINDS), required: new Set(), property: () => ANY, absent: () => false, admits: () => true, schemasOf: () => [], item: () => ANY, itemSchemas: [] };
 const NONE: Shape = { ...ANY, kinds: new Set() };
 
 function kindOf(v: unknown): Kind {
@@ -95,6 +102,10 @@ function intersect(a: Shape, b: Shape): Shape {
     property: memo((n) => intersect(a.property(n), b.property(n))),
     absent: (n) => a.absent(n) || b.absent(n),
     admits: (v) => a.admits(v) && b.admits(v),
+    ...(a.names === undefined ? b.names === undefined ? {} : { names: b.names } : { names: b.names === undefined ? a.names : new Set([...a.names].filter((n) => b.names!.has(n))) }),
+    schemasOf: (n) => [...a.schemasOf(n), ...b.schemasOf(n)],
+    item: () => intersect(a.item(), b.item()),
+    itemSchemas: [...a.itemSchemas, ...b.itemSchemas],
   });
 }
 
@@ -103,8 +114,8 @@ function unite(a: Shape, b: Shape): Shape {
   if (b.kinds.size === 0) return a;
   // Object facts of a side without objects say nothing about the union's objects.
   if (!a.kinds.has("object") || !b.kinds.has("object")) {
-    const { required, property, absent } = a.kinds.has("object") ? a : b;
-    return { kinds: new Set([...a.kinds, ...b.kinds]), ...valuesOfEither(a, b), required, property, absent, admits: eitherAdmits(a, b) };
+    const { required, property, absent, names, schemasOf } = a.kinds.has("object") ? a : b;
+    return { kinds: new Set([...a.kinds, ...b.kinds]), ...valuesOfEither(a, b), required, property, absent, admits: eitherAdmits(a, b), ...(names !== undefined ? { names } : {}), schemasOf, ...itemsOfEither(a, b) };
   }
   return {
     kinds: new Set([...a.kinds, ...b.kinds]),
@@ -113,7 +124,17 @@ function unite(a: Shape, b: Shape): Shape {
     property: memo((n) => unite(a.property(n), b.property(n))),
     absent: (n) => a.absent(n) && b.absent(n),
     admits: eitherAdmits(a, b),
+    ...(a.names !== undefined && b.names !== undefined ? { names: new Set([...a.names, ...b.names]) } : {}),
+    schemasOf: (n) => a.schemasOf(n).filter((x) => b.schemasOf(n).includes(x)),
+    ...itemsOfEither(a, b),
   };
+}
+
+/** The item facts of a union: from the side with arrays, or what both sides know. */
+function itemsOfEither(a: Shape, b: Shape): Pick<Shape, "item" | "itemSchemas"> {
+  if (!a.kinds.has("array")) return { item: b.item, itemSchemas: b.itemSchemas };
+  if (!b.kinds.has("array")) return { item: a.item, itemSchemas: a.itemSchemas };
+  return { item: () => unite(a.item(), b.item()), itemSchemas: a.itemSchemas.filter((x) => b.itemSchemas.includes(x)) };
 }
 
 const eitherAdmits = (a: Shape, b: Shape) => (v: unknown): boolean => a.admits(v) || b.admits(v);
@@ -176,6 +197,10 @@ class Shaper {
     const properties = node.peek("properties") ?? NO_SCHEMAS;
     const patterns = node.peek("patternProperties") ?? NO_SCHEMAS;
     const values = node.peek("enum");
+    const closed = patterns.size === 0 && node.get("additionalProperties") === false;
+    // `items` as one schema for every item (not a draft-4 tuple, not after prefixItems).
+    const items = node.has("prefixItems") ? undefined : node.raw.items;
+    const itemSchema = typeof items === "boolean" || isRecord(items) ? items : undefined;
     return tidy({
       kinds,
       ...(values !== undefined ? { values } : {}),
@@ -183,6 +208,10 @@ class Shaper {
       property: memo((n) => (properties.has(n) ? this.of(properties.get(n), depth + 1) : ANY)),
       absent: (n) => forbidden(node, properties, patterns, n),
       admits: () => true,
+      ...(closed ? { names: new Set([...properties].filter(([, v]) => v !== false).map(([n]) => n)) } : {}),
+      schemasOf: (n) => (properties.has(n) ? [properties.get(n)] : []),
+      item: itemSchema === undefined ? () => ANY : () => this.of(itemSchema, depth + 1),
+      itemSchemas: itemSchema === undefined ? [] : [itemSchema],
     });
   }
 }
@@ -195,16 +224,71 @@ function forbidden(node: SchemaNode, properties: ReadonlyMap<string, unknown>, p
   return matching.length === 0 && node.get("additionalProperties") === false;
 }
 
-/**
- * Whether `branches`, each conjoined with `context` (the oneOf's siblings), are pairwise disjoint.
- * False means "not proven".
- */
-export function branchesExclusive(ctx: CompileContext, context: unknown, branches: readonly unknown[], pointer: string): boolean {
-  const shaper = new Shaper(ctx, pointer);
-  const around = shaper.of(context, 0);
-  const shapes = branches.map((b) => intersect(around, shaper.of(b, 0)));
-  for (let i = 0; i < branches.length; i++) {
-    for (let j = i + 1; j < branches.length; j++) if (!disjoint(shapes[i]!, shapes[j]!)) return false;
+/** A JSON type as an instance kind ("integer" lies inside "number"). */
+export type TypeName = "null" | "boolean" | "object" | "array" | "string" | "number";
+
+/** Facts known about the values of a conjunction of schemas (what negateWithin may rely on). */
+export interface Beside {
+  /** The types the values may have; `integral`: their numbers are integers. */
+  readonly types: ReadonlySet<TypeName>;
+  readonly integral: boolean;
+  /** When defined, the objects have no other names. */
+  readonly names: ReadonlySet<string> | undefined;
+  /** Whether the objects never have property `name`. */
+  readonly absent: (name: string) => boolean;
+  /** Subschemas that the value of property `name` satisfies (input nodes, as written). */
+  readonly schemasOf: (name: string) => readonly unknown[];
+  /** The facts about the value of property `name`. */
+  readonly property: (name: string) => Beside;
+  /** Subschemas every array item satisfies (as written), and whether no item satisfies `schema`. */
+  readonly itemSchemas: readonly unknown[];
+  readonly itemsDisjointFrom: (schema: unknown) => boolean;
+}
+
+/** Disjointness of conjunctions of schemas within one compilation (shapes cached by node). */
+export class DisjointnessProver {
+  private readonly shaper: Shaper;
+
+  constructor(ctx: CompileContext, pointer: string) {
+    this.shaper = new Shaper(ctx, pointer);
   }
-  return true;
+
+  /** Whether no value satisfies all of `a` and all of `b` (false: not proven). */
+  disjoint(a: readonly unknown[], b: readonly unknown[]): boolean {
+    return disjoint(this.conjunction(a), this.conjunction(b));
+  }
+
+  /** What every value satisfying all of `schemas` is known to satisfy (for negateWithin). */
+  beside(schemas: readonly unknown[]): Beside {
+    return this.besideOf(this.conjunction(schemas));
+  }
+
+  private besideOf(shape: Shape): Beside {
+    return {
+      types: new Set([...shape.kinds].map((k) => (k === "integer" || k === "fraction" ? "number" : k))),
+      integral: !shape.kinds.has("fraction"),
+      names: shape.names,
+      absent: shape.absent,
+      schemasOf: shape.schemasOf,
+      property: (name) => this.besideOf(shape.property(name)),
+      itemSchemas: shape.itemSchemas,
+      itemsDisjointFrom: (schema) => disjoint(shape.item(), this.shaper.of(schema, 0)),
+    };
+  }
+
+  private conjunction(schemas: readonly unknown[]): Shape {
+    return schemas.map((s) => this.shaper.of(s, 0)).reduce(intersect, ANY);
+  }
+}
+
+/**
+ * The pairs of `branches` (indices i < j), each conjoined with `context` (the oneOf's siblings),
+ * not proven disjoint; empty when the branches are pairwise disjoint.
+ */
+export function overlappingPairs(prover: DisjointnessProver, context: unknown, branches: readonly unknown[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < branches.length; i++) {
+    for (let j = i + 1; j < branches.length; j++) if (!prover.disjoint([context, branches[i]], [context, branches[j]])) out.push([i, j]);
+  }
+  return out;
 }

@@ -18,8 +18,10 @@
  */
 
 import { jsonString, type Expr } from "../grammar/index.js";
-import { isAnnotationKeyword, isKeyword, isRecord, KEYWORDS, normalizeNode, SchemaNode, type JsonSchema, type JsonType, type Keyword, type KeywordSpec } from "../schema/index.js";
+import { isAnnotationKeyword, isKeyword, isRecord, jsonEqual, KEYWORDS, normalizeNode, SchemaNode, type JsonSchema, type JsonType, type Keyword, type KeywordSpec } from "../schema/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
+import { testRegex } from "./evaluate.js";
+import type { Beside, TypeName } from "./exclusive.js";
 import { enumOnly } from "./merge.js";
 import { typesOf } from "./values.js";
 
@@ -29,12 +31,40 @@ export interface Negation {
   readonly consumed: readonly object[];
 }
 
-const TYPE_NAMES = ["null", "boolean", "object", "array", "string", "number"] as const;
+export const TYPE_NAMES: readonly TypeName[] = ["null", "boolean", "object", "array", "string", "number"];
 
 export function negate(ctx: CompileContext, schema: unknown, pointer: string): Negation | undefined {
   const consumed: object[] = [];
   const out = new Negator(ctx, pointer, consumed).negate(schema, 0);
   return out === undefined ? undefined : { schema: out, consumed };
+}
+
+export type { TypeName } from "./exclusive.js";
+
+/** The values a negation is asked about: of one type, and for objects, with known facts. */
+interface Scope {
+  readonly type: TypeName;
+  readonly beside?: Beside;
+}
+
+/**
+ * The values of type `type` that `schema` rejects, among values that satisfy what `beside` knows
+ * (for objects: the names they may have, the subschemas their properties satisfy), as a positive
+ * schema. An exact form exists more often than for the whole complement: keywords about other
+ * types hold for every value of `type`; with a closed set of names, additionalProperties and
+ * patternProperties become a choice among those names; a property whose value is known to
+ * satisfy the same subschema cannot fail it.
+ */
+export function negateWithin(ctx: CompileContext, schema: unknown, pointer: string, type: TypeName, beside?: Beside): Negation | undefined {
+  const consumed: object[] = [];
+  const out = new Negator(ctx, pointer, consumed).negate(schema, 0, beside === undefined ? { type } : { type, beside });
+  return out === undefined ? undefined : { schema: ofType(type, out), consumed };
+}
+
+/** `schema` restricted to values of `type`, an anyOf kept as one (each part typed). */
+function ofType(type: TypeName, schema: JsonSchema): JsonSchema {
+  const typed = (part: JsonSchema): JsonSchema => (part === false ? false : part === true ? { type } : { allOf: [{ type }, part] });
+  return anyOfOf(isRecord(schema) && Object.keys(schema).length === 1 && Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]).map(typed) : [typed(schema)]);
 }
 
 /** The strings of a `not` the string compiler applies itself: `{enum: [strings]}` or `{const: string}`. */
@@ -62,62 +92,72 @@ const asSchema = (v: unknown): JsonSchema | undefined => (typeof v === "boolean"
 class Negator {
   constructor(private readonly ctx: CompileContext, private readonly pointer: string, private readonly consumed: object[]) {}
 
-  negate(schema: unknown, depth: number): JsonSchema | undefined {
+  /** `scope`: only its values matter (the caller intersects the result with its type). */
+  negate(schema: unknown, depth: number, scope?: Scope): JsonSchema | undefined {
     if (typeof schema === "boolean") return !schema;
     if (!isRecord(schema) || depth > LIMITS.maxInlineDepth) return undefined;
     const written = new SchemaNode(schema, this.pointer);
-    if (this.ctx.legacyRefs && written.peek("$ref") !== undefined) return this.negateRef(written, depth);
+    if (this.ctx.legacyRefs && written.peek("$ref") !== undefined) return this.negateRef(written, depth, scope);
     const node = new SchemaNode(normalizeNode(schema), this.pointer);
     const parts: JsonSchema[] = [];
     for (const k of node.keywords()) {
       // enum already holds only values of the allowed types; `nullable: true` is folded into type.
       if (isAnnotationKeyword(k) || (k === "type" && node.has("enum")) || (k === "nullable" && node.has("type"))) continue;
-      const part = k === "$ref" ? this.negateRef(written, depth) : this.negateKeyword(node, k, schema, depth);
+      const part = k === "$ref" ? this.negateRef(written, depth, scope) : this.negateKeyword(node, k, schema, depth, scope);
       if (part === undefined) return undefined;
       parts.push(part);
     }
     return anyOfOf(parts);
   }
 
-  private negateRef(written: SchemaNode, depth: number): JsonSchema | undefined {
+  private negateRef(written: SchemaNode, depth: number, scope: Scope | undefined): JsonSchema | undefined {
     const target = this.ctx.resolver.refTarget(written);
-    return target === undefined ? undefined : this.negate(target.node, depth + 1);
+    return target === undefined ? undefined : this.negate(target.node, depth + 1, scope);
   }
 
-  private negateAll(schemas: readonly unknown[] | undefined, depth: number): JsonSchema[] | undefined {
+  private negateAll(schemas: readonly unknown[] | undefined, depth: number, scope: Scope | undefined): JsonSchema[] | undefined {
     if (schemas === undefined) return undefined;
     const out: JsonSchema[] = [];
     for (const s of schemas) {
-      const n = this.negate(s, depth + 1);
+      const n = this.negate(s, depth + 1, scope);
       if (n === undefined) return undefined;
       out.push(n);
     }
     return out;
   }
 
-  private negateKeyword(node: SchemaNode, k: string, raw: object, depth: number): JsonSchema | undefined {
+  private negateKeyword(node: SchemaNode, k: string, raw: object, depth: number, scope: Scope | undefined): JsonSchema | undefined {
+    const within = scope?.type;
+    // A keyword about another type holds for every value of the scope's type.
+    if (within !== undefined && isKeyword(k) && KEYWORDS[k].instance !== undefined && KEYWORDS[k].instance !== within) return false;
     switch (k) {
       case "type":
-        return mapDefined(node.peek("type"), complementTypes);
+        return mapDefined(node.peek("type"), (types) => (within === undefined ? complementTypes(types) : complementWithin(types, within, scope?.beside?.integral === true)));
       case "enum": {
         const types = node.peek("type");
-        return mapDefined(node.peek("enum"), (values) => complementValues(values.filter((x) => types === undefined || typesOf(x).some((t) => types.has(t as JsonType)))));
+        const admitted = (x: unknown): boolean => (types === undefined || typesOf(x).some((t) => types.has(t as JsonType))) && (within === undefined || typesOf(x).includes(within));
+        return mapDefined(node.peek("enum"), (values) => complementValues(values.filter(admitted)));
       }
       case "not":
         this.consumed.push(raw);
         return asSchema(node.get("not"));
       case "anyOf":
-        return mapDefined(this.negateAll(node.peek("anyOf"), depth), (parts) => ({ allOf: parts }));
+        return mapDefined(this.negateAll(node.peek("anyOf"), depth, scope), (parts) => ({ allOf: parts }));
       case "allOf":
-        return mapDefined(this.negateAll(node.peek("allOf"), depth), anyOfOf);
+        return mapDefined(this.negateAll(node.peek("allOf"), depth, scope), anyOfOf);
       case "required":
         return mapDefined(node.peek("required"), (names) => anyOfOf(names.map((r) => ({ type: "object", properties: { [r]: false } }))));
       case "properties":
-        return mapDefined(node.peek("properties"), (properties) => this.negateProperties(properties, depth));
+        return mapDefined(node.peek("properties"), (properties) => this.negateProperties(properties, depth, scope?.beside));
+      case "additionalProperties":
+      case "patternProperties":
+        return mapDefined(scope?.beside, (beside) => this.negateOtherNames(node, k, beside, depth));
       case "items": {
         // With prefixItems, `items` covers only the rest; `items: true` says nothing.
         const v = node.get("items");
-        return node.has("prefixItems") ? undefined : v === false ? { type: "array", minItems: 1 } : v === true ? false : undefined;
+        if (node.has("prefixItems")) return undefined;
+        if (v === false || v === true) return v === false ? { type: "array", minItems: 1 } : false;
+        return mapDefined(scope?.beside, (beside) => this.itemsFail(v, beside));
       }
       case "uniqueItems":
         return node.get("uniqueItems") === false ? false : undefined;
@@ -127,14 +167,77 @@ class Negator {
   }
 
   /** Some declared property is present with a value its schema rejects. */
-  private negateProperties(properties: ReadonlyMap<string, unknown>, depth: number): JsonSchema | undefined {
+  private negateProperties(properties: ReadonlyMap<string, unknown>, depth: number, beside: Beside | undefined): JsonSchema | undefined {
     const parts: JsonSchema[] = [];
     for (const [name, s] of properties) {
-      const n = this.negate(s, depth + 1);
-      if (n === undefined) return undefined;
-      parts.push(n === false ? false : { type: "object", required: [name], properties: { [name]: n } });
+      const part = this.propertyFails(name, s, depth, beside);
+      if (part === undefined) return undefined;
+      parts.push(part);
     }
     return anyOfOf(parts);
+  }
+
+  /** An object whose property `name` is present and fails `schema`. */
+  private propertyFails(name: string, schema: unknown, depth: number, beside: Beside | undefined): JsonSchema | undefined {
+    if (beside !== undefined && (beside.absent(name) || beside.schemasOf(name).some((s) => this.same(s, schema)))) return false;
+    const n = this.negate(schema, depth + 1) ?? (beside === undefined ? undefined : this.negateBeside(schema, depth + 1, beside.property(name)));
+    return n === undefined ? undefined : n === false ? false : { type: "object", required: [name], properties: { [name]: n } };
+  }
+
+  /**
+   * Some item fails `items` (an array of `beside`'s values): never when the items are known to
+   * satisfy the same subschema; any item, so a non-empty array, when no item can satisfy it.
+   */
+  private itemsFail(items: unknown, beside: Beside): JsonSchema | undefined {
+    if (beside.itemSchemas.some((s) => this.same(s, items))) return false;
+    return beside.itemsDisjointFrom(items) ? { type: "array", minItems: 1 } : undefined;
+  }
+
+  /** The values known by `beside` that `schema` rejects, type by type (see negateWithin). */
+  private negateBeside(schema: unknown, depth: number, beside: Beside): JsonSchema | undefined {
+    const parts: JsonSchema[] = [];
+    for (const type of beside.types) {
+      const n = this.negate(schema, depth, { type, beside });
+      if (n === undefined) return undefined;
+      parts.push(ofType(type, n));
+    }
+    return anyOfOf(parts);
+  }
+
+  /**
+   * additionalProperties / patternProperties failed, for objects whose names are among
+   * `beside.names`: one of those names it governs is present with a value its schema rejects.
+   */
+  private negateOtherNames(node: SchemaNode, k: "additionalProperties" | "patternProperties", beside: Beside, depth: number): JsonSchema | undefined {
+    if (beside.names === undefined) return undefined;
+    const declared = node.peek("properties") ?? new Map<string, unknown>();
+    const patterns = [...(node.peek("patternProperties") ?? new Map<string, unknown>())];
+    const parts: JsonSchema[] = [];
+    for (const name of beside.names) {
+      const matches = patterns.map(([p]) => testRegex(p, name));
+      if (matches.includes(undefined)) return undefined;
+      const governing = k === "patternProperties" ? patterns.filter((_, i) => matches[i]).map(([, s]) => s) : declared.has(name) || matches.includes(true) ? [] : [node.get("additionalProperties")];
+      for (const s of governing) {
+        const part = this.propertyFails(name, s, depth, beside);
+        if (part === undefined) return undefined;
+        parts.push(part);
+      }
+    }
+    return anyOfOf(parts);
+  }
+
+  /** Whether two subschemas have the same instances as written (a `$ref` by its target). */
+  private same(a: unknown, b: unknown): boolean {
+    if (a === b) return true;
+    if (!isRecord(a) || !isRecord(b)) return false;
+    const refs = [a, b].map((x) => new SchemaNode(x, this.pointer));
+    if (refs.some((n) => n.peek("$ref") !== undefined)) {
+      if (Object.keys(a).length !== 1 || Object.keys(b).length !== 1) return false;
+      const [ta, tb] = refs.map((n) => this.ctx.resolver.refTarget(n));
+      return ta !== undefined && ta.node === tb?.node;
+    }
+    // Nested references may resolve against different bases: only plain equal schemas count.
+    return !JSON.stringify(a).includes('"$ref"') && jsonEqual(a, b);
   }
 }
 
@@ -144,6 +247,16 @@ function complementTypes(types: ReadonlySet<JsonType>): JsonSchema | undefined {
   if (types.has("integer") && !types.has("number")) return undefined;
   const rest = TYPE_NAMES.filter((x) => !types.has(x));
   return rest.length === 0 ? false : { type: rest };
+}
+
+/**
+ * Whether values of type `within` fail `type: types` (`integral`: the numbers are integers;
+ * undefined: "integer" among numbers that may have fractions, which has no form).
+ */
+function complementWithin(types: ReadonlySet<JsonType>, within: TypeName, integral: boolean): JsonSchema | undefined {
+  if (types.has(within)) return false;
+  if (within !== "number" || !types.has("integer")) return true;
+  return integral ? false : undefined;
 }
 
 /** Every value but `values`: exact when they are nulls, booleans and strings only. */

@@ -99,12 +99,8 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       { $defs: { s: { type: "string" } }, oneOf: [{ $ref: "#/$defs/s" }, { type: "integer", minimum: 0 }] },
       { type: "object", oneOf: [{ type: ["object", "string"] }, { type: ["string", "array"] }] },
     ]);
-    expectAll("validatedAfter", [
-      { oneOf: [{ type: "number" }, { type: "integer" }] },
-      { oneOf: [{ type: "string" }, { properties: { a: { type: "integer" } } }] },
-      { oneOf: [{ type: "string" }, { minimum: 2 }] },
-      { oneOf: [{ type: "object" }, { required: ["a"] }] },
-    ]);
+    // Integers satisfy both, and "number but not integer" has no positive form.
+    expectAll("validatedAfter", [{ oneOf: [{ type: "number" }, { type: "integer" }] }]);
   });
 
   it("disjoint value sets (enum/const, or values the other branch rejects)", () => {
@@ -115,12 +111,8 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       { oneOf: [{ enum: [{ a: 1 }] }, { type: "object", required: ["b"] }] },
       { enum: ["a", "ab"], oneOf: [{ maxLength: 1 }, { minLength: 2 }] },
     ]);
-    expectAll("validatedAfter", [
-      // 1 satisfies both (length keywords constrain strings only).
-      { enum: ["a", "ab", 1], oneOf: [{ maxLength: 1 }, { minLength: 2 }] },
-      { oneOf: [{ const: "ab" }, { type: "string", maxLength: 2 }] },
-      { oneOf: [{ enum: [1, 2] }, { type: "integer" }] },
-    ]);
+    // A number in an enum has no exact complement.
+    expectAll("validatedAfter", [{ oneOf: [{ enum: [1, 2] }, { type: "integer" }] }]);
   });
 
   it("discriminators and forbidden names, through allOf and $ref", () => {
@@ -138,17 +130,73 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       { type: "object", oneOf: [{ required: ["a"] }, { properties: { a: false } }] },
     ]);
     expectAll("validatedAfter", [
-      // Without type: object, a string satisfies both branches.
-      { oneOf: [{ properties: { kind: { const: "a" } }, required: ["kind"] }, { properties: { kind: { const: "b" } }, required: ["kind"] }] },
+      // Overlap, and "a: not integer" has no positive form.
       { oneOf: [kind("a"), { type: "object", properties: { kind: { type: "string" } } }] },
-      { type: "object", oneOf: [{ required: ["a"] }, { required: ["b"] }] },
+      // Overlap, and patternProperties has no exact negation.
       { type: "object", oneOf: [{ required: ["a"] }, { patternProperties: { "^a": false } }, { properties: { b: false } }] },
     ]);
   });
 
   it("oneOf merged from allOf, and the verdict reaches the input occurrence", () => {
     expectAll("enforced", [{ allOf: [{ oneOf: [{ type: "string" }, { type: "integer" }] }, { oneOf: [{ type: "null" }, { minLength: 1 }] }] }]);
-    expectAll("validatedAfter", [{ allOf: [{ oneOf: [{ type: "string" }, { type: "integer" }] }, { oneOf: [{ type: "string" }, { minLength: 1 }] }] }]);
+    expectAll("validatedAfter", [{ allOf: [{ oneOf: [{ type: "string" }, { type: "number" }] }, { oneOf: [{ minimum: 1 }, { type: "integer" }] }] }]);
+  });
+});
+
+describe("oneOf: overlapping branches rewritten to exclude each other (exact negations)", () => {
+  it("required sets, subsets, and branches that overlap on other types", () => {
+    const dims = { type: "object", properties: { a: { type: "number" }, b: { type: "number" }, kind: { type: "string" } } };
+    expectAll("enforced", [
+      { type: "object", oneOf: [{ required: ["a"] }, { required: ["b"] }] },
+      { ...dims, oneOf: [{ required: ["a", "b"] }, { required: ["kind"] }] },
+      // One branch inside the other: only the larger one's extra instances remain for it.
+      { ...dims, oneOf: [{ required: ["a"] }, { required: ["a", "b"] }, { required: ["kind"] }] },
+      { oneOf: [{ type: "object" }, { required: ["a"] }] },
+      // Without type: object a string satisfies both, so no string is valid.
+      { oneOf: [{ properties: { kind: { const: "a" } }, required: ["kind"] }, { properties: { kind: { const: "b" } }, required: ["kind"] }] },
+      { oneOf: [{ type: "string" }, { properties: { a: { type: "integer" } } }] },
+      { oneOf: [{ type: "string" }, { minimum: 2 }] },
+      // 1 satisfies both (length keywords constrain strings only).
+      { enum: ["a", "ab", 1], oneOf: [{ maxLength: 1 }, { minLength: 2 }] },
+      { oneOf: [{ const: "ab" }, { type: "string", maxLength: 2 }] },
+      { oneOf: [{ maxLength: 1 }, { minLength: 1, maxLength: 2 }, { not: { type: "string" } }] },
+      { allOf: [{ oneOf: [{ type: "string" }, { type: "integer" }] }, { oneOf: [{ type: "string" }, { minLength: 1 }] }] },
+    ]);
+  });
+
+  it("$ref branches with additionalProperties: false and a discriminator, without type: object", () => {
+    const defs = {
+      a: { properties: { kind: { enum: ["a"] }, a: { type: "number" } }, additionalProperties: false, required: ["kind"] },
+      b: { properties: { kind: { enum: ["b"] }, b: { type: "string" } }, additionalProperties: false, required: ["kind", "b"] },
+    };
+    expectAll("enforced", [
+      { $schema: D7, definitions: defs, oneOf: [{ $ref: "#/definitions/a" }, { $ref: "#/definitions/b" }] },
+      { $defs: defs, oneOf: [{ $ref: "#/$defs/a" }, { $ref: "#/$defs/b" }, { type: "string" }] },
+    ]);
+  });
+
+  it("negations relative to the branch: closed names, shared property schemas, property types", () => {
+    const closed = (kind: string, name: string): Schema => ({ type: "object", properties: { kind: { const: kind }, [name]: { type: "number" } }, additionalProperties: false });
+    const tags = { type: "array", items: { type: "string" } };
+    expectAll("enforced", [
+      // {} satisfies both; an extra name of one branch is one the other forbids.
+      { oneOf: [closed("a", "a"), closed("b", "b")] },
+      { type: "object", oneOf: [{ properties: { a: { type: "string" } }, additionalProperties: false }, { properties: { b: { type: "string" } }, additionalProperties: false }] },
+      // `items` has no exact negation, but the same property schema on both sides cannot fail on one.
+      { oneOf: [{ type: "object", properties: { kind: { const: "a" }, a: tags } }, { type: "object", properties: { kind: { const: "b" }, a: tags } }] },
+      { $defs: { tags }, oneOf: [{ type: "object", properties: { kind: { const: "a" }, a: { $ref: "#/$defs/tags" } } }, { type: "object", properties: { kind: { const: "b" }, a: { $ref: "#/$defs/tags" } } }] },
+      // The other branch's array schema fails every string (negation within the property's types).
+      { oneOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { type: "object", properties: { a: tags } }] },
+      // Arrays of numbers and arrays of strings overlap on []: each keeps its non-empty arrays.
+      { oneOf: [{ type: "string" }, { type: "array", items: { type: "number" } }, tags] },
+      { type: "object", properties: { a: { oneOf: [{ type: "array", items: { type: "integer" } }, { type: "array", items: { type: "boolean" } }] } } },
+      // An integer property against "integer and at least 1": the integral values need no "non-integer" form.
+      { oneOf: [{ type: "object", properties: { a: { type: "integer" } } }, { type: "object", properties: { a: { type: "integer", minimum: 1 } }, required: ["a"] }] },
+    ]);
+    expectAll("validatedAfter", [
+      // Names not closed on the second branch: the first's additionalProperties has no negation there.
+      { type: "object", oneOf: [{ properties: { a: { type: "number" } }, additionalProperties: false }, { patternProperties: { "^a": { type: "string" } } }] },
+    ]);
   });
 });
 
@@ -230,6 +278,8 @@ const objectLeaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.uniqueArray(value, { minLength: 1, maxLength: 3, selector: (v) => JSON.stringify(v) }).map((e) => ({ enum: e })),
   value.map((c) => ({ const: c })),
   fc.constantFrom("a", "b", "kind").map((k) => ({ required: [k] })),
+  // Closed name sets (the oneOf rewriting negates additionalProperties over them).
+  fc.tuple(fc.constantFrom("a", "b", "kind"), fc.constantFrom<Schema>({}, { type: "string" }, { const: 1 })).map(([k, s]) => ({ properties: { [k]: s }, additionalProperties: false })),
   fc.tuple(fc.constantFrom("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"), fc.nat(2)).map(([k, n]) => ({ [k]: n })),
 );
 
@@ -275,5 +325,40 @@ describe("random schemas of oneOf, not and their operands", () => {
     console.log(`oneOf/not random schemas: ${JSON.stringify(counts)}`);
     // The run must exercise exact grammars, not only the fallbacks.
     expect(counts.enforced).toBeGreaterThan(100);
+  }, 300_000);
+});
+
+describe("random overlapping oneOf of object branches (the rewriting with relative negations)", () => {
+  const key = fc.constantFrom("a", "b", "kind");
+  const valueSchema: fc.Arbitrary<Schema> = fc.constantFrom<Schema>({}, { type: "string" }, { type: "number" }, { const: 1 }, { enum: ["a", null] }, { type: "array", items: { type: "string" } }, false);
+  const branch: fc.Arbitrary<Schema> = fc
+    .record({
+      object: fc.boolean(),
+      properties: fc.dictionary(key, valueSchema, { maxKeys: 3 }),
+      required: fc.uniqueArray(key, { maxLength: 2 }),
+      closed: fc.boolean(),
+    })
+    .map(({ object, properties, required, closed }) => ({
+      ...(object ? { type: "object" } : {}),
+      properties,
+      ...(required.length > 0 ? { required } : {}),
+      ...(closed ? { additionalProperties: false } : {}),
+    }));
+  const schemaArb2 = fc.tuple(fc.boolean(), fc.array(branch, { minLength: 2, maxLength: 3 })).map(([typed, oneOf]): Schema => ({ $schema: D2020, ...(typed ? { type: "object" } : {}), oneOf }));
+  const objectInstance = fc.dictionary(key, fc.constantFrom<unknown>(null, 1, "a", ["a"], [1], true), { maxKeys: 3 });
+
+  it("when reported enforced, the grammar accepts exactly what ajv accepts", () => {
+    const counts: Record<Outcome, number> = { enforced: 0, validatedAfter: 0, unsatisfiable: 0, skipped: 0 };
+    let rewritten = 0;
+    fc.assert(
+      fc.property(schemaArb2, fc.array(objectInstance, { maxLength: 12 }), (schema, extra) => {
+        const outcome = check(schema, [...POOL, ...extra]);
+        counts[outcome]++;
+        if (outcome === "enforced" && compileSchema(schema, { mode: "jsonschema" }).report.enforced.some((u) => u.keyword === "oneOf" && u.note?.includes("excludes") === true)) rewritten++;
+      }),
+      { numRuns: 300, seed: 20261201 },
+    );
+    console.log(`overlapping oneOf random schemas: ${JSON.stringify(counts)}, rewritten ${rewritten}`);
+    expect(rewritten).toBeGreaterThan(50);
   }, 300_000);
 });

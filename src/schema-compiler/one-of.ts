@@ -1,0 +1,109 @@
+/**
+ * `oneOf` as alternatives the grammar can take exactly (as anyOf). An instance satisfies
+ * oneOf [B1..Bn] when it satisfies exactly one branch: some Bi and no other Bj. Where Bi and Bj
+ * are proven disjoint (exclusive.ts) "not Bj" follows from Bi; for the other pairs the branch is
+ * rewritten as Bi and not Bj, with `not Bj` in its exact positive form (negate.ts). So
+ *   oneOf [B1..Bn] = anyOf [B1 and not (the Bj that may overlap B1), ...],
+ * exact, and pairwise disjoint. "Bi and not Bj" only needs the negation for the values Bi (with
+ * the siblings) admits: it is built type by type (negateWithin), where the keywords about other
+ * types drop out and a type on which Bi and Bj are proven disjoint needs no negation at all; its
+ * parts proven disjoint from Bi are dropped.
+ * Without an exact negation of every overlapping branch, or when the rewriting would multiply
+ * past MAX_ALTERNATIVES, the branches stay as written and exactly-one is checked after decoding.
+ */
+
+import { isRecord, type JsonSchema } from "../schema/index.js";
+import { LIMITS, type CompileContext } from "./context.js";
+import { DisjointnessProver, overlappingPairs } from "./exclusive.js";
+import { negateWithin, TYPE_NAMES, type TypeName } from "./negate.js";
+
+/** Alternatives a rewritten oneOf may multiply out to (each compiles the whole branch again). */
+const MAX_ALTERNATIVES = Math.min(64, LIMITS.maxBranches);
+
+/** The anyOf parts of a schema (none for false; itself when it is not a bare anyOf). */
+function partsOf(schema: JsonSchema): readonly JsonSchema[] {
+  if (schema === false) return [];
+  if (isRecord(schema) && Object.keys(schema).length === 1 && Array.isArray(schema.anyOf)) return schema.anyOf as JsonSchema[];
+  return [schema];
+}
+
+/**
+ * The branches of the oneOf `node` (whose siblings are `context`), rewritten to be exact as
+ * anyOf where that is possible, and the compile report's verdict on it.
+ */
+export function exactOneOfBranches(ctx: CompileContext, node: object, context: unknown, branches: readonly unknown[], pointer: string): readonly unknown[] {
+  const prover = new DisjointnessProver(ctx, pointer);
+  const pairs = overlappingPairs(prover, context, branches);
+  if (pairs.length === 0) {
+    ctx.report.verdict(node, "oneOf", true, "branches proven pairwise disjoint: exact as anyOf", pointer);
+    return branches;
+  }
+  const rewritten = rewrite(ctx, prover, context, branches, pairs, pointer);
+  if (rewritten === undefined) {
+    ctx.report.verdict(node, "oneOf", false, "exactly-one-branch is checked after decoding", pointer);
+    return branches;
+  }
+  ctx.report.verdict(node, "oneOf", true, "each branch excludes the branches it may overlap (their exact negation): exact as anyOf", pointer);
+  for (const n of rewritten.consumed) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);
+  return rewritten.branches;
+}
+
+function rewrite(
+  ctx: CompileContext,
+  prover: DisjointnessProver,
+  context: unknown,
+  branches: readonly unknown[],
+  pairs: readonly (readonly [number, number])[],
+  pointer: string,
+): { branches: unknown[]; consumed: object[] } | undefined {
+  const consumed: object[] = [];
+  const out: unknown[] = [];
+  let alternatives = 0;
+  for (const [i, branch] of branches.entries()) {
+    const others = pairs.flatMap(([a, b]) => (a === i ? [b] : b === i ? [a] : []));
+    const conjuncts: JsonSchema[] = [];
+    let count = 1;
+    for (const j of others) {
+      const negation = negationBeside(ctx, prover, [context, branch], branches[j], pointer);
+      if (negation === undefined) return undefined;
+      consumed.push(...negation.consumed);
+      // No part is possible: the branch never holds without Bj.
+      if (negation.parts.length === 0) {
+        count = 0;
+        break;
+      }
+      conjuncts.push(negation.parts.length === 1 ? negation.parts[0]! : { anyOf: negation.parts });
+      count *= negation.parts.length;
+    }
+    alternatives += count;
+    if (alternatives > MAX_ALTERNATIVES) return undefined;
+    out.push(count === 0 ? false : conjuncts.length === 0 ? branch : { allOf: [branch, ...conjuncts] });
+  }
+  return { branches: out, consumed };
+}
+
+/**
+ * "not `other`" for the values of `conjunction` (schemas all of which hold), as alternatives:
+ * type by type, nothing when `conjunction` has no value of the type, the whole type when its
+ * values of the type never satisfy `other`, else the exact negation within the type, given what
+ * is known of `conjunction`'s objects (negate.ts), less the parts proven disjoint from it. Undefined when a needed negation has no form.
+ */
+function negationBeside(ctx: CompileContext, prover: DisjointnessProver, conjunction: readonly unknown[], other: unknown, pointer: string): { parts: JsonSchema[]; consumed: object[] } | undefined {
+  const wholeTypes: TypeName[] = [];
+  const parts: JsonSchema[] = [];
+  const consumed: object[] = [];
+  for (const type of TYPE_NAMES) {
+    const typed = { type };
+    if (prover.disjoint(conjunction, [typed])) continue;
+    if (prover.disjoint([...conjunction, typed], [other])) {
+      wholeTypes.push(type);
+      continue;
+    }
+    const negation = negateWithin(ctx, other, pointer, type, prover.beside([...conjunction, typed]));
+    if (negation === undefined) return undefined;
+    consumed.push(...negation.consumed);
+    parts.push(...partsOf(negation.schema).filter((p) => !prover.disjoint(conjunction, [p])));
+  }
+  if (wholeTypes.length > 0) parts.unshift({ type: wholeTypes.length === 1 ? wholeTypes[0]! : wholeTypes });
+  return { parts, consumed };
+}
