@@ -163,7 +163,7 @@ export class TokenGrammar implements MatcherGrammar {
   private mayExtend(id: number): boolean {
     const { byteOffsets, byteData, trie } = this.index;
     const node = trie.find(byteData.subarray(byteOffsets[id], byteOffsets[id + 1]));
-    return node >= 0 && trie.tokenEnd[node]! - trie.ownEnd[node]! > 0;
+    return node >= 0 && trie.tokenEnd(node) > trie.ownEnd(node);
   }
 
   private shortestCompletionBytes(state: number): Uint8Array {
