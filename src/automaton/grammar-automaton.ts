@@ -51,6 +51,11 @@ export class GrammarAutomaton {
   private closures: Int32Array[] = [];
   private readonly byKernel = new Map<string, number>();
   private readonly bySingleFrame = new Map<number, number>();
+  /** closure()'s scratch: frames seen (== closureStamp) in the closure being built, its output and stack. */
+  private closureSeen = new Int32Array(64);
+  private closureStamp = 0;
+  private readonly closureOut: number[] = [];
+  private readonly closureStack: number[] = [];
 
   constructor(
     private readonly rules: RuleSet,
@@ -184,13 +189,19 @@ export class GrammarAutomaton {
   /** The kernel plus everything calls and returns reach without reading a byte. */
   private closure(kernel: readonly number[]): Int32Array {
     const { frames, analysis, rules } = this;
-    const out: number[] = [];
-    const seen = new Set<number>();
-    const stack = [...kernel];
+    // Scratch reused across states (closure never re-enters itself): building a state is on the
+    // first document's path, and allocation there is what brings garbage-collection pauses.
+    const out = this.closureOut;
+    const stack = this.closureStack;
+    out.length = 0;
+    stack.length = 0;
+    for (const f of kernel) stack.push(f);
+    const stamp = ++this.closureStamp;
     while (stack.length > 0) {
       const f = stack.pop()!;
-      if (seen.has(f)) continue;
-      seen.add(f);
+      if (f >= this.closureSeen.length) this.closureSeen = grow(this.closureSeen, Math.max(f + 1, this.closureSeen.length * 2));
+      if (this.closureSeen[f] === stamp) continue;
+      this.closureSeen[f] = stamp;
       out.push(f);
       const rule = frames.rule[f]!;
       const state = frames.state[f]!;
@@ -239,8 +250,10 @@ export class GrammarAutomaton {
   private ensureCapacity(n: number): void {
     if (n <= this.accepting.length) return;
     const size = Math.max(n, this.accepting.length * 2);
-    const trans = new Int32Array(size * this.numClasses).fill(UNKNOWN);
+    // Only the new rows need UNKNOWN: the old ones are copied over.
+    const trans = new Int32Array(size * this.numClasses);
     trans.set(this.trans);
+    trans.fill(UNKNOWN, this.trans.length);
     this.trans = trans;
     this.plainBudget = grow(this.plainBudget, size * 4);
     this.accepting = grow(this.accepting, size);

@@ -47,7 +47,9 @@ export class MaskComputer {
     const bits = this.orderBits;
     bits.fill(0);
     const { trie, skipChars, utf8Pos } = this.index;
-    const { byte, depth, subtreeEnd, tokenStart, tokenEnd, ownEnd, numNodes } = trie;
+    // A node's own tokens end where the next node's start, its subtree's where the node after the
+    // subtree starts (trie.ts).
+    const { byte, depth, subtreeEnd, tokenStart, numNodes } = trie;
     const automaton = this.automaton;
     const { classOf, numClasses } = automaton;
     let { trans, plainBudget: budget } = automaton;
@@ -65,8 +67,8 @@ export class MaskComputer {
         if (subtreeEnd[node] === node + 1) {
           // A leaf only needs to know whether its last byte is alive: no state is built for it.
           if (automaton.canStepClass(from, cls)) {
-            setRange(bits, tokenStart[node]!, ownEnd[node]!);
-            accepted += ownEnd[node]! - tokenStart[node]!;
+            setRange(bits, tokenStart[node]!, tokenStart[node + 1]!);
+            accepted += tokenStart[node + 1]! - tokenStart[node]!;
           }
           node++;
           continue;
@@ -80,14 +82,15 @@ export class MaskComputer {
       }
       const chars = skipChars[node]!;
       if (chars >= 0 && chars <= budget[t * 4 + utf8Pos[node]!]!) {
-        setRange(bits, tokenStart[node]!, tokenEnd[node]!);
-        accepted += tokenEnd[node]! - tokenStart[node]!;
-        node = subtreeEnd[node]!;
+        const end = subtreeEnd[node]!;
+        setRange(bits, tokenStart[node]!, tokenStart[end]!);
+        accepted += tokenStart[end]! - tokenStart[node]!;
+        node = end;
         continue;
       }
-      if (ownEnd[node]! > tokenStart[node]!) {
-        setRange(bits, tokenStart[node]!, ownEnd[node]!);
-        accepted += ownEnd[node]! - tokenStart[node]!;
+      if (tokenStart[node + 1]! > tokenStart[node]!) {
+        setRange(bits, tokenStart[node]!, tokenStart[node + 1]!);
+        accepted += tokenStart[node + 1]! - tokenStart[node]!;
       }
       stateAtDepth[depth[node]!] = t;
       node++;

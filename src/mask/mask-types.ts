@@ -51,8 +51,8 @@ export interface MatcherGrammar {
   readonly vocabulary: Vocabulary;
   readonly index: VocabIndex;
   readonly maskWords: number;
-  /** The mask of a state (callers must not modify it). */
-  maskOf(state: number): Uint32Array;
+  /** Writes the mask of a state into `out` (maskWords words). */
+  writeMask(state: number, out: Uint32Array): void;
   /** State after reading `id`'s bytes from `state`, or -1. */
   stepToken(state: number, id: number): number;
   /** State after reading `bytes` from `state`, or -1. */

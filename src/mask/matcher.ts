@@ -47,7 +47,7 @@ export class Matcher {
       out.fill(0);
       return;
     }
-    out.set(this.grammar.maskOf(this.current));
+    this.grammar.writeMask(this.current, out);
   }
 
   /** Whether `id` may come next (no mask needed). */

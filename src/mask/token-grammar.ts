@@ -1,23 +1,34 @@
 /**
  * A grammar automaton bound to a vocabulary: the shareable, immutable-after-compile half of the mask
  * engine (XGrammar's CompiledGrammar). It owns the per-state caches (masks, forced runs, shortest
- * completions); all per-request state lives in a Matcher. Caches are bounded LRUs so a long-lived
- * grammar serving many documents never grows without bound.
+ * completions); all per-request state lives in a Matcher. Caches are bounded (masks in entries
+ * and bytes, see mask-cache.ts; runs in entries) so a long-lived grammar serving many documents
+ * never grows without bound.
  */
 import type { GrammarAutomaton } from "../automaton/index.js";
 import type { Vocabulary } from "../tokens/index.js";
 import { LruCache } from "../util/index.js";
+import { MaskCache } from "./mask-cache.js";
 import { MaskComputer } from "./mask-computer.js";
 import { Matcher } from "./matcher.js";
 import { tokenizeBytes } from "./tokenize-bytes.js";
 import type { ForcedRun, MatcherGrammar, VocabIndex } from "./mask-types.js";
 import { vocabIndex } from "./vocab-index.js";
 
-/** Cache sizes of a TokenGrammar. */
+/** Cache bounds of a TokenGrammar (README "Memory"). */
 export interface TokenGrammarOptions {
-  /** Most masks kept per grammar (each is width/8 bytes: 8 KiB at 65,536). Default 2,048 (16 MiB). */
+  /** Most masks kept per grammar. Default 2,048. */
   readonly maxCachedMasks?: number;
+  /** Most bytes of masks kept per grammar. A mask takes the words where it differs from no token
+   *  or from every text token (a state allowing a few tokens, or refusing a few: tens to hundreds
+   *  of bytes), at most width/8 bytes (8 KiB at 65,536). Default 4 MiB. */
+  readonly maxMaskCacheBytes?: number;
 }
+
+/** Per-state caches of forced runs and shortest completions: entries each (small objects). */
+const RUN_CACHE_ENTRIES = 4096;
+const DEFAULT_MAX_CACHED_MASKS = 2048;
+const DEFAULT_MAX_MASK_CACHE_BYTES = 4 * 1024 * 1024;
 
 /** A TokenGrammar's size and cache counters (states, cached masks, hits, misses, memory). */
 export interface TokenGrammarStats {
@@ -36,11 +47,11 @@ export interface TokenGrammarStats {
 export class TokenGrammar implements MatcherGrammar {
   readonly index: VocabIndex;
   private readonly computer: MaskComputer;
-  private readonly masks: LruCache<number, Uint32Array>;
-  private readonly forcedRuns = new LruCache<number, ForcedRun>(4096);
-  private readonly completions = new LruCache<number, ForcedRun>(4096);
-  private hits = 0;
-  private misses = 0;
+  private readonly masks: MaskCache;
+  /** Where masks are computed before the cache keeps them (compact, see mask-cache.ts). */
+  private readonly scratch: Uint32Array;
+  private readonly forcedRuns = new LruCache<number, ForcedRun>(RUN_CACHE_ENTRIES);
+  private readonly completions = new LruCache<number, ForcedRun>(RUN_CACHE_ENTRIES);
 
   constructor(
     readonly automaton: GrammarAutomaton,
@@ -49,7 +60,8 @@ export class TokenGrammar implements MatcherGrammar {
   ) {
     this.index = vocabIndex(vocabulary);
     this.computer = new MaskComputer(automaton, this.index);
-    this.masks = new LruCache(options.maxCachedMasks ?? 2048);
+    this.masks = new MaskCache(this.index.textMask, options.maxCachedMasks ?? DEFAULT_MAX_CACHED_MASKS, options.maxMaskCacheBytes ?? DEFAULT_MAX_MASK_CACHE_BYTES);
+    this.scratch = new Uint32Array(this.index.maskWords);
   }
 
   get maskWords(): number {
@@ -61,18 +73,21 @@ export class TokenGrammar implements MatcherGrammar {
     return new Matcher(this);
   }
 
-  /** The mask of a state (cached; callers must not modify it). */
-  maskOf(state: number): Uint32Array {
-    let mask = this.masks.get(state);
-    if (mask) {
-      this.hits++;
-      return mask;
-    }
-    this.misses++;
-    mask = new Uint32Array(this.index.maskWords);
+  /** Writes the mask of a state into `out` (maskWords words), from the cache or computed. */
+  writeMask(state: number, out: Uint32Array): void {
+    if (this.masks.write(state, out)) return;
+    const mask = this.scratch;
+    mask.fill(0);
     this.computer.compute(state, mask);
     this.masks.set(state, mask);
-    return mask;
+    out.set(mask);
+  }
+
+  /** The mask of a state, as a new array. */
+  maskOf(state: number): Uint32Array {
+    const out = new Uint32Array(this.index.maskWords);
+    this.writeMask(state, out);
+    return out;
   }
 
   /** State after reading `id`'s bytes from `state`, or -1. */
@@ -115,13 +130,12 @@ export class TokenGrammar implements MatcherGrammar {
   }
 
   stats(): TokenGrammarStats {
-    const maskBytes = this.masks.size * this.index.maskWords * 4;
     return {
       states: this.automaton.numStates,
       cachedMasks: this.masks.size,
-      maskHits: this.hits,
-      maskMisses: this.misses,
-      memoryBytes: this.automaton.memoryBytes() + maskBytes,
+      maskHits: this.masks.hits,
+      maskMisses: this.masks.misses,
+      memoryBytes: this.automaton.memoryBytes() + this.masks.memoryBytes() + this.scratch.byteLength,
     };
   }
 
@@ -149,7 +163,7 @@ export class TokenGrammar implements MatcherGrammar {
   private mayExtend(id: number): boolean {
     const { byteOffsets, byteData, trie } = this.index;
     const node = trie.find(byteData.subarray(byteOffsets[id], byteOffsets[id + 1]));
-    return node >= 0 && trie.tokenEnd[node]! - trie.ownEnd[node]! > 0;
+    return node >= 0 && trie.tokenEnd(node) > trie.ownEnd(node);
   }
 
   private shortestCompletionBytes(state: number): Uint8Array {

@@ -42,7 +42,7 @@ function sameBytes(index: VocabIndex, ids: readonly number[], bytes: Uint8Array)
 }
 
 export function greedyLongestMatch(index: VocabIndex, bytes: Uint8Array): number[] {
-  const { byte, subtreeEnd, tokenStart, ownEnd, order } = index.trie;
+  const { byte, subtreeEnd, tokenStart, order } = index.trie;
   const ids: number[] = [];
   let at = 0;
   while (at < bytes.length) {
@@ -54,7 +54,7 @@ export function greedyLongestMatch(index: VocabIndex, bytes: Uint8Array): number
       while (child < subtreeEnd[node]! && byte[child] !== bytes[i]) child = subtreeEnd[child]!;
       if (child >= subtreeEnd[node]!) break;
       node = child;
-      if (ownEnd[node]! > tokenStart[node]!) {
+      if (tokenStart[node + 1]! > tokenStart[node]!) {
         bestId = order[tokenStart[node]!]!;
         bestLen = i - at + 1;
       }

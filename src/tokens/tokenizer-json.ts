@@ -119,6 +119,23 @@ function idsOf(path: string, added: readonly AddedTokenEntry[], texts: readonly 
   });
 }
 
+/**
+ * @huggingface/tokenizers keeps what it was built from after building its own tables from it: the
+ * file's vocabulary object and merge list (on the tokenizer and on its BPE model's config) and the
+ * merges split into pairs. Encoding reads none of them (it reads the token map and the merge ranks),
+ * and at 64K tokens they are ~11 MB of the ~20 MB a loaded tokenizer holds, so they are let go.
+ * Only fields the tokenizer does not read after construction are touched; a version that reads
+ * them would fail the tokenizer tests (encode/decode against the reference ids), not mask wrongly.
+ */
+function releaseBuildInputs(tokenizer: Tokenizer): void {
+  const internals = tokenizer as unknown as { tokenizer?: Json; model?: { config?: Json; merges?: unknown } };
+  if (isObject(internals.tokenizer)) internals.tokenizer = { ...internals.tokenizer, model: undefined };
+  const model = internals.model;
+  if (model === undefined) return;
+  if (isObject(model.config)) model.config = { ...model.config, vocab: undefined, merges: undefined };
+  if (Array.isArray(model.merges)) model.merges = [];
+}
+
 /** Loads a byte-level BPE `tokenizer.json`. Throws FileError naming the file on any problem. */
 export async function loadTokenizerJson(path: string, options: TokenizerJsonOptions = {}): Promise<Vocabulary> {
   const json = await readJson(path);
@@ -142,6 +159,7 @@ export async function loadTokenizerJson(path: string, options: TokenizerJsonOpti
   } catch (cause) {
     throw new FileError("TOKENIZER_UNSUPPORTED", path, `@huggingface/tokenizers cannot load it (${(cause as Error).message})`, { cause });
   }
+  releaseBuildInputs(tokenizer);
 
   const addedById = new Map(added.map((t) => [t.id, t.content]));
   const utf8 = new TextEncoder();

@@ -21,11 +21,14 @@ export class TokenTrie {
   readonly depth: Uint16Array;
   /** Preorder index just past n's last descendant: first child is n+1 (if < subtreeEnd[n]); next sibling is subtreeEnd[n]. */
   readonly subtreeEnd: Int32Array;
-  /** Tokens whose bytes start with n's path are order[tokenStart[n] .. tokenEnd[n]). */
+  /**
+   * Tokens whose bytes start with n's path are order[tokenStart[n] .. tokenEnd(n)), and those whose
+   * bytes equal it (usually 0 or 1) order[tokenStart[n] .. ownEnd(n)). One entry more than nodes
+   * (numTokens): in preorder the node after n's own tokens starts where they end (its first child,
+   * or the node after its subtree when it is a leaf), and the node after its subtree starts where
+   * its subtree's tokens end, so both ends are read off this one array.
+   */
   readonly tokenStart: Int32Array;
-  readonly tokenEnd: Int32Array;
-  /** order[tokenStart[n] .. ownEnd[n]) are the tokens whose bytes equal n's path (usually 0 or 1). */
-  readonly ownEnd: Int32Array;
   /** Trie order position -> token id. */
   readonly order: Int32Array;
   readonly numTokens: number;
@@ -38,8 +41,6 @@ export class TokenTrie {
     depth: Uint16Array;
     subtreeEnd: Int32Array;
     tokenStart: Int32Array;
-    tokenEnd: Int32Array;
-    ownEnd: Int32Array;
     order: Int32Array;
     maxDepth: number;
   }) {
@@ -47,13 +48,11 @@ export class TokenTrie {
     this.depth = arrays.depth;
     this.subtreeEnd = arrays.subtreeEnd;
     this.tokenStart = arrays.tokenStart;
-    this.tokenEnd = arrays.tokenEnd;
-    this.ownEnd = arrays.ownEnd;
     this.order = arrays.order;
     this.numNodes = arrays.byte.length;
     this.numTokens = arrays.order.length;
     this.maxDepth = arrays.maxDepth;
-    this.memoryBytes = [this.byte, this.depth, this.subtreeEnd, this.tokenStart, this.tokenEnd, this.ownEnd, this.order].reduce(
+    this.memoryBytes = [this.byte, this.depth, this.subtreeEnd, this.tokenStart, this.order].reduce(
       (n, a) => n + a.byteLength,
       0,
     );
@@ -82,19 +81,14 @@ export class TokenTrie {
     const byte = new Uint8Array(capacity);
     const depth = new Uint16Array(capacity);
     const subtreeEnd = new Int32Array(capacity);
-    const tokenStart = new Int32Array(capacity);
-    const tokenEnd = new Int32Array(capacity);
-    const ownEnd = new Int32Array(capacity);
+    const tokenStart = new Int32Array(capacity + 1);
     const path = new Int32Array(MAX_TOKEN_BYTES + 1); // path[d] = open node at depth d
     let numNodes = 1;
     let open = 0; // depth of the deepest open node
     let maxDepth = 0;
     let prev = -1;
-    const close = (downTo: number, pos: number): void => {
-      for (; open > downTo; open--) {
-        subtreeEnd[path[open]!] = numNodes;
-        tokenEnd[path[open]!] = pos;
-      }
+    const close = (downTo: number): void => {
+      for (; open > downTo; open--) subtreeEnd[path[open]!] = numNodes;
     };
     for (let pos = 0; pos < order.length; pos++) {
       const id = order[pos]!;
@@ -106,34 +100,40 @@ export class TokenTrie {
         const max = Math.min(len, offsets[prev + 1]! - pStart);
         while (lcp < max && data[start + lcp] === data[pStart + lcp]) lcp++;
       }
-      close(lcp, pos);
+      close(lcp);
       for (let d = lcp + 1; d <= len; d++) {
         const n = numNodes++;
         byte[n] = data[start + d - 1]!;
         depth[n] = d;
         tokenStart[n] = pos;
-        ownEnd[n] = pos;
         path[d] = n;
       }
       open = len;
-      ownEnd[path[len]!] = pos + 1; // sorted order puts equal byte strings first and adjacent
       if (len > maxDepth) maxDepth = len;
       prev = id;
     }
-    close(0, order.length);
+    close(0);
     subtreeEnd[0] = numNodes;
-    tokenEnd[0] = order.length;
+    tokenStart[numNodes] = order.length;
 
     return new TokenTrie({
       byte: byte.slice(0, numNodes),
       depth: depth.slice(0, numNodes),
       subtreeEnd: subtreeEnd.slice(0, numNodes),
-      tokenStart: tokenStart.slice(0, numNodes),
-      tokenEnd: tokenEnd.slice(0, numNodes),
-      ownEnd: ownEnd.slice(0, numNodes),
+      tokenStart: tokenStart.slice(0, numNodes + 1),
       order,
       maxDepth,
     });
+  }
+
+  /** End (exclusive, in `order`) of the tokens whose bytes start with node n's path. */
+  tokenEnd(n: number): number {
+    return this.tokenStart[this.subtreeEnd[n]!]!;
+  }
+
+  /** End (exclusive, in `order`) of the tokens whose bytes equal node n's path. */
+  ownEnd(n: number): number {
+    return this.tokenStart[n + 1]!;
   }
 
   /** The node whose path is `bytes`, or -1. */

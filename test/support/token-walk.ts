@@ -35,7 +35,7 @@ export function randomTokenization(grammar: TokenGrammar, bytes: Uint8Array, ran
       while (child < trie.subtreeEnd[node]! && trie.byte[child] !== bytes[i]) child = trie.subtreeEnd[child]!;
       if (child >= trie.subtreeEnd[node]!) break;
       node = child;
-      for (let k = trie.tokenStart[node]!; k < trie.ownEnd[node]!; k++) choices.push(trie.order[k]!);
+      for (let k = trie.tokenStart[node]!; k < trie.ownEnd(node); k++) choices.push(trie.order[k]!);
     }
     const id = choices[Math.floor(random() * choices.length)]!;
     ids.push(id);

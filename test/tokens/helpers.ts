@@ -57,16 +57,19 @@ export function trieViolations(trie: TokenTrie, vocab: Vocabulary): string[] {
   for (let i = 1; i < trie.numTokens; i++) {
     check(compareBytes(vocab.bytes(trie.order[i - 1]!), vocab.bytes(trie.order[i]!)) <= 0, () => `order not sorted at ${i}`);
   }
-  const arrays = [trie.byte, trie.depth, trie.subtreeEnd, trie.tokenStart, trie.tokenEnd, trie.ownEnd];
+  const arrays = [trie.byte, trie.depth, trie.subtreeEnd];
   for (const a of arrays) check(a.length === trie.numNodes, () => "array length != numNodes");
-  check(trie.memoryBytes === [...arrays, trie.order].reduce((n, a) => n + a.byteLength, 0), () => "memoryBytes wrong");
-  check(trie.depth[0] === 0 && trie.byte[0] === 0 && trie.tokenStart[0] === 0 && trie.tokenEnd[0] === trie.numTokens, () => "root fields wrong");
+  check(trie.tokenStart.length === trie.numNodes + 1 && trie.tokenStart[trie.numNodes] === trie.numTokens, () => "tokenStart lacks its end entry");
+  check(trie.memoryBytes === [...arrays, trie.tokenStart, trie.order].reduce((n, a) => n + a.byteLength, 0), () => "memoryBytes wrong");
+  check(trie.depth[0] === 0 && trie.byte[0] === 0 && trie.tokenStart[0] === 0 && trie.tokenEnd(0) === trie.numTokens, () => "root fields wrong");
 
   // Explicit DFS: children of n are n+1, subtreeEnd[n+1], ... until subtreeEnd[n].
   let visited = 0;
   let maxDepth = 0;
   const path: number[] = [];
-  const { tokenStart: s, tokenEnd: e, ownEnd: o } = trie;
+  const s = trie.tokenStart;
+  const e = Array.from({ length: trie.numNodes }, (_, n) => trie.tokenEnd(n));
+  const o = Array.from({ length: trie.numNodes }, (_, n) => trie.ownEnd(n));
   const visit = (n: number): void => {
     check(n === visited++, () => `node ${n} visited at preorder position ${visited - 1}`);
     check(trie.depth[n] === path.length, () => `depth[${n}] = ${trie.depth[n]}, path length ${path.length}`);

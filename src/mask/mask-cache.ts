@@ -1,0 +1,142 @@
+/**
+ * A TokenGrammar's per-state mask cache, bounded in bytes and in entries. Most states allow a few
+ * tokens (a key, a number, punctuation) or every text token but a few (inside a free string), so a
+ * mask is kept as the words where it differs from a base, all zeros or the text mask, whenever that
+ * takes at most a quarter of the dense width/8 bytes; only the rest is kept densely. Filling an
+ * output from a kept mask is one block copy plus one write per kept word. Entries are indexed by
+ * state id (states are small dense integers): no hashing on the per-token path. Past either bound,
+ * the least recently used entries go until a quarter of the room is free again.
+ */
+
+/** How a kept mask is stored (per state). */
+const ABSENT = 0;
+const DENSE = 1;
+/** [word index, word, word index, word, ...] over all zeros. */
+const OVER_ZERO = 2;
+/** [word index, word, ...] over the text mask. */
+const OVER_TEXT = 3;
+
+export class MaskCache {
+  private data: (Uint32Array | undefined)[] = [];
+  private kind = new Uint8Array(64);
+  private used = new Float64Array(64);
+  private clock = 0;
+  private bytes = 0;
+  private count = 0;
+  private hitCount = 0;
+  private missCount = 0;
+
+  constructor(
+    private readonly textMask: Uint32Array,
+    /** Most masks kept. */
+    private readonly maxEntries: number,
+    /** Most bytes of mask data kept. */
+    private readonly maxBytes: number,
+  ) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  get hits(): number {
+    return this.hitCount;
+  }
+
+  get misses(): number {
+    return this.missCount;
+  }
+
+  /** Writes the kept mask of `state` into `out` and returns true, or returns false (counted as a miss). */
+  write(state: number, out: Uint32Array): boolean {
+    const kind = state < this.kind.length ? this.kind[state]! : ABSENT;
+    if (kind === ABSENT) {
+      this.missCount++;
+      return false;
+    }
+    this.hitCount++;
+    this.used[state] = ++this.clock;
+    const data = this.data[state]!;
+    if (kind === DENSE) {
+      out.set(data);
+      return true;
+    }
+    if (kind === OVER_ZERO) out.fill(0);
+    else out.set(this.textMask);
+    for (let i = 0; i < data.length; i += 2) out[data[i]!] = data[i + 1]!;
+    return true;
+  }
+
+  /** Keeps a copy of `mask` (dense, width/32 words) as the mask of `state`. */
+  set(state: number, mask: Uint32Array): void {
+    const text = this.textMask;
+    let overZero = 0;
+    let overText = 0;
+    for (let w = 0; w < mask.length; w++) {
+      const v = mask[w]!;
+      if (v !== 0) overZero++;
+      if (v !== text[w]) overText++;
+    }
+    const sparse = Math.min(overZero, overText);
+    let kind: number;
+    let data: Uint32Array;
+    if (sparse * 2 * 4 <= mask.length) {
+      kind = overZero <= overText ? OVER_ZERO : OVER_TEXT;
+      data = new Uint32Array(sparse * 2);
+      let at = 0;
+      for (let w = 0; w < mask.length; w++) {
+        const v = mask[w]!;
+        if (kind === OVER_ZERO ? v !== 0 : v !== text[w]) {
+          data[at++] = w;
+          data[at++] = v;
+        }
+      }
+    } else {
+      kind = DENSE;
+      data = mask.slice();
+    }
+    this.ensureCapacity(state + 1);
+    if (this.kind[state] !== ABSENT) this.drop(state);
+    this.kind[state] = kind;
+    this.data[state] = data;
+    this.used[state] = ++this.clock;
+    this.bytes += data.byteLength;
+    this.count++;
+    if (this.count > this.maxEntries || this.bytes > this.maxBytes) this.evict();
+  }
+
+  /** Bytes held: kept masks and the per-state tables. */
+  memoryBytes(): number {
+    return this.bytes + this.kind.byteLength + this.used.byteLength + this.data.length * 8;
+  }
+
+  private drop(state: number): void {
+    this.bytes -= this.data[state]!.byteLength;
+    this.count--;
+    this.data[state] = undefined;
+    this.kind[state] = ABSENT;
+  }
+
+  /** Drops the least recently used masks until both bounds have a quarter of their room free. */
+  private evict(): void {
+    const kept: number[] = [];
+    for (let s = 0; s < this.kind.length; s++) if (this.kind[s] !== ABSENT) kept.push(s);
+    kept.sort((a, b) => this.used[a]! - this.used[b]!);
+    const entries = Math.floor((this.maxEntries * 3) / 4);
+    const bytes = Math.floor((this.maxBytes * 3) / 4);
+    for (const s of kept) {
+      if (this.count <= entries && this.bytes <= bytes) break;
+      this.drop(s);
+    }
+  }
+
+  private ensureCapacity(n: number): void {
+    if (n <= this.kind.length) return;
+    const size = Math.max(n, this.kind.length * 2);
+    const kind = new Uint8Array(size);
+    kind.set(this.kind);
+    this.kind = kind;
+    const used = new Float64Array(size);
+    used.set(this.used);
+    this.used = used;
+  }
+}
