@@ -1,11 +1,12 @@
 /**
  * MNN and llama.cpp agree on the same weights: POCKET_MNN_MODEL names an MNN export of the
  * Hugging Face twin (fixtures/hf) of a GGUF fixture, which is picked by the export's hidden size
- * (64 tiny, 896 pocket). Logits of every position of a ChatML prompt are compared (max |Δ| and
+ * (64 tiny, 896 pocket) and, among the pocket GGUFs, by POCKET_MNN_QUANT_BIT (pocket-f16 for 16,
+ * pocket-q4_0 for 4: the twin's numbers at the export's precision). Logits of every position of a ChatML prompt are compared (max |Δ| and
  * cosine per position, printed), then greedy constrained extractions token for token.
  * Asserted only when both sides hold the same numbers at 16 bits: an FP16 export
- * (POCKET_MNN_QUANT_BIT=16) against a GGUF whose matrices are F16 (the tiny fixture). Otherwise
- * (INT4 export, or the Q8_0 pocket GGUF) the figures are reported, not asserted.
+ * (POCKET_MNN_QUANT_BIT=16) against a GGUF whose matrices are F16 (tiny, pocket-f16). Otherwise
+ * (INT4 export against Q4_0: two different 4-bit schemes) the figures are reported, not asserted.
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -26,9 +27,13 @@ if (!MODEL) {
   console.warn("test/engines/mnn-agreement.test.ts: SKIPPED, POCKET_MNN_MODEL is not set. To run it: POCKET_MNN_MODEL=<export dir> POCKET_MNN_QUANT_BIT=16 npx vitest run test/engines/mnn-agreement.test.ts (README, MNN section)");
 }
 
+/** The GGUF at the export's precision where the fixtures have one: F16 for FP16, Q4_0 for INT4. */
+const MATRIX_TYPE_FOR_BITS: Readonly<Record<number, GgmlType>> = { 16: GgmlType.F16, 4: GgmlType.Q4_0 };
+
 function presetOf(modelDir: string): GgufPreset {
   const { hidden_size: hidden } = JSON.parse(readFileSync(join(modelDir, "llm_config.json"), "utf8")) as { hidden_size: number };
-  const preset = (Object.keys(PRESETS) as GgufPreset[]).find((p) => PRESETS[p].embedding === hidden);
+  const sameShape = (Object.keys(PRESETS) as GgufPreset[]).filter((p) => PRESETS[p].embedding === hidden);
+  const preset = sameShape.find((p) => PRESETS[p].matrixType === MATRIX_TYPE_FOR_BITS[QUANT_BIT]) ?? sameShape[0];
   if (!preset) throw new Error(`${modelDir}: hidden size ${hidden} is no fixture preset's`);
   return preset;
 }

@@ -31,6 +31,7 @@ export type GgufValueType = (typeof GgufValueType)[keyof typeof GgufValueType];
 export const GgmlType = {
   F32: 0,
   F16: 1,
+  Q4_0: 2,
   Q8_0: 8,
 } as const;
 export type GgmlType = (typeof GgmlType)[keyof typeof GgmlType];

@@ -96,11 +96,14 @@ export async function createMnnEngine(options: MnnEngineOptions): Promise<MnnEng
       throw new FileError("MODEL_INVALID", dir, `the embedding table has ${model.embeddingRows} rows, the logits width is ${width}`);
     }
     const { bytes, offsets } = native.vocabulary();
+    // MNN decodes no added token of a .mtok tokenizer (they are not in its BPE vocabulary): their
+    // bytes are the added-token table's text.
+    const added = new Map(model.addedTokens.map((t) => [t.id, t.content]));
     const engine: MnnEngine = new MnnEngine(
       native,
       vocabularyFromBytes({
         width,
-        bytes: (id) => (offsets[id + 1]! > offsets[id]! ? bytes.subarray(offsets[id]!, offsets[id + 1]!) : undefined),
+        bytes: (id) => (offsets[id + 1]! > offsets[id]! ? bytes.subarray(offsets[id]!, offsets[id + 1]!) : added.get(id)),
         specialIds: model.specialIds.filter((id) => id < width),
         eosIds: model.stopIds,
         encode: (text) => engine.tokenize(text),

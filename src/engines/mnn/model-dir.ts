@@ -7,11 +7,16 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { FileError } from "../../errors.js";
+import { MTOK_PIPELINE_TYPE, type MtokAddedToken, readMtokAddedTokens } from "./mtok.js";
 
 export interface MnnModelDir {
   /** What to hand to MNN's createLLM: config.json, or the directory (with a trailing slash). */
   readonly configPath: string;
-  /** Ids the tokenizer header lists as special tokens (their text is the token's bytes). */
+  /**
+   * Special ids: those the tokenizer header lists and, for a binary `.mtok` tokenizer, every added
+   * token (the SDK keeps all of them out of generated text; MNN's header lists only the ones
+   * tokenizer.json flags special).
+   */
   readonly specialIds: readonly number[];
   /** Ids the tokenizer header lists as stop tokens: our end-of-generation ids. */
   readonly stopIds: readonly number[];
@@ -19,6 +24,8 @@ export interface MnnModelDir {
   readonly contextLength: number | undefined;
   /** Rows of the bf16 embedding file, when the model has one (undefined: embeddings in the weights). */
   readonly embeddingRows: number | undefined;
+  /** The `.mtok` tokenizer's added tokens (empty for text tokenizers): MNN decodes none of them to bytes. */
+  readonly addedTokens: readonly MtokAddedToken[];
 }
 
 /** MNN's tokenizer files (text and .mtok) start with this number. */
@@ -58,8 +65,13 @@ function fileSize(path: string): number | undefined {
   }
 }
 
-/** "430 <type>", "<special> <stop> <prefix>", then the ids: the header of every MNN tokenizer file. */
-function readTokenizerHeader(path: string): { specialIds: number[]; stopIds: number[] } {
+type TokenizerInfo = Pick<MnnModelDir, "specialIds" | "stopIds" | "addedTokens">;
+
+/**
+ * "430 <type>", "<special> <stop> <prefix>", then the ids: the header of every MNN tokenizer file;
+ * a binary `.mtok` (type 4) goes on with the pipeline sections and the added-token table.
+ */
+function readTokenizer(path: string): TokenizerInfo {
   const fd = openSync(path, "r");
   const buffer = Buffer.alloc(HEADER_BYTES);
   let length: number;
@@ -70,14 +82,23 @@ function readTokenizerHeader(path: string): { specialIds: number[]; stopIds: num
   }
   const lines = buffer.subarray(0, length).toString("latin1").split("\n", 3);
   const numbers = (line: string | undefined): number[] => (line ?? "").trim().split(/\s+/).filter(Boolean).map(Number);
-  const [magic] = numbers(lines[0]);
+  const [magic, type] = numbers(lines[0]);
   if (magic !== TOKENIZER_MAGIC) throw new FileError("MODEL_INVALID", path, `not an MNN tokenizer file (the first number is not ${TOKENIZER_MAGIC})`);
   const [specials = NaN, stops = NaN, prefixes = NaN] = numbers(lines[1]);
   const ids = numbers(lines[2]);
   if (![specials, stops, prefixes].every(Number.isInteger) || ids.length < specials + stops + prefixes || !ids.every(Number.isInteger)) {
     throw new FileError("MODEL_INVALID", path, "the tokenizer header (special / stop / prefix ids) is malformed");
   }
-  return { specialIds: ids.slice(0, specials), stopIds: ids.slice(specials, specials + stops) };
+  const specialIds = ids.slice(0, specials);
+  const stopIds = ids.slice(specials, specials + stops);
+  if (type !== MTOK_PIPELINE_TYPE) return { specialIds, stopIds, addedTokens: [] };
+  let addedTokens: MtokAddedToken[];
+  try {
+    addedTokens = readMtokAddedTokens(readFileSync(path));
+  } catch (err) {
+    throw new FileError("MODEL_INVALID", path, `the binary tokenizer is malformed: ${(err as Error).message}`, { cause: err });
+  }
+  return { specialIds: [...new Set([...specialIds, ...addedTokens.map((t) => t.id)])], stopIds, addedTokens };
 }
 
 /** Checks `dir` as MNN would read it; MODEL_INVALID naming the first problem found. */
@@ -123,7 +144,7 @@ export function readMnnModelDir(dir: string): MnnModelDir {
   const maxPositions = merged.max_position_embeddings;
   return {
     configPath: hasConfig ? configJson : baseDir,
-    ...readTokenizerHeader(files.tokenizer!),
+    ...readTokenizer(files.tokenizer!),
     contextLength: typeof maxPositions === "number" && Number.isInteger(maxPositions) && maxPositions > 0 ? maxPositions : undefined,
     embeddingRows,
   };
