@@ -7,6 +7,8 @@
  *   - prefill time, and resident memory (RSS) right after the model load;
  *   - constrained (our grammar + jump-forward) vs unconstrained (all ids but eos) tokens/s;
  *   - share of forced tokens, and mask + native sampling time per token as a share of the step;
+ *   - the SDK's own cost per sampled token, split into mask, JS<->native crossing, sampler work and
+ *     bookkeeping (decode loop, engine wrapper), as µs and as a share of a 2.1 ms step (support/decode-overhead.ts);
  *   - llama.cpp's own JSON-schema grammar through node-llama-cpp, the anchor (GGUF only; its output may be cut).
  * Same threads for both engines (THREADS, default 1). Results also go to bench/results/.
  */
@@ -17,6 +19,9 @@ import { generate } from "../src/decode/generate.js";
 import type { Engine, EngineSession } from "../src/engines/engine.js";
 import { createLlamaEngine } from "../src/engines/llama/index.js";
 import { createMnnEngine } from "../src/engines/mnn/index.js";
+import { CachedContextEngine } from "../src/engines/native-shared/cached-context-engine.js";
+import { crossingMicros, replayConstrained, replayUnconstrained, STEP_MS, unconstrainedSteps } from "./support/decode-overhead.js";
+import { median } from "./support/stats.js";
 import { fmt, formatTable, pct } from "./support/table.js";
 import { resultPath, stamp } from "./support/paths.js";
 
@@ -61,6 +66,8 @@ class TimedSession implements EngineSession {
   feedMs = 0;
   sampleMs = 0;
   samples = 0;
+  /** The sampled ids in order, for the bookkeeping replay. */
+  readonly sampled: number[] = [];
   constructor(private readonly inner: EngineSession) {}
   async feed(ids: readonly number[]): Promise<void> {
     const t = performance.now();
@@ -72,6 +79,7 @@ class TimedSession implements EngineSession {
     const id = await this.inner.sample(mask);
     this.sampleMs += performance.now() - t;
     this.samples++;
+    this.sampled.push(id);
     return id;
   }
   close(): Promise<void> {
@@ -114,8 +122,7 @@ for (const id of engine.vocabulary.eosIds) open[id >>> 5]! &= ~(1 << (id & 31));
 async function unconstrainedRun(): Promise<{ session: TimedSession; ms: number }> {
   const session = new TimedSession(await engine.createSession());
   const started = performance.now();
-  await session.feed(promptIds);
-  for (let i = 0; i < outTokens; i++) await session.feed([await session.sample(open)]);
+  await unconstrainedSteps(session, promptIds, open, outTokens);
   const ms = performance.now() - started;
   await session.close();
   return { session, ms };
@@ -130,10 +137,46 @@ for (let i = 0; i < repeats; i++) {
   freeRuns.push(await unconstrainedRun());
   warmRuns.push(await constrainedRun());
 }
-await engine.dispose();
 const warmBest = warmRuns.reduce((a, b) => (b.result.stats.totalMs < a.result.stats.totalMs ? b : a));
+const overhead = await overheadBreakdown();
+await engine.dispose();
 const free = freeRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
 const unconstrainedRate = (outTokens * 1000) / free.ms;
+
+/**
+ * Mask, crossing, sampler work and bookkeeping per sampled token, constrained (warm runs) and
+ * unconstrained, from the measured runs plus a crossing probe and replays (support/decode-overhead.ts).
+ */
+async function overheadBreakdown(): Promise<{ rows: string[][]; notes: string; micros: Record<string, [number, number]> }> {
+  const perSample = (ms: number, s: TimedSession): number => (ms * 1000) / s.samples;
+  const maskUs = median(warmRuns.map((r) => perSample(r.result.stats.maskMs, r.session)));
+  const sampleUs = median(warmRuns.map((r) => perSample(r.session.sampleMs, r.session)));
+  const freeSampleUs = median(freeRuns.map((r) => perSample(r.session.sampleMs, r.session)));
+  const crossingUs = engine instanceof CachedContextEngine ? crossingMicros(engine, compiled.tokens.maskWords) : NaN;
+  const replay = await replayConstrained(compiled.tokens, promptIds, warmBest.session.sampled, { maxTokens });
+  const freeWrapperUs = await replayUnconstrained(compiled.tokens, promptIds, open, outTokens);
+  const micros: Record<string, [number, number]> = {
+    mask: [maskUs, 0],
+    crossing: [crossingUs, crossingUs],
+    samplerWork: [sampleUs - crossingUs, freeSampleUs - crossingUs],
+    loopBookkeeping: [replay.loopMicros, 0],
+    engineWrapperBookkeeping: [replay.wrapperMicros, freeWrapperUs],
+  };
+  const total = Object.values(micros).reduce<[number, number]>((sum, [c, u]) => [sum[0] + c, sum[1] + u], [0, 0]);
+  const cells = ([c, u]: [number, number]): string[] => [`${fmt(c)} us`, pct(c / 1000, STEP_MS), `${fmt(u)} us`, pct(u / 1000, STEP_MS)];
+  const rows = [
+    ["mask (fillMask)", ...cells(micros.mask!)],
+    ["JS<->native crossing (sample allowing 1 id)", ...cells(micros.crossing!)],
+    ["sampler work (sample call - crossing)", ...cells(micros.samplerWork!)],
+    ["bookkeeping: decode loop (generate)", ...cells(micros.loopBookkeeping!)],
+    ["bookkeeping: engine wrapper (session, cache)", ...cells(micros.engineWrapperBookkeeping!)],
+    ["total SDK", ...cells(total)],
+  ];
+  const notes =
+    `(unconstrained: one constant mask and the bench's own loop, so no mask or loop cost; ` +
+    `replayed mask ${fmt(replay.maskMicros)} us vs measured ${fmt(maskUs)} us; the forward pass and its worker hop are the step itself)`;
+  return { rows, notes, micros: { ...micros, total } };
+}
 
 interface Anchor {
   tokens: number;
@@ -209,9 +252,13 @@ console.log(
 const steady = (outTokens * 1000) / warmBest.result.stats.totalMs;
 console.log(`\nconstrained / unconstrained tokens/s (warm, best runs): ${fmt(steady / unconstrainedRate)}x`);
 
+console.log(`\nSDK cost per sampled token (= per forward pass), medians; share of a ${STEP_MS} ms step`);
+console.log(formatTable(["part", "constrained", "share", "unconstrained", "share"], overhead.rows));
+console.log(overhead.notes);
+
 const file = resultPath(`decode-${engineKind}-${modelArg ? "model" : preset}-t${threads}-${stamp()}.json`);
 writeFileSync(
   file,
-  `${JSON.stringify({ engine: engineKind, modelPath, threads, maxTokens, rssAfterLoadMb, prefillMs, constrained: [cold, ...warmRuns].map(({ session, result: r }) => ({ ...r.stats, tokens: outTokens, sampleMs: session.sampleMs, feedMs: session.feedMs, text: r.text })), unconstrained: freeRuns.map(({ session, ms }) => ({ tokens: outTokens, ms, sampleMs: session.sampleMs, feedMs: session.feedMs })), anchor }, null, 2)}\n`,
+  `${JSON.stringify({ engine: engineKind, modelPath, threads, maxTokens, rssAfterLoadMb, prefillMs, constrained: [cold, ...warmRuns].map(({ session, result: r }) => ({ ...r.stats, tokens: outTokens, sampleMs: session.sampleMs, feedMs: session.feedMs, text: r.text })), unconstrained: freeRuns.map(({ session, ms }) => ({ tokens: outTokens, ms, sampleMs: session.sampleMs, feedMs: session.feedMs })), anchor, overheadMicros: overhead.micros }, null, 2)}\n`,
 );
 console.log(`results: ${file}`);
