@@ -20,7 +20,7 @@ import type { Engine, EngineSession } from "../src/engines/engine.js";
 import { createLlamaEngine } from "../src/engines/llama/index.js";
 import { createMnnEngine } from "../src/engines/mnn/index.js";
 import { CachedContextEngine } from "../src/engines/native-shared/cached-context-engine.js";
-import { crossingMicros, replayConstrained, replayUnconstrained, STEP_MS, unconstrainedSteps } from "./support/decode-overhead.js";
+import { crossingProbe, replayConstrained, replayUnconstrained, STEP_MS, steadyCrossingMicros, unconstrainedSteps } from "./support/decode-overhead.js";
 import { median } from "./support/stats.js";
 import { fmt, formatTable, pct } from "./support/table.js";
 import { resultPath, stamp } from "./support/paths.js";
@@ -68,11 +68,22 @@ class TimedSession implements EngineSession {
   samples = 0;
   /** The sampled ids in order, for the bookkeeping replay. */
   readonly sampled: number[] = [];
-  constructor(private readonly inner: EngineSession) {}
+  /** Time of the `probe` calls, made after each feed (breakdown runs only). */
+  probeMs = 0;
+  probes = 0;
+  constructor(
+    private readonly inner: EngineSession,
+    private readonly probe?: () => void,
+  ) {}
   async feed(ids: readonly number[]): Promise<void> {
-    const t = performance.now();
+    let t = performance.now();
     await this.inner.feed(ids);
     this.feedMs += performance.now() - t;
+    if (!this.probe) return;
+    t = performance.now();
+    this.probe();
+    this.probeMs += performance.now() - t;
+    this.probes++;
   }
   async sample(mask: Uint32Array): Promise<number> {
     const t = performance.now();
@@ -107,8 +118,8 @@ await warm.close();
 console.log(`prefill ${promptIds.length} tokens ${fmt(prefillMs)} ms (${fmt((promptIds.length * 1000) / prefillMs)} tokens/s)`);
 
 /** One constrained generation (greedy, so every run yields the same tokens). */
-async function constrainedRun(): Promise<{ session: TimedSession; result: Awaited<ReturnType<typeof generate>> }> {
-  const session = new TimedSession(await engine.createSession());
+async function constrainedRun(probe?: () => void): Promise<{ session: TimedSession; result: Awaited<ReturnType<typeof generate>> }> {
+  const session = new TimedSession(await engine.createSession(), probe);
   const result = await generate(session, compiled.tokens, promptIds, { maxTokens });
   await session.close();
   return { session, result };
@@ -119,8 +130,8 @@ const outTokens = cold.result.tokens.length;
 // Unconstrained: as many single-token steps as the constrained output had tokens, eos excluded.
 const open = new Uint32Array(compiled.tokens.maskWords).fill(0xffffffff);
 for (const id of engine.vocabulary.eosIds) open[id >>> 5]! &= ~(1 << (id & 31));
-async function unconstrainedRun(): Promise<{ session: TimedSession; ms: number }> {
-  const session = new TimedSession(await engine.createSession());
+async function unconstrainedRun(probe?: () => void): Promise<{ session: TimedSession; ms: number }> {
+  const session = new TimedSession(await engine.createSession(), probe);
   const started = performance.now();
   await unconstrainedSteps(session, promptIds, open, outTokens);
   const ms = performance.now() - started;
@@ -138,6 +149,13 @@ for (let i = 0; i < repeats; i++) {
   warmRuns.push(await constrainedRun());
 }
 const warmBest = warmRuns.reduce((a, b) => (b.result.stats.totalMs < a.result.stats.totalMs ? b : a));
+// Breakdown runs: a native call of the sample's shape right after each forward pass takes the
+// first-call-after-a-decode cost (the crossing as the loop meets it), so the sample after it is the sampler's work.
+const probeRuns: { constrained: TimedSession; unconstrained: TimedSession }[] = [];
+if (engine instanceof CachedContextEngine) {
+  const probe = crossingProbe(engine, compiled.tokens.maskWords);
+  for (let i = 0; i < repeats; i++) probeRuns.push({ unconstrained: (await unconstrainedRun(probe)).session, constrained: (await constrainedRun(probe)).session });
+}
 const overhead = await overheadBreakdown();
 await engine.dispose();
 const free = freeRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
@@ -149,32 +167,39 @@ const unconstrainedRate = (outTokens * 1000) / free.ms;
  */
 async function overheadBreakdown(): Promise<{ rows: string[][]; notes: string; micros: Record<string, [number, number]> }> {
   const perSample = (ms: number, s: TimedSession): number => (ms * 1000) / s.samples;
-  const maskUs = median(warmRuns.map((r) => perSample(r.result.stats.maskMs, r.session)));
-  const sampleUs = median(warmRuns.map((r) => perSample(r.session.sampleMs, r.session)));
-  const freeSampleUs = median(freeRuns.map((r) => perSample(r.session.sampleMs, r.session)));
-  const crossingUs = engine instanceof CachedContextEngine ? crossingMicros(engine, compiled.tokens.maskWords) : NaN;
+  const both = (of: (s: TimedSession) => number): [number, number] => [
+    median(probeRuns.map((r) => of(r.constrained))),
+    median(probeRuns.map((r) => of(r.unconstrained))),
+  ];
+  const steadyUs = engine instanceof CachedContextEngine ? steadyCrossingMicros(crossingProbe(engine, compiled.tokens.maskWords)) : NaN;
+  const [crossingC, crossingU] = both((s) => (s.probeMs * 1000) / s.probes);
+  const [afterProbeC, afterProbeU] = both((s) => perSample(s.sampleMs, s));
   const replay = await replayConstrained(compiled.tokens, promptIds, warmBest.session.sampled, { maxTokens });
   const freeWrapperUs = await replayUnconstrained(compiled.tokens, promptIds, open, outTokens);
   const micros: Record<string, [number, number]> = {
-    mask: [maskUs, 0],
-    crossing: [crossingUs, crossingUs],
-    samplerWork: [sampleUs - crossingUs, freeSampleUs - crossingUs],
+    mask: [median(warmRuns.map((r) => perSample(r.result.stats.maskMs, r.session))), 0],
+    crossing: [crossingC, crossingU],
+    samplerWork: [afterProbeC - steadyUs, afterProbeU - steadyUs],
     loopBookkeeping: [replay.loopMicros, 0],
     engineWrapperBookkeeping: [replay.wrapperMicros, freeWrapperUs],
   };
   const total = Object.values(micros).reduce<[number, number]>((sum, [c, u]) => [sum[0] + c, sum[1] + u], [0, 0]);
   const cells = ([c, u]: [number, number]): string[] => [`${fmt(c)} us`, pct(c / 1000, STEP_MS), `${fmt(u)} us`, pct(u / 1000, STEP_MS)];
+  const sampleCall = [median(warmRuns.map((r) => perSample(r.session.sampleMs, r.session))), median(freeRuns.map((r) => perSample(r.session.sampleMs, r.session)))];
   const rows = [
-    ["mask (fillMask)", ...cells(micros.mask!)],
-    ["JS<->native crossing (sample allowing 1 id)", ...cells(micros.crossing!)],
-    ["sampler work (sample call - crossing)", ...cells(micros.samplerWork!)],
+    ["mask (fillMask, during the forward pass)", ...cells(micros.mask!)],
+    ["JS<->native crossing (1st call after a decode)", ...cells(micros.crossing!)],
+    [`sampler work (sample call - ${fmt(steadyUs)} us crossing)`, ...cells(micros.samplerWork!)],
     ["bookkeeping: decode loop (generate)", ...cells(micros.loopBookkeeping!)],
     ["bookkeeping: engine wrapper (session, cache)", ...cells(micros.engineWrapperBookkeeping!)],
     ["total SDK", ...cells(total)],
   ];
-  const notes =
-    `(unconstrained: one constant mask and the bench's own loop, so no mask or loop cost; ` +
-    `replayed mask ${fmt(replay.maskMicros)} us vs measured ${fmt(maskUs)} us; the forward pass and its worker hop are the step itself)`;
+  const notes = [
+    `medians of ${probeRuns.length} breakdown runs (crossing, sampler) and ${warmRuns.length} warm runs (mask); bookkeeping from replays of the recorded tokens over no-op native calls`,
+    `crossing back to back: ${fmt(steadyUs)} us; sample call without the probe before it (the plain runs): ${fmt(sampleCall[0]!)} us constrained, ${fmt(sampleCall[1]!)} us unconstrained`,
+    `unconstrained: one constant mask and the bench's own loop, so no mask or loop cost; replayed mask ${fmt(replay.maskMicros)} us (no forward pass beside it)`,
+    "not included: the forward pass and the worker hop that returns it (the step itself)",
+  ].join("\n");
   return { rows, notes, micros: { ...micros, total } };
 }
 

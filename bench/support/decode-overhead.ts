@@ -3,8 +3,10 @@
  * without timers in production code:
  *   - mask: generate's own maskMs (fillMask);
  *   - crossing: a native sample call of the same shape whose sampler has almost nothing to do (a
- *     mask allowing one id: JS engine wrapper + N-API + a scan of the mask words);
- *   - sampler work: the measured sample call minus the crossing;
+ *     mask allowing one id: JS engine wrapper + N-API + a scan of the mask words), made right after
+ *     each forward pass in breakdown runs (the first native call after a decode pays for the JS
+ *     thread waking up: far more than the same call back to back, which is reported beside it);
+ *   - sampler work: the sample call that follows that probe, minus the back-to-back crossing;
  *   - bookkeeping: the recorded run replayed through the same JS over native calls that do
  *     nothing, minus its mask time. The decode loop (generate over a bare session) and the engine
  *     wrapper (CachedContextEngine's session and cache mirror over a no-op native context) are
@@ -19,14 +21,19 @@ import { median } from "./stats.js";
 /** One forward pass of MNN-Pocket on a phone (466 tokens/s), the budget the overhead is shared of. */
 export const STEP_MS = 2.1;
 
-/** Median µs of one `engine.sample` call with a mask allowing only id 0 (the crossing's cost). */
-export function crossingMicros(engine: CachedContextEngine, maskWords: number, calls = 400, rounds = 15): number {
+/** A native sample call with a mask allowing only id 0: the crossing with almost no sampler work. */
+export function crossingProbe(engine: CachedContextEngine, maskWords: number): () => void {
   const mask = new Uint32Array(maskWords);
   mask[0] = 1;
+  return () => void engine.sample(mask, {});
+}
+
+/** Median µs of the crossing probe called back to back (warm caches, thread awake). */
+export function steadyCrossingMicros(probe: () => void, calls = 400, rounds = 15): number {
   const perRound: number[] = [];
   for (let r = 0; r < rounds; r++) {
     const t = performance.now();
-    for (let i = 0; i < calls; i++) engine.sample(mask, {});
+    for (let i = 0; i < calls; i++) probe();
     perRound.push(((performance.now() - t) * 1000) / calls);
   }
   return median(perRound);
@@ -55,6 +62,9 @@ function hollowEngine(grammar: TokenGrammar, sampled: readonly number[]): Cached
   return new CachedContextEngine(native, { name: "hollow", vocabulary: grammar.vocabulary, contextLength: undefined, multiRow: true });
 }
 
+/** Replays run first unmeasured, so the JIT has compiled the loop (fewer left it noisy). */
+const WARM_UP = 20;
+
 export interface ReplayCost {
   /** µs per sampled token of generate's loop alone (its mask time excluded). */
   readonly loopMicros: number;
@@ -70,7 +80,7 @@ export async function replayConstrained(
   promptIds: readonly number[],
   sampled: readonly number[],
   options: GenerateOptions,
-  runs = 25,
+  runs = 200,
 ): Promise<ReplayCost> {
   const bare: number[] = [];
   const wrapped: number[] = [];
@@ -81,7 +91,7 @@ export async function replayConstrained(
     const { stats } = await generate(session, grammar, promptIds, options);
     return { ms: performance.now() - t, maskMs: stats.maskMs };
   };
-  for (let i = -3; i < runs; i++) {
+  for (let i = -WARM_UP; i < runs; i++) {
     const loop = await timed(bareSession(sampled));
     const engine = hollowEngine(grammar, sampled);
     const full = await timed(await engine.createSession());
@@ -101,10 +111,10 @@ export async function unconstrainedSteps(session: EngineSession, promptIds: read
 }
 
 /** µs per step the engine wrapper adds to `unconstrainedSteps` (native calls that do nothing). */
-export async function replayUnconstrained(grammar: TokenGrammar, promptIds: readonly number[], mask: Uint32Array, steps: number, runs = 25): Promise<number> {
+export async function replayUnconstrained(grammar: TokenGrammar, promptIds: readonly number[], mask: Uint32Array, steps: number, runs = 200): Promise<number> {
   const perStep: number[] = [];
   const sampled = new Array<number>(steps).fill(0);
-  for (let i = -3; i < runs; i++) {
+  for (let i = -WARM_UP; i < runs; i++) {
     const session = await hollowEngine(grammar, sampled).createSession();
     const t = performance.now();
     await unconstrainedSteps(session, promptIds, mask, steps);
