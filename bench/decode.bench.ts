@@ -161,6 +161,9 @@ await engine.dispose();
 const free = freeRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
 const unconstrainedRate = (outTokens * 1000) / free.ms;
 
+/** A document-sized prompt for the engine wrapper's replay (its per-step cost must not grow with the context). */
+const LONG_PROMPT = 4000;
+
 /**
  * Mask, crossing, sampler work and bookkeeping per sampled token, constrained (warm runs) and
  * unconstrained, from the measured runs plus a crossing probe and replays (support/decode-overhead.ts).
@@ -176,6 +179,8 @@ async function overheadBreakdown(): Promise<{ rows: string[][]; notes: string; m
   const [afterProbeC, afterProbeU] = both((s) => perSample(s.sampleMs, s));
   const replay = await replayConstrained(compiled.tokens, promptIds, warmBest.session.sampled, { maxTokens });
   const freeWrapperUs = await replayUnconstrained(compiled.tokens, promptIds, open, outTokens);
+  const longPrompt = Array.from({ length: LONG_PROMPT }, (_, i) => promptIds[i % promptIds.length]!);
+  const longWrapperUs = await replayUnconstrained(compiled.tokens, longPrompt, open, outTokens);
   const micros: Record<string, [number, number]> = {
     mask: [median(warmRuns.map((r) => perSample(r.result.stats.maskMs, r.session))), 0],
     crossing: [crossingC, crossingU],
@@ -198,9 +203,10 @@ async function overheadBreakdown(): Promise<{ rows: string[][]; notes: string; m
     `medians of ${probeRuns.length} breakdown runs (crossing, sampler) and ${warmRuns.length} warm runs (mask); bookkeeping from replays of the recorded tokens over no-op native calls`,
     `crossing back to back: ${fmt(steadyUs)} us; sample call without the probe before it (the plain runs): ${fmt(sampleCall[0]!)} us constrained, ${fmt(sampleCall[1]!)} us unconstrained`,
     `unconstrained: one constant mask and the bench's own loop, so no mask or loop cost; replayed mask ${fmt(replay.maskMicros)} us (no forward pass beside it)`,
+    `engine wrapper at a ${LONG_PROMPT}-token prompt (a document's size; replayed, unconstrained): ${fmt(longWrapperUs)} us per step`,
     "not included: the forward pass and the worker hop that returns it (the step itself)",
   ].join("\n");
-  return { rows, notes, micros: { ...micros, total } };
+  return { rows, notes, micros: { ...micros, total, longPromptEngineWrapper: [NaN, longWrapperUs] } };
 }
 
 interface Anchor {
