@@ -44,6 +44,8 @@ const modelPath = modelArg ?? (await ensureGgufFixture(preset));
 const threads = Number(process.env.THREADS ?? 1);
 const maxTokens = Number(process.env.MAX_TOKENS ?? 96);
 const repeats = Number(process.env.REPEATS ?? 3);
+/** A document-sized prompt for the engine wrapper's replay (its per-step cost must not grow with the context). */
+const LONG_PROMPT = 4000;
 
 const schema = {
   type: "object",
@@ -160,9 +162,6 @@ const overhead = await overheadBreakdown();
 await engine.dispose();
 const free = freeRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
 const unconstrainedRate = (outTokens * 1000) / free.ms;
-
-/** A document-sized prompt for the engine wrapper's replay (its per-step cost must not grow with the context). */
-const LONG_PROMPT = 4000;
 
 /**
  * Mask, crossing, sampler work and bookkeeping per sampled token, constrained (warm runs) and
