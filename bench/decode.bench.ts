@@ -7,6 +7,8 @@
  *   - prefill time, and resident memory (RSS) right after the model load;
  *   - constrained (our grammar + jump-forward) vs unconstrained (all ids but eos) tokens/s;
  *   - share of forced tokens, and mask + native sampling time per token as a share of the step;
+ *   - the SDK's own cost per sampled token, split into mask, JS<->native crossing, sampler work and
+ *     bookkeeping (decode loop, engine wrapper), as µs and as a share of a 2.1 ms step (support/decode-overhead.ts);
  *   - llama.cpp's own JSON-schema grammar through node-llama-cpp, the anchor (GGUF only; its output may be cut).
  * Same threads for both engines (THREADS, default 1). Results also go to bench/results/.
  */
@@ -17,6 +19,9 @@ import { generate } from "../src/decode/generate.js";
 import type { Engine, EngineSession } from "../src/engines/engine.js";
 import { createLlamaEngine } from "../src/engines/llama/index.js";
 import { createMnnEngine } from "../src/engines/mnn/index.js";
+import { CachedContextEngine } from "../src/engines/native-shared/cached-context-engine.js";
+import { crossingProbe, replayConstrained, replayUnconstrained, STEP_MS, steadyCrossingMicros, unconstrainedSteps } from "./support/decode-overhead.js";
+import { median } from "./support/stats.js";
 import { fmt, formatTable, pct } from "./support/table.js";
 import { resultPath, stamp } from "./support/paths.js";
 
@@ -39,6 +44,8 @@ const modelPath = modelArg ?? (await ensureGgufFixture(preset));
 const threads = Number(process.env.THREADS ?? 1);
 const maxTokens = Number(process.env.MAX_TOKENS ?? 96);
 const repeats = Number(process.env.REPEATS ?? 3);
+/** A document-sized prompt for the engine wrapper's replay (its per-step cost must not grow with the context). */
+const LONG_PROMPT = 4000;
 
 const schema = {
   type: "object",
@@ -61,17 +68,31 @@ class TimedSession implements EngineSession {
   feedMs = 0;
   sampleMs = 0;
   samples = 0;
-  constructor(private readonly inner: EngineSession) {}
+  /** The sampled ids in order, for the bookkeeping replay. */
+  readonly sampled: number[] = [];
+  /** Time of the `probe` calls, made after each feed (breakdown runs only). */
+  probeMs = 0;
+  probes = 0;
+  constructor(
+    private readonly inner: EngineSession,
+    private readonly probe?: () => void,
+  ) {}
   async feed(ids: readonly number[]): Promise<void> {
-    const t = performance.now();
+    let t = performance.now();
     await this.inner.feed(ids);
     this.feedMs += performance.now() - t;
+    if (!this.probe) return;
+    t = performance.now();
+    this.probe();
+    this.probeMs += performance.now() - t;
+    this.probes++;
   }
   async sample(mask: Uint32Array): Promise<number> {
     const t = performance.now();
     const id = await this.inner.sample(mask);
     this.sampleMs += performance.now() - t;
     this.samples++;
+    this.sampled.push(id);
     return id;
   }
   close(): Promise<void> {
@@ -99,8 +120,8 @@ await warm.close();
 console.log(`prefill ${promptIds.length} tokens ${fmt(prefillMs)} ms (${fmt((promptIds.length * 1000) / prefillMs)} tokens/s)`);
 
 /** One constrained generation (greedy, so every run yields the same tokens). */
-async function constrainedRun(): Promise<{ session: TimedSession; result: Awaited<ReturnType<typeof generate>> }> {
-  const session = new TimedSession(await engine.createSession());
+async function constrainedRun(probe?: () => void): Promise<{ session: TimedSession; result: Awaited<ReturnType<typeof generate>> }> {
+  const session = new TimedSession(await engine.createSession(), probe);
   const result = await generate(session, compiled.tokens, promptIds, { maxTokens });
   await session.close();
   return { session, result };
@@ -111,11 +132,10 @@ const outTokens = cold.result.tokens.length;
 // Unconstrained: as many single-token steps as the constrained output had tokens, eos excluded.
 const open = new Uint32Array(compiled.tokens.maskWords).fill(0xffffffff);
 for (const id of engine.vocabulary.eosIds) open[id >>> 5]! &= ~(1 << (id & 31));
-async function unconstrainedRun(): Promise<{ session: TimedSession; ms: number }> {
-  const session = new TimedSession(await engine.createSession());
+async function unconstrainedRun(probe?: () => void): Promise<{ session: TimedSession; ms: number }> {
+  const session = new TimedSession(await engine.createSession(), probe);
   const started = performance.now();
-  await session.feed(promptIds);
-  for (let i = 0; i < outTokens; i++) await session.feed([await session.sample(open)]);
+  await unconstrainedSteps(session, promptIds, open, outTokens);
   const ms = performance.now() - started;
   await session.close();
   return { session, ms };
@@ -130,10 +150,63 @@ for (let i = 0; i < repeats; i++) {
   freeRuns.push(await unconstrainedRun());
   warmRuns.push(await constrainedRun());
 }
-await engine.dispose();
 const warmBest = warmRuns.reduce((a, b) => (b.result.stats.totalMs < a.result.stats.totalMs ? b : a));
+// Breakdown runs: a native call of the sample's shape right after each forward pass takes the
+// first-call-after-a-decode cost (the crossing as the loop meets it), so the sample after it is the sampler's work.
+const probeRuns: { constrained: TimedSession; unconstrained: TimedSession }[] = [];
+if (engine instanceof CachedContextEngine) {
+  const probe = crossingProbe(engine, compiled.tokens.maskWords);
+  for (let i = 0; i < repeats; i++) probeRuns.push({ unconstrained: (await unconstrainedRun(probe)).session, constrained: (await constrainedRun(probe)).session });
+}
+const overhead = await overheadBreakdown();
+await engine.dispose();
 const free = freeRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
 const unconstrainedRate = (outTokens * 1000) / free.ms;
+
+/**
+ * Mask, crossing, sampler work and bookkeeping per sampled token, constrained (warm runs) and
+ * unconstrained, from the measured runs plus a crossing probe and replays (support/decode-overhead.ts).
+ */
+async function overheadBreakdown(): Promise<{ rows: string[][]; notes: string; micros: Record<string, [number, number]> }> {
+  const perSample = (ms: number, s: TimedSession): number => (ms * 1000) / s.samples;
+  const both = (of: (s: TimedSession) => number): [number, number] => [
+    median(probeRuns.map((r) => of(r.constrained))),
+    median(probeRuns.map((r) => of(r.unconstrained))),
+  ];
+  const steadyUs = engine instanceof CachedContextEngine ? steadyCrossingMicros(crossingProbe(engine, compiled.tokens.maskWords)) : NaN;
+  const [crossingC, crossingU] = both((s) => (s.probeMs * 1000) / s.probes);
+  const [afterProbeC, afterProbeU] = both((s) => perSample(s.sampleMs, s));
+  const replay = await replayConstrained(compiled.tokens, promptIds, warmBest.session.sampled, { maxTokens });
+  const freeWrapperUs = await replayUnconstrained(compiled.tokens, promptIds, open, outTokens);
+  const longPrompt = Array.from({ length: LONG_PROMPT }, (_, i) => promptIds[i % promptIds.length]!);
+  const longWrapperUs = await replayUnconstrained(compiled.tokens, longPrompt, open, outTokens);
+  const micros: Record<string, [number, number]> = {
+    mask: [median(warmRuns.map((r) => perSample(r.result.stats.maskMs, r.session))), 0],
+    crossing: [crossingC, crossingU],
+    samplerWork: [afterProbeC - steadyUs, afterProbeU - steadyUs],
+    loopBookkeeping: [replay.loopMicros, 0],
+    engineWrapperBookkeeping: [replay.wrapperMicros, freeWrapperUs],
+  };
+  const total = Object.values(micros).reduce<[number, number]>((sum, [c, u]) => [sum[0] + c, sum[1] + u], [0, 0]);
+  const cells = ([c, u]: [number, number]): string[] => [`${fmt(c)} us`, pct(c / 1000, STEP_MS), `${fmt(u)} us`, pct(u / 1000, STEP_MS)];
+  const sampleCall = [median(warmRuns.map((r) => perSample(r.session.sampleMs, r.session))), median(freeRuns.map((r) => perSample(r.session.sampleMs, r.session)))];
+  const rows = [
+    ["mask (fillMask, during the forward pass)", ...cells(micros.mask!)],
+    ["JS<->native crossing (1st call after a decode)", ...cells(micros.crossing!)],
+    [`sampler work (sample call - ${fmt(steadyUs)} us crossing)`, ...cells(micros.samplerWork!)],
+    ["bookkeeping: decode loop (generate)", ...cells(micros.loopBookkeeping!)],
+    ["bookkeeping: engine wrapper (session, cache)", ...cells(micros.engineWrapperBookkeeping!)],
+    ["total SDK", ...cells(total)],
+  ];
+  const notes = [
+    `medians of ${probeRuns.length} breakdown runs (crossing, sampler) and ${warmRuns.length} warm runs (mask); bookkeeping from replays of the recorded tokens over no-op native calls`,
+    `crossing back to back: ${fmt(steadyUs)} us; sample call without the probe before it (the plain runs): ${fmt(sampleCall[0]!)} us constrained, ${fmt(sampleCall[1]!)} us unconstrained`,
+    `unconstrained: one constant mask and the bench's own loop, so no mask or loop cost; replayed mask ${fmt(replay.maskMicros)} us (no forward pass beside it)`,
+    `engine wrapper at a ${LONG_PROMPT}-token prompt (a document's size; replayed, unconstrained): ${fmt(longWrapperUs)} us per step`,
+    "not included: the forward pass and the worker hop that returns it (the step itself)",
+  ].join("\n");
+  return { rows, notes, micros: { ...micros, total, longPromptEngineWrapper: [NaN, longWrapperUs] } };
+}
 
 interface Anchor {
   tokens: number;
@@ -209,9 +282,13 @@ console.log(
 const steady = (outTokens * 1000) / warmBest.result.stats.totalMs;
 console.log(`\nconstrained / unconstrained tokens/s (warm, best runs): ${fmt(steady / unconstrainedRate)}x`);
 
+console.log(`\nSDK cost per sampled token (= per forward pass), medians; share of a ${STEP_MS} ms step`);
+console.log(formatTable(["part", "constrained", "share", "unconstrained", "share"], overhead.rows));
+console.log(overhead.notes);
+
 const file = resultPath(`decode-${engineKind}-${modelArg ? "model" : preset}-t${threads}-${stamp()}.json`);
 writeFileSync(
   file,
-  `${JSON.stringify({ engine: engineKind, modelPath, threads, maxTokens, rssAfterLoadMb, prefillMs, constrained: [cold, ...warmRuns].map(({ session, result: r }) => ({ ...r.stats, tokens: outTokens, sampleMs: session.sampleMs, feedMs: session.feedMs, text: r.text })), unconstrained: freeRuns.map(({ session, ms }) => ({ tokens: outTokens, ms, sampleMs: session.sampleMs, feedMs: session.feedMs })), anchor }, null, 2)}\n`,
+  `${JSON.stringify({ engine: engineKind, modelPath, threads, maxTokens, rssAfterLoadMb, prefillMs, constrained: [cold, ...warmRuns].map(({ session, result: r }) => ({ ...r.stats, tokens: outTokens, sampleMs: session.sampleMs, feedMs: session.feedMs, text: r.text })), unconstrained: freeRuns.map(({ session, ms }) => ({ tokens: outTokens, ms, sampleMs: session.sampleMs, feedMs: session.feedMs })), anchor, overheadMicros: overhead.micros }, null, 2)}\n`,
 );
 console.log(`results: ${file}`);

@@ -54,6 +54,8 @@ export class CachedContextEngine implements Engine {
   readonly chatTemplate: ChatTemplate | undefined;
   /** Tokens held by the native cache, in order (its mirror). */
   private cached: number[] = [];
+  /** Bumped on every evaluation: a session that saw it unchanged knows the cache holds exactly its tokens. */
+  private version = 0;
   private turn: Promise<void> = Promise.resolve();
   private disposed = false;
   private evaluating = false;
@@ -101,28 +103,56 @@ export class CachedContextEngine implements Engine {
    */
   async evaluate(tokens: readonly number[], rows = 1): Promise<void> {
     if (tokens.length === 0) return;
-    if (this.contextLength !== undefined && tokens.length > this.contextLength) {
-      throw new PocketExtractError("CONTEXT_OVERFLOW", `${tokens.length} tokens exceed the context length ${this.contextLength}`);
-    }
-    const width = this.vocabulary.width;
-    for (const id of tokens) {
-      if (!Number.isInteger(id) || id < 0 || id >= width) throw new PocketExtractError("TOKEN_UNKNOWN", `token id ${id} is outside 0..${width - 1}`);
-    }
-    if (this.evaluating) throw new PocketExtractError("ENGINE_FAILED", "feed/sample called while an evaluation is in progress (await each call)");
+    this.checkBatch(tokens, tokens.length);
     let keep = 0;
     const limit = Math.min(this.cached.length, tokens.length - rows);
     while (keep < limit && this.cached[keep] === tokens[keep]) keep++;
+    await this.evaluateAfter(keep, tokens.slice(keep), rows);
+  }
+
+  /** The version of the cache: unchanged since a session's evaluation means it holds exactly that session's tokens. */
+  get cacheVersion(): number {
+    return this.version;
+  }
+
+  /**
+   * `evaluate(cachedTokens + ids, rows)` for a caller whose tokens the cache holds exactly (its
+   * `cacheVersion` unchanged): checks and copies only `ids`, so a step costs the same at any length.
+   */
+  async extend(ids: readonly number[], rows: number): Promise<void> {
+    this.checkBatch(ids, this.cached.length + ids.length);
+    await this.evaluateAfter(this.cached.length, ids, rows);
+  }
+
+  private checkBatch(ids: readonly number[], total: number): void {
+    if (this.contextLength !== undefined && total > this.contextLength) {
+      throw new PocketExtractError("CONTEXT_OVERFLOW", `${total} tokens exceed the context length ${this.contextLength}`);
+    }
+    const width = this.vocabulary.width;
+    for (const id of ids) {
+      if (!Number.isInteger(id) || id < 0 || id >= width) throw new PocketExtractError("TOKEN_UNKNOWN", `token id ${id} is outside 0..${width - 1}`);
+    }
+    if (this.evaluating) throw new PocketExtractError("ENGINE_FAILED", "feed/sample called while an evaluation is in progress (await each call)");
+  }
+
+  /** Keeps the first `keep` cached tokens and evaluates `fresh` after them. */
+  private async evaluateAfter(keep: number, fresh: readonly number[], rows: number): Promise<void> {
     this.evaluating = true;
     try {
       this.cached.length = keep;
-      await this.native.evaluate(keep, Int32Array.from(tokens.slice(keep)), rows);
-      this.cached = [...tokens];
+      await this.native.evaluate(keep, Int32Array.from(fresh), rows);
+      for (const id of fresh) this.cached.push(id);
     } catch (err) {
       // A failed batch leaves the cache at whatever the backend kept: mirror that.
-      if (nativeErrorCode(err) === "DECODE" && !this.disposed) this.cached = tokens.slice(0, this.native.cached());
+      if (nativeErrorCode(err) === "DECODE" && !this.disposed) {
+        const held = this.native.cached();
+        this.cached.length = Math.min(keep, held);
+        for (let i = 0; i < held - keep; i++) this.cached.push(fresh[i]!);
+      }
       throw typedNativeError(err, this.name, "evaluation");
     } finally {
       this.evaluating = false;
+      this.version++;
     }
   }
 
@@ -142,6 +172,8 @@ class CachedContextSession implements EngineSession {
   private synced = true;
   /** Logits rows of the last evaluation (feedRows), while synced. */
   private rows = 1;
+  /** The engine's cacheVersion after this session's last evaluation (-1: none yet). */
+  private version = -1;
   private closed = false;
   readonly feedRows?: (ids: readonly number[], rows: number) => Promise<void>;
   readonly sampleRow?: (row: number, mask: Uint32Array) => Promise<number>;
@@ -167,6 +199,7 @@ class CachedContextSession implements EngineSession {
     if (this.tokens.length === 0) throw new PocketExtractError("ENGINE_FAILED", "sample() before any token was fed");
     if (!this.synced) {
       await this.engine.evaluate(this.tokens);
+      this.version = this.engine.cacheVersion;
       this.synced = true;
       this.rows = 1;
     }
@@ -178,9 +211,11 @@ class CachedContextSession implements EngineSession {
     if (!(Number.isInteger(rows) && rows >= 1 && rows <= ids.length)) {
       throw new PocketExtractError("ENGINE_FAILED", `feedRows: rows must be within 1..${ids.length}, got ${rows}`);
     }
-    const next = [...this.tokens, ...ids];
-    await this.engine.evaluate(next, rows);
-    this.tokens = next;
+    // Every step of a decode extends the cache this session left: only the new ids are handled.
+    if (this.synced && this.version === this.engine.cacheVersion) await this.engine.extend(ids, rows);
+    else await this.engine.evaluate([...this.tokens, ...ids], rows);
+    for (const id of ids) this.tokens.push(id);
+    this.version = this.engine.cacheVersion;
     this.synced = true;
     this.rows = rows;
   }

@@ -1,0 +1,124 @@
+/**
+ * The SDK's own cost per sampled token (= per forward pass) in bench:decode, split into parts
+ * without timers in production code:
+ *   - mask: generate's own maskMs (fillMask);
+ *   - crossing: a native sample call of the same shape whose sampler has almost nothing to do (a
+ *     mask allowing one id: JS engine wrapper + N-API + a scan of the mask words), made right after
+ *     each forward pass in breakdown runs (the first native call after a decode pays for the JS
+ *     thread waking up: far more than the same call back to back, which is reported beside it);
+ *   - sampler work: the sample call that follows that probe, minus the back-to-back crossing;
+ *   - bookkeeping: the recorded run replayed through the same JS over native calls that do
+ *     nothing, minus its mask time. The decode loop (generate over a bare session) and the engine
+ *     wrapper (CachedContextEngine's session and cache mirror over a no-op native context) are
+ *     replayed separately so each shows its share.
+ */
+import { generate, type GenerateOptions } from "../../src/decode/generate.js";
+import type { EngineSession } from "../../src/engines/engine.js";
+import { CachedContextEngine, type NativeContext } from "../../src/engines/native-shared/cached-context-engine.js";
+import type { TokenGrammar } from "../../src/mask/index.js";
+import { median } from "./stats.js";
+
+/** One forward pass of MNN-Pocket on a phone (466 tokens/s), the budget the overhead is shared of. */
+export const STEP_MS = 2.1;
+
+/** A native sample call with a mask allowing only id 0: the crossing with almost no sampler work. */
+export function crossingProbe(engine: CachedContextEngine, maskWords: number): () => void {
+  const mask = new Uint32Array(maskWords);
+  mask[0] = 1;
+  return () => void engine.sample(mask, {});
+}
+
+/** Median µs of the crossing probe called back to back (warm caches, thread awake). */
+export function steadyCrossingMicros(probe: () => void, calls = 400, rounds = 15): number {
+  const perRound: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const t = performance.now();
+    for (let i = 0; i < calls; i++) probe();
+    perRound.push(((performance.now() - t) * 1000) / calls);
+  }
+  return median(perRound);
+}
+
+/** A session whose engine answers at once with the recorded choices (the decode loop alone). */
+function bareSession(sampled: readonly number[]): EngineSession {
+  let next = 0;
+  return {
+    feed: async () => {},
+    sample: async () => sampled[next++]!,
+    close: async () => {},
+  };
+}
+
+/** A CachedContextEngine over a native context that does nothing (the engine wrapper's own JS). */
+function hollowEngine(grammar: TokenGrammar, sampled: readonly number[]): CachedContextEngine {
+  let next = 0;
+  const native: NativeContext = {
+    evaluate: async () => {},
+    cached: () => 0,
+    sample: () => sampled[next++]!,
+    seed: () => {},
+    free: () => {},
+  };
+  return new CachedContextEngine(native, { name: "hollow", vocabulary: grammar.vocabulary, contextLength: undefined, multiRow: true });
+}
+
+/** Replays run first unmeasured, so the JIT has compiled the loop (fewer left it noisy). */
+const WARM_UP = 20;
+
+export interface ReplayCost {
+  /** µs per sampled token of generate's loop alone (its mask time excluded). */
+  readonly loopMicros: number;
+  /** µs per sampled token the engine wrapper adds. */
+  readonly wrapperMicros: number;
+  /** µs per sampled token of fillMask in the replays (should match the real runs'). */
+  readonly maskMicros: number;
+}
+
+/** Replays a constrained generation that sampled `sampled` (in order); medians over `runs`. */
+export async function replayConstrained(
+  grammar: TokenGrammar,
+  promptIds: readonly number[],
+  sampled: readonly number[],
+  options: GenerateOptions,
+  runs = 200,
+): Promise<ReplayCost> {
+  const bare: number[] = [];
+  const wrapped: number[] = [];
+  const masks: number[] = [];
+  const perToken = (ms: number): number => (ms * 1000) / sampled.length;
+  const timed = async (session: EngineSession): Promise<{ ms: number; maskMs: number }> => {
+    const t = performance.now();
+    const { stats } = await generate(session, grammar, promptIds, options);
+    return { ms: performance.now() - t, maskMs: stats.maskMs };
+  };
+  for (let i = -WARM_UP; i < runs; i++) {
+    const loop = await timed(bareSession(sampled));
+    const engine = hollowEngine(grammar, sampled);
+    const full = await timed(await engine.createSession());
+    if (i < 0) continue; // JIT warm-up
+    bare.push(perToken(loop.ms - loop.maskMs));
+    wrapped.push(perToken(full.ms - full.maskMs));
+    masks.push(perToken(loop.maskMs));
+  }
+  const loopMicros = median(bare);
+  return { loopMicros, wrapperMicros: median(wrapped) - loopMicros, maskMicros: median(masks) };
+}
+
+/** Single-token steps under one constant mask, as bench:decode's unconstrained run takes them. */
+export async function unconstrainedSteps(session: EngineSession, promptIds: readonly number[], mask: Uint32Array, steps: number): Promise<void> {
+  await session.feed(promptIds);
+  for (let i = 0; i < steps; i++) await session.feed([await session.sample(mask)]);
+}
+
+/** µs per step the engine wrapper adds to `unconstrainedSteps` (native calls that do nothing). */
+export async function replayUnconstrained(grammar: TokenGrammar, promptIds: readonly number[], mask: Uint32Array, steps: number, runs = 200): Promise<number> {
+  const perStep: number[] = [];
+  const sampled = new Array<number>(steps).fill(0);
+  for (let i = -WARM_UP; i < runs; i++) {
+    const session = await hollowEngine(grammar, sampled).createSession();
+    const t = performance.now();
+    await unconstrainedSteps(session, promptIds, mask, steps);
+    if (i >= 0) perStep.push(((performance.now() - t) * 1000) / steps);
+  }
+  return median(perStep);
+}
