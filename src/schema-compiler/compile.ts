@@ -11,6 +11,7 @@ import { lit, type Expr } from "../grammar/index.js";
 import { childPointer, isAnnotationKeyword, isRecord, KEYWORDS, normalizeNode, REFUSED, SchemaNode, type JsonSchema, type JsonSchemaObject, type JsonType } from "../schema/index.js";
 import { compileArray } from "./arrays.js";
 import { LIMITS, type CompileContext } from "./context.js";
+import { conditionalSchema } from "./conditional.js";
 import { branchesExclusive } from "./exclusive.js";
 import { union } from "./format.js";
 import { mergeSchemas } from "./merge.js";
@@ -84,6 +85,7 @@ function compileSchemaObject(ctx: CompileContext, raw: JsonSchemaObject, pointer
     if (merged === false) return null;
     return compileNode(ctx, merged, pointer, instancePath);
   }
+  if (CONDITIONAL.some((k) => node.has(k))) return compileConditional(ctx, node, instancePath);
   // An enum decides its `not` per value (values.ts); a string exclusion goes to the string token.
   if (node.has("not") && !node.has("enum") && stringExclusion(node.get("not")) === undefined) return compileNot(ctx, node, instancePath);
   const groups = (["anyOf", "oneOf"] as const).filter((k) => node.has(k));
@@ -187,6 +189,30 @@ function compileStrings(ctx: CompileContext, node: SchemaNode, admitted: boolean
   const exact = narrowed !== undefined;
   ctx.report.verdict(node.raw, "not", exact, exact ? "excluded from the string token" : "a format's strings cannot exclude values; checked after decoding", node.pointer);
   return exact ? narrowed : expr;
+}
+
+const CONDITIONAL = ["if", "then", "else"] as const;
+
+/**
+ * `if`/`then`/`else` by their positive rewriting (conditional.ts) conjoined with the siblings.
+ * Without one (no exact `not if`, or too many alternatives) the siblings alone are compiled and
+ * the three keywords are checked after decoding.
+ */
+function compileConditional(ctx: CompileContext, node: SchemaNode, instancePath: string): Expr | null {
+  const pointer = node.pointer;
+  const rest = without(ctx, node.raw, CONDITIONAL);
+  const conditional = conditionalSchema(ctx, node.get("if"), node.get("then"), node.get("else"), pointer);
+  const exact = conditional !== undefined && branchCount(rest) * conditional.alternatives <= LIMITS.maxBranches;
+  for (const k of CONDITIONAL) {
+    if (node.has(k)) ctx.report.verdict(node.raw, k, exact, exact ? "rewritten as alternatives: (if and then) or (not if and else)" : "no exact positive form of not-if; checked after decoding", pointer);
+  }
+  if (!exact) return compileNode(ctx, rest, pointer, instancePath);
+  for (const n of conditional.consumed) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);
+  if (conditional.schema === true) return compileNode(ctx, rest, pointer, instancePath);
+  const combined: JsonSchemaObject = { allOf: [rest, conditional.schema] };
+  ctx.resolver.inheritBase(combined, node.raw);
+  ctx.report.derive(combined, node.raw);
+  return compileNode(ctx, combined, pointer, instancePath);
 }
 
 /** anyOf/oneOf alternatives a schema multiplies out to. */

@@ -28,6 +28,9 @@ export const LIMITS = {
   maxBranches: 256,
   /** Nested $ref inlining when a $ref must be merged with siblings or allOf. */
   maxInlineDepth: 16,
+  /** States of one object's presence automaton (minProperties/maxProperties over optional
+   *  members, dependencies; presence.ts), each a rule; past it they are checked after decoding. */
+  maxPresenceStates: 2_000,
   /** Estimated size of one regex after expanding counted repetition. */
   maxPatternSize: 100_000,
 } as const;
