@@ -11,7 +11,7 @@ import { lit, type Expr } from "../grammar/index.js";
 import { childPointer, isAnnotationKeyword, isRecord, KEYWORDS, normalizeNode, REFUSED, SchemaNode, type JsonSchema, type JsonSchemaObject, type JsonType } from "../schema/index.js";
 import { compileArray } from "./arrays.js";
 import { LIMITS, type CompileContext } from "./context.js";
-import { conditionalSchema } from "./conditional.js";
+import { conditionalsApart, conditionalSchema, REWRITTEN } from "./conditional.js";
 import { branchesExclusive } from "./exclusive.js";
 import { union } from "./format.js";
 import { mergeSchemas } from "./merge.js";
@@ -79,8 +79,8 @@ function compileSchemaObject(ctx: CompileContext, raw: JsonSchemaObject, pointer
   if (node.has("allOf")) {
     const branches = branchesOf(node, "allOf").map((b) => inlineRefs(ctx, b, pointer));
     const rest = inlineRefs(ctx, without(ctx, normalized, ["allOf"]), pointer);
-    const [first, ...others] = ownPropertiesFirst(raw, "allOf") ? [rest, ...branches] : [...branches, rest];
-    let merged: JsonSchema = first;
+    const [first, ...others] = conditionalsApart(ctx, ownPropertiesFirst(raw, "allOf") ? [rest, ...branches] : [...branches, rest], pointer);
+    let merged: JsonSchema = first!;
     for (const b of others) merged = mergeSchemas(ctx, merged, b, pointer);
     if (merged === false) return null;
     return compileNode(ctx, merged, pointer, instancePath);
@@ -204,7 +204,7 @@ function compileConditional(ctx: CompileContext, node: SchemaNode, instancePath:
   const conditional = conditionalSchema(ctx, node.get("if"), node.get("then"), node.get("else"), pointer);
   const exact = conditional !== undefined && branchCount(rest) * conditional.alternatives <= LIMITS.maxBranches;
   for (const k of CONDITIONAL) {
-    if (node.has(k)) ctx.report.verdict(node.raw, k, exact, exact ? "rewritten as alternatives: (if and then) or (not if and else)" : "no exact positive form of not-if; checked after decoding", pointer);
+    if (node.has(k)) ctx.report.verdict(node.raw, k, exact, exact ? REWRITTEN : "no exact positive form of not-if; checked after decoding", pointer);
   }
   if (!exact) return compileNode(ctx, rest, pointer, instancePath);
   for (const n of conditional.consumed) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);

@@ -41,3 +41,50 @@ export function conditionalSchema(ctx: CompileContext, ifSchema: unknown, thenSc
   const otherwise: JsonSchema = elseSchema === undefined ? negation.schema : { allOf: [negation.schema, elseSchema as JsonSchema] };
   return built({ anyOf: [{ allOf: [condition, thenSchema as JsonSchema] }, otherwise] }, negation.consumed);
 }
+
+const CONDITIONAL = ["if", "then", "else"] as const;
+
+export const hasConditional = (schema: unknown): boolean => isRecord(schema) && CONDITIONAL.some((k) => k in schema);
+
+/**
+ * allOf parts of which several have `if`/`then`/`else`: one merged node holds only one of each
+ * keyword, so every part after the first with one carries its rewriting instead (as an allOf
+ * of its own, merged in turn). A part without an exact rewriting stays as it is (the merge then
+ * keeps the first and reports the second).
+ */
+export function conditionalsApart(ctx: CompileContext, parts: readonly JsonSchema[], pointer: string): JsonSchema[] {
+  // Alternatives the merged parts multiply out to, and the share the rewritings add: each
+  // alternative compiles the whole merged object again (its properties count against
+  // maxSchemaProperties), so rewritings stop well before the branch limit.
+  let product = parts.reduce((n: number, p) => n * alternativesOf(p) * (hasConditional(p) ? 2 : 1), 1);
+  let added = 1;
+  let first = true;
+  return parts.map((part) => {
+    if (!isRecord(part) || !hasConditional(part)) return part;
+    if (first) {
+      first = false;
+      added *= 2;
+      return part;
+    }
+    const conditional = conditionalSchema(ctx, part.if, part.then, part.else, pointer);
+    if (conditional === undefined) return part;
+    const factor = conditional.alternatives / 2;
+    if (product * factor > LIMITS.maxBranches || added * conditional.alternatives > MAX_REWRITTEN_ALTERNATIVES) return part;
+    product *= factor;
+    added *= conditional.alternatives;
+    for (const k of CONDITIONAL) if (k in part) ctx.report.verdict(part, k, true, REWRITTEN, pointer);
+    for (const n of conditional.consumed) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);
+    const rest: { [k: string]: unknown } = { ...part };
+    for (const k of CONDITIONAL) delete rest[k];
+    const out = { allOf: [rest, conditional.schema] };
+    ctx.resolver.inheritBase(out, part);
+    ctx.resolver.inheritBase(rest, part);
+    ctx.report.derive(rest, part);
+    return out;
+  });
+}
+
+/** Alternatives the rewritten conditionals of one allOf may multiply out to together. */
+const MAX_REWRITTEN_ALTERNATIVES = 16;
+
+export const REWRITTEN = "rewritten as alternatives: (if and then) or (not if and else)";
