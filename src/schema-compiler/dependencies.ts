@@ -56,8 +56,9 @@ function effectOf(schema: unknown): Effect | undefined {
   return { requires, forbids, absent: false };
 }
 
-/** The dependency keywords of an object schema as presence rules. */
-export function readDependencies(node: SchemaNode): Dependencies {
+/** The dependency keywords of an object schema as presence rules; `draft2019` false (draft 7
+ *  and earlier) leaves out dependentRequired/dependentSchemas, which those drafts do not have. */
+export function readDependencies(node: SchemaNode, draft2019: boolean): Dependencies {
   const requires = new Map<string, string[]>();
   const forbids = new Map<string, string[]>();
   const absent = new Set<string>();
@@ -71,7 +72,7 @@ export function readDependencies(node: SchemaNode): Dependencies {
   };
   for (const keyword of DEPENDENCY_KEYWORDS) {
     const value = node.raw[keyword];
-    if (value === undefined) continue;
+    if (value === undefined || (!draft2019 && keyword !== "dependencies")) continue;
     let exact = isRecord(value);
     if (isRecord(value)) {
       for (const [key, dep] of Object.entries(value)) {

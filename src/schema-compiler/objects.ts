@@ -95,7 +95,8 @@ export function compileObject(ctx: CompileContext, node: SchemaNode, instancePat
 
   // Declared entries: schema order, then required names that are not declared (in required order),
   // then the other names dependencies mention (declared, so that no additional key spells them).
-  const dependencies = readDependencies(node);
+  const dependencies = readDependencies(node, !ctx.legacyRefs);
+  if (ctx.legacyRefs) for (const k of NEWER_DEPENDENCIES) if (node.has(k)) ctx.report.set(pointer, k, "annotation", "not a keyword before draft 2019-09; ignored, as the validator does");
   const names = [...properties.keys(), ...required.filter((r) => !properties.has(r)), ...dependencies.names.filter((d) => !properties.has(d))];
   const entries: Member[] = [];
   const uniqueNames = [...new Set(names)];
@@ -185,6 +186,7 @@ function membersBody(ctx: CompileContext, node: SchemaNode, members: Member[], e
 }
 
 const COUNT_KEYWORDS = ["minProperties", "maxProperties"] as const;
+const NEWER_DEPENDENCIES = ["dependentRequired", "dependentSchemas"] as const;
 const PRESENCE_OVER_BUDGET = `the presence rules over the optional properties need more than ${LIMITS.maxPresenceStates} grammar states; checked after decoding`;
 
 const nonEmpty = <T>(xs: readonly T[] | undefined): readonly T[] | undefined => (xs === undefined || xs.length === 0 ? undefined : xs);
