@@ -11,7 +11,7 @@ import { lit, type Expr } from "../grammar/index.js";
 import { childPointer, isAnnotationKeyword, isRecord, KEYWORDS, normalizeNode, REFUSED, SchemaNode, type JsonSchema, type JsonSchemaObject, type JsonType } from "../schema/index.js";
 import { compileArray } from "./arrays.js";
 import { LIMITS, type CompileContext } from "./context.js";
-import { conditionalsApart, conditionalSchema, REWRITTEN } from "./conditional.js";
+import { CONDITIONAL, conditionalsApart, conditionalSchema, REWRITTEN } from "./conditional.js";
 import { branchesExclusive } from "./exclusive.js";
 import { union } from "./format.js";
 import { mergeSchemas } from "./merge.js";
@@ -190,8 +190,6 @@ function compileStrings(ctx: CompileContext, node: SchemaNode, admitted: boolean
   ctx.report.verdict(node.raw, "not", exact, exact ? "excluded from the string token" : "a format's strings cannot exclude values; checked after decoding", node.pointer);
   return exact ? narrowed : expr;
 }
-
-const CONDITIONAL = ["if", "then", "else"] as const;
 
 /**
  * `if`/`then`/`else` by their positive rewriting (conditional.ts) conjoined with the siblings.

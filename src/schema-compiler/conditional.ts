@@ -8,7 +8,7 @@
  * the keywords say nothing.
  */
 
-import { isRecord, type JsonSchema } from "../schema/index.js";
+import { isRecord, keywordsWhere, type JsonSchema } from "../schema/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
 import { negate } from "./negate.js";
 
@@ -42,7 +42,8 @@ export function conditionalSchema(ctx: CompileContext, ifSchema: unknown, thenSc
   return built({ anyOf: [{ allOf: [condition, thenSchema as JsonSchema] }, otherwise] }, negation.consumed);
 }
 
-const CONDITIONAL = ["if", "then", "else"] as const;
+/** `if`, `then`, `else`. */
+export const CONDITIONAL = keywordsWhere((s) => s.family === "conditional");
 
 export const hasConditional = (schema: unknown): boolean => isRecord(schema) && CONDITIONAL.some((k) => k in schema);
 

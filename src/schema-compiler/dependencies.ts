@@ -7,16 +7,17 @@
  * `false`. Any other dependent schema is left to the check after decoding.
  */
 
-import { isAnnotationKeyword, isRecord, SchemaNode } from "../schema/index.js";
+import { isAnnotationKeyword, isRecord, keywordsWhere, SchemaNode } from "../schema/index.js";
 
-export const DEPENDENCY_KEYWORDS = ["dependencies", "dependentRequired", "dependentSchemas"] as const;
-export type DependencyKeyword = (typeof DEPENDENCY_KEYWORDS)[number];
+const DEPENDENCY_KEYWORDS = keywordsWhere((s) => s.family === "dependencies");
+type DependencyKeyword = (typeof DEPENDENCY_KEYWORDS)[number];
 
 export interface Dependencies {
   readonly requires: ReadonlyMap<string, readonly string[]>;
   readonly forbids: ReadonlyMap<string, readonly string[]>;
   readonly absent: ReadonlySet<string>;
-  /** Every name the rules mention (triggers and targets), in the order first written. */
+  /** Every name the rules mention, each entry's targets before its key (the order an instance
+   *  naturally writes "b because a": the needed name first), in the order first mentioned. */
   readonly names: readonly string[];
   /** The keywords present, each with whether all its entries became rules. */
   readonly keywords: ReadonlyMap<DependencyKeyword, boolean>;
@@ -67,8 +68,8 @@ export function readDependencies(node: SchemaNode, draft2019: boolean): Dependen
   const add = (map: Map<string, string[]>, key: string, targets: readonly string[]): void => {
     if (targets.length === 0) return;
     map.set(key, [...(map.get(key) ?? []), ...targets]);
-    names.add(key);
     for (const t of targets) names.add(t);
+    names.add(key);
   };
   for (const keyword of DEPENDENCY_KEYWORDS) {
     const value = node.raw[keyword];

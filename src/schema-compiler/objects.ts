@@ -13,7 +13,7 @@
 
 import { SchemaError } from "../errors.js";
 import { jsonString, lit, optional, ref, repeat, type Expr } from "../grammar/index.js";
-import { childPointer, isAnnotationKeyword, isRecord, jsonEqual, keywordSpec, SchemaNode } from "../schema/index.js";
+import { childPointer, isAnnotationKeyword, isRecord, jsonEqual, keywordSpec, keywordsWhere, SchemaNode } from "../schema/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
 import { readDependencies, type Dependencies } from "./dependencies.js";
 import { cat, union } from "./format.js";
@@ -186,7 +186,8 @@ function membersBody(ctx: CompileContext, node: SchemaNode, members: Member[], e
 }
 
 const COUNT_KEYWORDS = ["minProperties", "maxProperties"] as const;
-const NEWER_DEPENDENCIES = ["dependentRequired", "dependentSchemas"] as const;
+/** The dependency keywords draft 2019-09 introduced. */
+const NEWER_DEPENDENCIES = keywordsWhere((s, k) => s.family === "dependencies" && k !== "dependencies");
 const PRESENCE_OVER_BUDGET = `the presence rules over the optional properties need more than ${LIMITS.maxPresenceStates} grammar states; checked after decoding`;
 
 const nonEmpty = <T>(xs: readonly T[] | undefined): readonly T[] | undefined => (xs === undefined || xs.length === 0 ? undefined : xs);
