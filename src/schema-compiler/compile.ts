@@ -199,10 +199,11 @@ function compileStrings(ctx: CompileContext, node: SchemaNode, admitted: boolean
 function compileConditional(ctx: CompileContext, node: SchemaNode, instancePath: string): Expr | null {
   const pointer = node.pointer;
   const rest = without(ctx, node.raw, CONDITIONAL);
-  const conditional = conditionalSchema(ctx, node.get("if"), node.get("then"), node.get("else"), pointer);
+  // Before draft 7 the keywords are not the grammar's to apply: left to the validator as before.
+  const conditional = ctx.conditionals ? conditionalSchema(ctx, node.get("if"), node.get("then"), node.get("else"), pointer) : undefined;
   const exact = conditional !== undefined && branchCount(rest) * conditional.alternatives <= LIMITS.maxBranches;
   for (const k of CONDITIONAL) {
-    if (node.has(k)) ctx.report.verdict(node.raw, k, exact, exact ? REWRITTEN : "no exact positive form of not-if; checked after decoding", pointer);
+    if (node.has(k)) ctx.report.verdict(node.raw, k, exact, exact ? REWRITTEN : ctx.conditionals ? "no exact positive form of not-if; checked after decoding" : "not a keyword before draft 7; left to the validator", pointer);
   }
   if (!exact) return compileNode(ctx, rest, pointer, instancePath);
   for (const n of conditional.consumed) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);

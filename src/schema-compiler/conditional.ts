@@ -60,6 +60,7 @@ export function conditionalsApart(ctx: CompileContext, parts: readonly JsonSchem
   let product = parts.reduce((n: number, p) => n * alternativesOf(p) * (hasConditional(p) ? 2 : 1), 1);
   let added = 1;
   let first = true;
+  if (!ctx.conditionals) return [...parts];
   return parts.map((part) => {
     if (!isRecord(part) || !hasConditional(part)) return part;
     if (first) {

@@ -49,6 +49,8 @@ export class CompileContext {
   readonly resolver: RefResolver;
   /** Draft 7 and earlier: siblings of `$ref` are ignored. */
   readonly legacyRefs: boolean;
+  /** Draft 7 and later: `if`/`then`/`else` are keywords (before, the validator still checks them). */
+  readonly conditionals: boolean;
   /** The most recent reason a subschema turned out to accept nothing (for the root error). */
   lastUnsat: Unsat | undefined;
   private readonly refRules = new Map<string, string>();
@@ -82,6 +84,7 @@ export class CompileContext {
     }
     const draft = detectDraft(root);
     this.legacyRefs = draft.legacyRefs;
+    this.conditionals = !draft.noConditionals;
     this.resolver = new RefResolver(root, draft.draft4Ids, draft.legacyRefs);
     this.gap = gapExpr(this.options.format);
     if (this.gap !== null) this.rules.set("ws", this.gap);

@@ -9,9 +9,11 @@ export interface Draft {
   readonly legacyRefs: boolean;
   /** Drafts 3 and 4: `id` names a resource. */
   readonly draft4Ids: boolean;
+  /** Drafts 3 to 6: `if`/`then`/`else` are no keywords there (draft 7 introduced them). */
+  readonly noConditionals: boolean;
 }
 
 export function detectDraft(root: unknown): Draft {
   const schemaUri = typeof root === "object" && root !== null && "$schema" in root ? String((root as { $schema: unknown }).$schema) : "";
-  return { legacyRefs: /draft-0[3-7]/.test(schemaUri), draft4Ids: /draft-0[34]/.test(schemaUri) };
+  return { legacyRefs: /draft-0[3-7]/.test(schemaUri), draft4Ids: /draft-0[34]/.test(schemaUri), noConditionals: /draft-0[3-6]/.test(schemaUri) };
 }
