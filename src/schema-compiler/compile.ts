@@ -11,6 +11,7 @@ import { lit, type Expr } from "../grammar/index.js";
 import { childPointer, isAnnotationKeyword, isRecord, KEYWORDS, normalizeNode, REFUSED, SchemaNode, type JsonSchema, type JsonSchemaObject, type JsonType } from "../schema/index.js";
 import { compileArray } from "./arrays.js";
 import { LIMITS, type CompileContext } from "./context.js";
+import { CONDITIONAL, conditionalsApart, conditionalSchema, REWRITTEN } from "./conditional.js";
 import { union } from "./format.js";
 import { mergeSchemas } from "./merge.js";
 import { excludeStrings, negate, stringExclusion } from "./negate.js";
@@ -78,12 +79,13 @@ function compileSchemaObject(ctx: CompileContext, raw: JsonSchemaObject, pointer
   if (node.has("allOf")) {
     const branches = branchesOf(node, "allOf").map((b) => inlineRefs(ctx, b, pointer));
     const rest = inlineRefs(ctx, without(ctx, normalized, ["allOf"]), pointer);
-    const [first, ...others] = ownPropertiesFirst(raw, "allOf") ? [rest, ...branches] : [...branches, rest];
-    let merged: JsonSchema = first;
+    const [first, ...others] = conditionalsApart(ctx, ownPropertiesFirst(raw, "allOf") ? [rest, ...branches] : [...branches, rest], pointer);
+    let merged: JsonSchema = first!;
     for (const b of others) merged = mergeSchemas(ctx, merged, b, pointer);
     if (merged === false) return null;
     return compileNode(ctx, merged, pointer, instancePath);
   }
+  if (CONDITIONAL.some((k) => node.has(k))) return compileConditional(ctx, node, instancePath);
   // An enum decides its `not` per value (values.ts); a string exclusion goes to the string token.
   if (node.has("not") && !node.has("enum") && stringExclusion(node.get("not")) === undefined) return compileNot(ctx, node, instancePath);
   const groups = (["anyOf", "oneOf"] as const).filter((k) => node.has(k));
@@ -183,6 +185,29 @@ function compileStrings(ctx: CompileContext, node: SchemaNode, admitted: boolean
   const exact = narrowed !== undefined;
   ctx.report.verdict(node.raw, "not", exact, exact ? "excluded from the string token" : "a format's strings cannot exclude values; checked after decoding", node.pointer);
   return exact ? narrowed : expr;
+}
+
+/**
+ * `if`/`then`/`else` by their positive rewriting (conditional.ts) conjoined with the siblings.
+ * Without one (no exact `not if`, or too many alternatives) the siblings alone are compiled and
+ * the three keywords are checked after decoding.
+ */
+function compileConditional(ctx: CompileContext, node: SchemaNode, instancePath: string): Expr | null {
+  const pointer = node.pointer;
+  const rest = without(ctx, node.raw, CONDITIONAL);
+  // Before draft 7 the keywords are not the grammar's to apply: left to the validator as before.
+  const conditional = ctx.conditionals ? conditionalSchema(ctx, node.get("if"), node.get("then"), node.get("else"), pointer) : undefined;
+  const exact = conditional !== undefined && branchCount(rest) * conditional.alternatives <= LIMITS.maxBranches;
+  for (const k of CONDITIONAL) {
+    if (node.has(k)) ctx.report.verdict(node.raw, k, exact, exact ? REWRITTEN : ctx.conditionals ? "no exact positive form of not-if; checked after decoding" : "not a keyword before draft 7; left to the validator", pointer);
+  }
+  if (!exact) return compileNode(ctx, rest, pointer, instancePath);
+  for (const n of conditional.consumed) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);
+  if (conditional.schema === true) return compileNode(ctx, rest, pointer, instancePath);
+  const combined: JsonSchemaObject = { allOf: [rest, conditional.schema] };
+  ctx.resolver.inheritBase(combined, node.raw);
+  ctx.report.derive(combined, node.raw);
+  return compileNode(ctx, combined, pointer, instancePath);
 }
 
 /** anyOf/oneOf alternatives a schema multiplies out to. */

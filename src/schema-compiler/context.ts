@@ -28,6 +28,9 @@ export const LIMITS = {
   maxBranches: 256,
   /** Nested $ref inlining when a $ref must be merged with siblings or allOf. */
   maxInlineDepth: 16,
+  /** States of one object's presence automaton (minProperties/maxProperties over optional
+   *  members, dependencies; presence.ts), each a rule; past it they are checked after decoding. */
+  maxPresenceStates: 2_000,
   /** Estimated size of one regex after expanding counted repetition. */
   maxPatternSize: 100_000,
 } as const;
@@ -48,6 +51,8 @@ export class CompileContext {
   readonly legacyRefs: boolean;
   /** Draft 6 on: an integer may be written with a zero fraction (2.0). */
   readonly zeroFractionIntegers: boolean;
+  /** Draft 7 and later: `if`/`then`/`else` are keywords (before, the validator still checks them). */
+  readonly conditionals: boolean;
   /** The most recent reason a subschema turned out to accept nothing (for the root error). */
   lastUnsat: Unsat | undefined;
   private readonly refRules = new Map<string, string>();
@@ -82,6 +87,7 @@ export class CompileContext {
     const draft = detectDraft(root);
     this.legacyRefs = draft.legacyRefs;
     this.zeroFractionIntegers = !draft.fractionlessIntegers;
+    this.conditionals = !draft.noConditionals;
     this.resolver = new RefResolver(root, draft.draft4Ids, draft.legacyRefs);
     this.gap = gapExpr(this.options.format);
     if (this.gap !== null) this.rules.set("ws", this.gap);

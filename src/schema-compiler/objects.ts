@@ -4,17 +4,22 @@
  * first required property); then additional entries (patternProperties and additionalProperties),
  * whose keys exclude the declared names and, for additionalProperties, the patterns.
  * Keys are canonical JSON strings. Duplicate additional keys are not excluded by the grammar
- * (checked after decoding). min/maxProperties are enforced when the count is decidable from
- * the shape (all declared properties required, or no declared ones); otherwise checked after.
+ * (checked after decoding). min/maxProperties and dependencies (dependencies.ts) are presence
+ * rules over that order, enforced by a bounded automaton of written/left-out choices
+ * (presence.ts) unless the plain shape already meets them; over its budget the counts are
+ * enforced only when the shape decides them (all declared properties required, or none).
  * In extraction mode each declared value may also be `null` (the null escape).
  */
 
 import { SchemaError } from "../errors.js";
 import { jsonString, lit, optional, ref, repeat, type Expr } from "../grammar/index.js";
-import { childPointer, isRecord, keywordSpec, SchemaNode } from "../schema/index.js";
-import type { CompileContext } from "./context.js";
+import { childPointer, isAnnotationKeyword, isRecord, jsonEqual, keywordSpec, keywordsWhere, SchemaNode } from "../schema/index.js";
+import { LIMITS, type CompileContext } from "./context.js";
+import { readDependencies, type Dependencies } from "./dependencies.js";
 import { cat, union } from "./format.js";
+import { patternsDisjoint } from "./pattern-overlap.js";
 import { checkPattern, testPattern } from "./patterns.js";
+import { OVER_BUDGET, presenceBody, type Member, type PresenceRules } from "./presence.js";
 
 const PROTO = "__proto__";
 const NO_SCHEMAS: ReadonlyMap<string, unknown> = new Map();
@@ -88,9 +93,12 @@ export function compileObject(ctx: CompileContext, node: SchemaNode, instancePat
     return cat(ctx.punct("{"), ctx.punct("}"));
   }
 
-  // Declared entries: schema order, then required names that are not declared (in required order).
-  const names = [...properties.keys(), ...required.filter((r) => !properties.has(r))];
-  const entries: { expr: Expr; required: boolean }[] = [];
+  // Declared entries: schema order, then required names that are not declared (in required order),
+  // then the other names dependencies mention (declared, so that no additional key spells them).
+  const dependencies = readDependencies(node, !ctx.legacyRefs);
+  if (ctx.legacyRefs) for (const k of NEWER_DEPENDENCIES) if (node.has(k)) ctx.report.set(pointer, k, "annotation", "not a keyword before draft 2019-09; ignored, as the validator does");
+  const names = [...properties.keys(), ...required.filter((r) => !properties.has(r)), ...dependencies.names.filter((d) => !properties.has(d))];
+  const entries: Member[] = [];
   const uniqueNames = [...new Set(names)];
   if (uniqueNames.includes(PROTO)) {
     // Ajv drops "__proto__" from properties and required, and JavaScript objects read it as
@@ -118,6 +126,7 @@ export function compileObject(ctx: CompileContext, node: SchemaNode, instancePat
     const value = keyAllowed(keys, name) ? compile(schema, ptr, childPointer(instancePath, name)) : ctx.unsat(`"${name}" violates propertyNames`, "propertyNames", pointer);
     if (value === null) {
       if (isRequired) return ctx.unsat(`required property "${name}" can have no value`, "required", pointer);
+      entries.push({ name, expr: null, required: false });
       continue;
     }
     let v = ctx.outline(value, `value-${name}`);
@@ -125,19 +134,20 @@ export function compileObject(ctx: CompileContext, node: SchemaNode, instancePat
       v = union([value, lit("null")])!;
       ctx.nullEscapes.push({ instancePath: childPointer(instancePath, name), schemaPointer: ptr });
     }
-    entries.push({ expr: cat(lit(JSON.stringify(name)), ctx.punct(":"), v), required: isRequired });
+    entries.push({ name, expr: cat(lit(JSON.stringify(name)), ctx.punct(":"), v), required: isRequired });
   }
 
   // Additional entries: one alternative per pattern, then additionalProperties for the rest.
   // Open keys never spell "__proto__" in extraction mode (JSON.parse keeps it, but most code
   // that copies the result, zod's record parsing included, would set a prototype instead).
   const declaredNames = ctx.extraction ? [...uniqueNames, PROTO] : uniqueNames;
+  const overlaps = patternExclusions(patterns, patternProps);
   const extraParts: (Expr | null)[] = patterns.map((p) => {
     const value = compile(patternProps.get(p), childPointer(pointer, "patternProperties", p), childPointer(instancePath, "*"));
     if (value === null) return null;
-    return cat(keyExpr(ctx, keys, pointer, { pattern: p, exclude: declaredNames }), ctx.punct(":"), ctx.outline(value, "value"));
+    return cat(keyExpr(ctx, keys, pointer, { pattern: p, exclude: declaredNames, excludePatterns: nonEmpty(overlaps?.get(p)) }), ctx.punct(":"), ctx.outline(value, "value"));
   });
-  if (patterns.length > 1) ctx.report.alsoAfter(pointer, "patternProperties", "a key matching several patterns is checked against all of them after decoding");
+  if (overlaps === undefined) ctx.report.alsoAfter(pointer, "patternProperties", "a key matching several patterns with different schemas is checked against all of them after decoding");
   if (additional !== false) {
     const value = compile(additional, childPointer(pointer, "additionalProperties"), childPointer(instancePath, "*"));
     if (value !== null) extraParts.push(cat(keyExpr(ctx, keys, pointer, { exclude: declaredNames, excludePatterns: patterns }), ctx.punct(":"), ctx.outline(value, "value")));
@@ -146,14 +156,77 @@ export function compileObject(ctx: CompileContext, node: SchemaNode, instancePat
   if (extra !== null || !(additional === false && patterns.length === 0)) {
     ctx.report.set(pointer, "additionalProperties", "enforced", "duplicate keys are not excluded by the grammar (JSON parsers keep the last)");
   }
-  const body = objectBody(ctx, entries, extra, minProps, maxProps, pointer);
+  const body = membersBody(ctx, node, entries, extra, { minProperties: minProps, maxProperties: maxProps, ...dependencies });
   if (body === null) return null;
   return cat(ctx.punct("{"), body, ctx.punct("}"));
 }
 
-function keyExpr(ctx: CompileContext, keys: KeyRule, pointer: string, opts: { pattern?: string; exclude: string[]; excludePatterns?: string[] }): Expr {
+/**
+ * The members and additional entries, with their presence constraints enforced by the presence
+ * automaton where they are not already met by the plain shape (and the automaton stays in its
+ * budget); otherwise the plain shape, with what it leaves out checked after decoding.
+ */
+function membersBody(ctx: CompileContext, node: SchemaNode, members: Member[], extra: Expr | null, rules: PresenceRules & Dependencies): Expr | null {
+  const pointer = node.pointer;
+  const writable = members.filter((m) => m.expr !== null) as { expr: Expr; required: boolean }[];
+  const hasDependencies = rules.requires.size + rules.forbids.size + rules.absent.size > 0;
+  const required = writable.filter((m) => m.required).length;
+  const countsFree = rules.minProperties <= required && rules.maxProperties >= (extra === null ? writable.length : Infinity);
+  const plain = !hasDependencies && (countsFree || required === writable.length);
+  const body = plain ? undefined : presenceBody(ctx, members, extra, rules);
+  const exact = body !== OVER_BUDGET;
+  for (const [keyword, entriesExact] of rules.keywords) {
+    ctx.report.verdict(node.raw, keyword, exact && entriesExact, exact ? (entriesExact ? "presence rules over the fixed property order" : "only name lists and name-only schemas are enforced; the rest is checked after decoding") : PRESENCE_OVER_BUDGET, pointer);
+  }
+  if (body === undefined || body === OVER_BUDGET) {
+    return objectBody(ctx, node, writable, extra, rules.minProperties, rules.maxProperties);
+  }
+  if (body === null) return ctx.unsat("no set of properties satisfies minProperties, maxProperties and the dependencies", node.has("minProperties") ? "minProperties" : hasDependencies ? [...rules.keywords.keys()][0]! : "maxProperties", pointer);
+  return body;
+}
+
+const COUNT_KEYWORDS = ["minProperties", "maxProperties"] as const;
+/** The dependency keywords draft 2019-09 introduced. */
+const NEWER_DEPENDENCIES = keywordsWhere((s, k) => s.family === "dependencies" && k !== "dependencies");
+const PRESENCE_OVER_BUDGET = `the presence rules over the optional properties need more than ${LIMITS.maxPresenceStates} grammar states; checked after decoding`;
+
+const nonEmpty = <T>(xs: readonly T[] | undefined): readonly T[] | undefined => (xs === undefined || xs.length === 0 ? undefined : xs);
+
+/** A schema every value satisfies, or none does (annotations aside). */
+const saysNothing = (s: unknown): boolean => s === true || (isRecord(s) && Object.keys(s).every(isAnnotationKeyword));
+const rejectsAll = (s: unknown): boolean => s === false || (isRecord(s) && Object.keys(s).every((k) => k === "not" || isAnnotationKeyword(k)) && "not" in s && saysNothing(s.not));
+/** Whether every value `a` accepts is accepted by `b`, as far as a syntactic look tells. */
+const implies = (a: unknown, b: unknown): boolean => saysNothing(b) || rejectsAll(a) || jsonEqual(a, b);
+
+/**
+ * Per pattern, the other patterns whose keys its alternative must leave out, so that a key
+ * matching several patterns gets a value that satisfies all their schemas: a key is left to the
+ * pattern whose schema implies the others' (the same schema, or one side saying nothing or
+ * rejecting everything). Undefined when two patterns may share a key (patternsDisjoint cannot
+ * tell them apart) and neither schema implies the other: no alternative can take such a key
+ * exactly, and the caller checks it after decoding.
+ */
+function patternExclusions(patterns: readonly string[], schemas: ReadonlyMap<string, unknown>): Map<string, string[]> | undefined {
+  const out = new Map<string, string[]>(patterns.map((p) => [p, []]));
+  for (const [i, p] of patterns.entries()) {
+    for (const q of patterns.slice(i + 1)) {
+      const pq = implies(schemas.get(p), schemas.get(q));
+      const qp = implies(schemas.get(q), schemas.get(p));
+      if (pq && qp) continue;
+      if (patternsDisjoint(p, q)) continue;
+      if (!pq && !qp) return undefined;
+      // The weaker side leaves the shared keys to the stronger one.
+      out.get(pq ? q : p)!.push(pq ? p : q);
+    }
+  }
+  return out;
+}
+
+function keyExpr(ctx: CompileContext, keys: KeyRule, pointer: string, opts: { pattern?: string; exclude: readonly string[]; excludePatterns?: readonly string[] }): Expr {
   if (keys.names !== undefined) {
-    return union(keys.names.filter((n) => !opts.exclude.includes(n) && keyAllowed(keys, n)).map((n) => lit(JSON.stringify(n)))) ?? jsonString({ maxLength: 0, exclude: [""] });
+    const fits = (n: string): boolean =>
+      !opts.exclude.includes(n) && keyAllowed(keys, n) && (opts.pattern === undefined || testPattern(opts.pattern, n)) && !(opts.excludePatterns ?? []).some((q) => testPattern(q, n));
+    return union(keys.names.filter(fits).map((n) => lit(JSON.stringify(n)))) ?? jsonString({ maxLength: 0, exclude: [""] });
   }
   let pattern = opts.pattern ?? keys.pattern;
   if (opts.pattern !== undefined && keys.pattern !== undefined && keys.pattern !== opts.pattern) {
@@ -166,7 +239,8 @@ function keyExpr(ctx: CompileContext, keys: KeyRule, pointer: string, opts: { pa
 /**
  * The inside of `{...}` (possibly empty); null when no member list satisfies the bounds.
  */
-function objectBody(ctx: CompileContext, entries: { expr: Expr; required: boolean }[], extra: Expr | null, minProps: number, maxProps: number, pointer: string): Expr | null {
+function objectBody(ctx: CompileContext, node: SchemaNode, entries: { expr: Expr; required: boolean }[], extra: Expr | null, minProps: number, maxProps: number): Expr | null {
+  const pointer = node.pointer;
   const sep = ctx.punct(",");
   const n = entries.length;
   const r = entries.filter((e) => e.required).length;
@@ -179,7 +253,7 @@ function objectBody(ctx: CompileContext, entries: { expr: Expr; required: boolea
       extraMax = Math.min(extraMax, maxProps - r);
       if (extraMax < extraMin) return ctx.unsat("minProperties/maxProperties cannot be met", maxProps < r ? "maxProperties" : "minProperties", pointer);
     } else {
-      for (const k of ["minProperties", "maxProperties"]) ctx.report.set(pointer, k, "validatedAfter", "with optional properties the count is checked after decoding");
+      for (const k of COUNT_KEYWORDS) if (node.has(k)) ctx.report.verdict(node.raw, k, false, "with optional properties the count is checked after decoding", pointer);
     }
   }
   // tail(i): entries i.. each preceded by a comma, then the extra entries each preceded by one.

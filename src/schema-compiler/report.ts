@@ -46,12 +46,12 @@ export class ReportBuilder {
   }
 
   /**
-   * A verdict on one use of `keyword` ("oneOf" or "not") in `node`. Exact: its input occurrences
+   * A verdict on one use of `keyword` (oneOf, not, if/then/else, minProperties, dependencies...) in `node`. Exact: its input occurrences
    * become enforced (the after-decoding entry goes), unless another use was inexact. Inexact: they
    * keep an after-decoding entry for good (the main entry when it is one already), on `fallback`
    * when the keyword has no input occurrence.
    */
-  verdict(node: object, keyword: "oneOf" | "not", exact: boolean, note: string, fallback: string): void {
+  verdict(node: object, keyword: string, exact: boolean, note: string, fallback: string): void {
     const owners = this.ownersOf(node, keyword);
     if (!exact) {
       for (const p of owners.length > 0 ? owners : [fallback]) {

@@ -61,6 +61,9 @@ export interface KeywordSpec {
   readonly inPlace?: true;
   /** Inside `propertyNames`, the grammar applies it to keys (objects.ts). */
   readonly onKeys?: true;
+  /** Keywords compiled together: `if`/`then`/`else` (conditional.ts), and the presence rules
+   *  of `dependencies`/`dependentRequired`/`dependentSchemas` (dependencies.ts). */
+  readonly family?: "conditional" | "dependencies";
 }
 
 /** Entry builders; the value kind stays a literal type, so a typed field knows its type. */
@@ -81,9 +84,10 @@ export const KEYWORDS = {
   contains: after("schema", { instance: "array" }),
   propertyNames: enforced("schema", { instance: "object", decided: true, merge: "both" }),
   not: after("schema", { merge: "either", inPlace: true }),
-  if: after("schema", { inPlace: true }),
-  then: after("schema", { inPlace: true }),
-  else: after("schema", { inPlace: true }),
+  // Enforced where `not if` has an exact positive form (the compiler reports each use).
+  if: after("schema", { inPlace: true, family: "conditional" }),
+  then: after("schema", { inPlace: true, family: "conditional" }),
+  else: after("schema", { inPlace: true, family: "conditional" }),
   unevaluatedProperties: after("schema", { instance: "object", merge: "both" }),
   unevaluatedItems: after("schema", { instance: "array", merge: "both" }),
   contentSchema: annotation("schema"),
@@ -97,9 +101,10 @@ export const KEYWORDS = {
   patternProperties: enforced("schemaMap", { instance: "object", decided: true, merge: "shape" }),
   $defs: annotation("schemaMap"),
   definitions: annotation("schemaMap"),
-  dependentSchemas: after("schemaMap", { merge: "mapBoth", inPlace: true }),
+  // Enforced where each entry only asks for or forbids names (the compiler reports each use).
+  dependentSchemas: after("schemaMap", { merge: "mapBoth", inPlace: true, family: "dependencies" }),
   items: enforced("items", { instance: "array", decided: true, merge: "shape" }),
-  dependencies: after("dependencies", { inPlace: true }),
+  dependencies: after("dependencies", { inPlace: true, family: "dependencies" }),
 
   // Any type.
   type: enforced("types", { merge: "intersectTypes", onKeys: true }),
@@ -114,7 +119,7 @@ export const KEYWORDS = {
   required: enforced("strings", { instance: "object", decided: true, merge: "union" }),
   minProperties: enforced("count", { instance: "object", decided: true, bound: "lower", opposite: "maxProperties", merge: "tighter" }),
   maxProperties: enforced("count", { instance: "object", decided: true, bound: "upper", opposite: "minProperties", merge: "tighter" }),
-  dependentRequired: after("any", { instance: "object" }),
+  dependentRequired: after("any", { instance: "object", family: "dependencies" }),
 
   // Arrays.
   minItems: enforced("count", { instance: "array", decided: true, bound: "lower", opposite: "maxItems", merge: "tighter" }),

@@ -145,9 +145,14 @@ describe("combinators", () => {
     expect(() => compileSchema({ allOf: branches, additionalProperties: false }, JS)).toThrow(expect.objectContaining({ code: "SCHEMA_UNSATISFIABLE" }));
     expectLanguage({ allOf: [{ type: ["integer", "string"] }, { type: ["number"] }, { minimum: 2 }] }, JS, [2], ["x", 1]);
   });
-  it("not without an exact positive form, and if/then/else, are checked after decoding", () => {
-    const r = compileSchema({ not: { pattern: "^a" }, if: { type: "string" }, then: { minLength: 1 }, else: true }, JS).report;
+  it("not, and if/then/else, without an exact positive form are checked after decoding", () => {
+    const r = compileSchema({ not: { pattern: "^a" }, if: { pattern: "^b" }, then: { minLength: 1 }, else: true }, JS).report;
     expect(r.validatedAfter.map((u) => u.keyword).sort()).toEqual(["else", "if", "not", "then"]);
+  });
+  it("if/then/else with an exact negation of if are enforced (test/schema-compiler/object-presence.test.ts has more)", () => {
+    const schema = { if: { type: "string" }, then: { minLength: 1 }, else: { type: "integer" } };
+    expect(compileSchema(schema, JS).report.validatedAfter).toEqual([]);
+    expectLanguage(schema, JS, ["a", 3], ["", 1.5, null]);
   });
 });
 

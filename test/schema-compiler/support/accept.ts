@@ -22,7 +22,8 @@ export function acceptor(schema: unknown, options: CompileOptions = {}): Accepto
 
 /**
  * Instance keys reordered to the order the grammar writes them: names in the order the schema
- * first mentions them (properties, required, const/enum objects), then the rest as they were.
+ * first mentions them (properties, required, dependency names, const/enum objects), then the
+ * rest as they were.
  */
 export function schemaKeyOrder(schema: unknown): Map<string, number> {
   const rank = new Map<string, number>();
@@ -38,6 +39,15 @@ export function schemaKeyOrder(schema: unknown): Map<string, number> {
     const o = node as Record<string, unknown>;
     if (inSchema && typeof o.properties === "object" && o.properties !== null) for (const k of Object.keys(o.properties)) add(k);
     if (inSchema && Array.isArray(o.required)) for (const k of o.required) if (typeof k === "string") add(k);
+    // Names the dependency keywords mention: each entry's names before its key (dependencies.ts).
+    for (const deps of inSchema ? [o.dependencies, o.dependentRequired, o.dependentSchemas] : []) {
+      if (typeof deps !== "object" || deps === null) continue;
+      for (const [k, v] of Object.entries(deps)) {
+        const needed = Array.isArray(v) ? v : typeof v === "object" && v !== null && Array.isArray((v as { required?: unknown }).required) ? (v as { required: unknown[] }).required : [];
+        for (const n of needed) if (typeof n === "string") add(n);
+        add(k);
+      }
+    }
     if (!inSchema) for (const k of Object.keys(o)) add(k);
     for (const [k, v] of Object.entries(o)) visit(v, inSchema && k !== "const" && k !== "enum" && k !== "default" && k !== "examples");
   };

@@ -1,0 +1,96 @@
+/**
+ * `dependentRequired`, `dependentSchemas` and draft 4-7 `dependencies` read as presence rules
+ * (presence.ts): "when A is written, these names must be written", "... must not be written",
+ * "A is never written". A name list is such a rule as it stands; a dependent schema is one when
+ * it only asks for names (`required`), forbids names (`properties: {b: false}`,
+ * `not: {required: [b]}`), says nothing of objects (`true`, `{}`, `type: "object"`), or is
+ * `false`. Any other dependent schema is left to the check after decoding.
+ */
+
+import { isAnnotationKeyword, isRecord, keywordsWhere, SchemaNode } from "../schema/index.js";
+
+const DEPENDENCY_KEYWORDS = keywordsWhere((s) => s.family === "dependencies");
+type DependencyKeyword = (typeof DEPENDENCY_KEYWORDS)[number];
+
+export interface Dependencies {
+  readonly requires: ReadonlyMap<string, readonly string[]>;
+  readonly forbids: ReadonlyMap<string, readonly string[]>;
+  readonly absent: ReadonlySet<string>;
+  /** Every name the rules mention, each entry's targets before its key (the order an instance
+   *  naturally writes "b because a": the needed name first), in the order first mentioned. */
+  readonly names: readonly string[];
+  /** The keywords present, each with whether all its entries became rules. */
+  readonly keywords: ReadonlyMap<DependencyKeyword, boolean>;
+}
+
+interface Effect {
+  readonly requires: readonly string[];
+  readonly forbids: readonly string[];
+  readonly absent: boolean;
+}
+
+const NOTHING: Effect = { requires: [], forbids: [], absent: false };
+const isNameList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+
+/** What a dependent schema asks of the object, when it only asks about names; undefined otherwise. */
+function effectOf(schema: unknown): Effect | undefined {
+  if (schema === true) return NOTHING;
+  if (schema === false) return { ...NOTHING, absent: true };
+  if (!isRecord(schema)) return undefined;
+  const node = new SchemaNode(schema, "");
+  const requires: string[] = [];
+  const forbids: string[] = [];
+  for (const k of node.keywords()) {
+    if (isAnnotationKeyword(k)) continue;
+    const v = schema[k];
+    if (k === "type") {
+      const types = node.peek("type");
+      if (types === undefined) return undefined;
+      if (!types.has("object")) return { ...NOTHING, absent: true };
+    } else if (k === "required" && isNameList(v)) requires.push(...v);
+    else if (k === "properties" && isRecord(v) && Object.values(v).every((s) => s === false || s === true)) {
+      forbids.push(...Object.keys(v).filter((name) => v[name] === false));
+    } else if (k === "not" && isRecord(v) && Object.keys(v).length === 1 && isNameList(v.required) && v.required.length === 1) {
+      forbids.push(v.required[0]!);
+    } else return undefined;
+  }
+  return { requires, forbids, absent: false };
+}
+
+/** The dependency keywords of an object schema as presence rules; `draft2019` false (draft 7
+ *  and earlier) leaves out dependentRequired/dependentSchemas, which those drafts do not have. */
+export function readDependencies(node: SchemaNode, draft2019: boolean): Dependencies {
+  const requires = new Map<string, string[]>();
+  const forbids = new Map<string, string[]>();
+  const absent = new Set<string>();
+  const names = new Set<string>();
+  const keywords = new Map<DependencyKeyword, boolean>();
+  const add = (map: Map<string, string[]>, key: string, targets: readonly string[]): void => {
+    if (targets.length === 0) return;
+    map.set(key, [...(map.get(key) ?? []), ...targets]);
+    for (const t of targets) names.add(t);
+    names.add(key);
+  };
+  for (const keyword of DEPENDENCY_KEYWORDS) {
+    const value = node.raw[keyword];
+    if (value === undefined || (!draft2019 && keyword !== "dependencies")) continue;
+    let exact = isRecord(value);
+    if (isRecord(value)) {
+      for (const [key, dep] of Object.entries(value)) {
+        const effect = keyword !== "dependentSchemas" && isNameList(dep) ? { ...NOTHING, requires: dep } : keyword !== "dependentRequired" ? effectOf(dep) : undefined;
+        if (effect === undefined) {
+          exact = false;
+          continue;
+        }
+        add(requires, key, effect.requires);
+        add(forbids, key, effect.forbids);
+        if (effect.absent) {
+          absent.add(key);
+          names.add(key);
+        }
+      }
+    }
+    keywords.set(keyword, exact);
+  }
+  return { requires, forbids, absent, names: [...names], keywords };
+}
