@@ -4,13 +4,12 @@
  * completions); all per-request state lives in a Matcher. Caches are bounded LRUs so a long-lived
  * grammar serving many documents never grows without bound.
  */
-import type { GrammarAutomaton } from "../automaton/index.js";
 import type { Vocabulary } from "../tokens/index.js";
 import { LruCache } from "../util/index.js";
 import { MaskComputer } from "./mask-computer.js";
 import { Matcher } from "./matcher.js";
 import { tokenizeBytes } from "./tokenize-bytes.js";
-import type { ForcedRun, MatcherGrammar, VocabIndex } from "./mask-types.js";
+import type { ForcedRun, MaskAutomaton, MatcherGrammar, VocabIndex } from "./mask-types.js";
 import { vocabIndex } from "./vocab-index.js";
 
 /** Cache sizes of a TokenGrammar. */
@@ -43,7 +42,7 @@ export class TokenGrammar implements MatcherGrammar {
   private misses = 0;
 
   constructor(
-    readonly automaton: GrammarAutomaton,
+    readonly automaton: MaskAutomaton,
     readonly vocabulary: Vocabulary,
     options: TokenGrammarOptions = {},
   ) {
@@ -73,6 +72,18 @@ export class TokenGrammar implements MatcherGrammar {
     this.computer.compute(state, mask);
     this.masks.set(state, mask);
     return mask;
+  }
+
+  /** The masks computed so far, most recently used first, as [state, mask] (what a serialized
+   *  grammar keeps warm; callers must not modify them). */
+  hotMasks(): Array<[number, Uint32Array]> {
+    return this.masks.entries();
+  }
+
+  /** Puts masks computed earlier for this automaton (a loaded grammar's) into the cache; a
+   *  mask that is not this state's would be a wrong mask, so only serialize.ts calls this. */
+  restoreMasks(masks: Iterable<readonly [number, Uint32Array]>): void {
+    for (const [state, mask] of masks) this.masks.set(state, mask);
   }
 
   /** State after reading `id`'s bytes from `state`, or -1. */
