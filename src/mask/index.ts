@@ -7,4 +7,5 @@ export { TokenGrammar, type TokenGrammarOptions, type TokenGrammarStats } from "
 export type { ForcedRun, MaskAutomaton } from "./mask-types.js";
 export { loadCompiledGrammar, type LoadExpectation } from "./load-grammar.js";
 export type { SerializeOptions } from "./serialize.js";
+export { GrammarCacheDir, type GrammarCacheDirOptions, type GrammarCacheWarning } from "./grammar-cache-dir.js";
 export { Matcher } from "./matcher.js";

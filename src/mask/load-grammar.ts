@@ -30,9 +30,13 @@ export interface LoadExpectation {
  * do not modify them afterwards.
  */
 export function loadCompiledGrammar(bytes: Uint8Array, vocabulary: Vocabulary, expect?: LoadExpectation): CompiledGrammar {
+  return loadGrammarBytes(bytes, vocabulary, expect === undefined ? undefined : sourceKey(sourceOf(expect.schema, expect.options ?? {})));
+}
+
+/** loadCompiledGrammar with the expected source as its key string (grammar-source.ts). */
+export function loadGrammarBytes(bytes: Uint8Array, vocabulary: Vocabulary, expectedSource: string | undefined): CompiledGrammar {
   const started = performance.now();
-  const expected = expect === undefined ? undefined : sourceKey(sourceOf(expect.schema, expect.options ?? {}));
-  const file = decodeGrammarFile(bytes, vocabulary.fingerprint, expected);
+  const file = decodeGrammarFile(bytes, vocabulary.fingerprint, expectedSource);
   const source = sourceOfKey(file.header.source);
   const tokens = new TokenGrammar(new RestoredAutomaton(file.tables, () => rebuildAutomaton(source)), vocabulary, source.options);
   tokens.restoreMasks(file.masks);
