@@ -26,7 +26,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { asPocketExtractError, type PocketExtractError } from "../errors.js";
+import { asPocketExtractError, FileError, type PocketExtractError } from "../errors.js";
 import type { Grammar } from "../grammar/index.js";
 import type { Vocabulary } from "../tokens/index.js";
 import { LruCache } from "../util/index.js";
@@ -137,7 +137,7 @@ export class GrammarCacheDir {
     try {
       bytes = readFileSync(file);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") this.onWarning({ file, action: "recompiled", error: asPocketExtractError(err) });
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") this.onWarning({ file, action: "recompiled", error: fileError(file, "cannot be read", err) });
       return undefined;
     }
     try {
@@ -159,10 +159,23 @@ export class GrammarCacheDir {
       entry.savedMasks = Math.min(cachedMasks, this.maxMasks);
       entry.savedStates = states;
     } catch (err) {
-      rmSync(temporary, { force: true });
-      this.onWarning({ file: entry.file, action: "not-written", error: asPocketExtractError(err) });
+      try {
+        rmSync(temporary, { force: true });
+      } catch {
+        // The directory itself is unusable: there is no temporary file to remove.
+      }
+      this.onWarning({ file: entry.file, action: "not-written", error: fileError(entry.file, "cannot be written", err) });
     }
   }
+}
+
+/** A file system failure as a FileError (a failure that is not one, e.g. while serializing, as
+ *  asPocketExtractError makes it). */
+function fileError(file: string, what: string, err: unknown): PocketExtractError {
+  const errno = (err as NodeJS.ErrnoException).code;
+  if (typeof errno !== "string") return asPocketExtractError(err);
+  const code = errno === "ENOSPC" ? "DISK_FULL" : errno === "EACCES" || errno === "EPERM" || errno === "EROFS" ? "FILE_ACCESS" : "FILE_IO";
+  return new FileError(code, file, `${what} (${(err as Error).message}); check the cacheDir directory`, { cause: err });
 }
 
 /** A grammar served again from memory: compileMs 0, as compileGrammar reports its cache hits
