@@ -8,5 +8,5 @@ import type { CliIo } from "./io.js";
 
 export function grammarCacheOptions(cacheDir: string | undefined, io: CliIo): GrammarCacheOptions {
   if (cacheDir === undefined) return {};
-  return { cacheDir, onCacheWarning: (w) => io.stderr.write(`warning: --cache-dir: ${w.error.code}: ${w.error.message} (${w.action})\n`) };
+  return { cacheDir, onCacheWarning: (w) => io.stderr.write(`warning: --cache-dir ${w.file}: ${w.error.code}: ${w.error.message} (${w.action})\n`) };
 }
