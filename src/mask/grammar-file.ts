@@ -2,40 +2,43 @@
  * The byte layout of a serialized grammar (format version 1). Little-endian, every section
  * 4-byte aligned so the tables are read in place as typed arrays:
  *
- *   "PXGF"  u32 format version  u32 total length  u32 header length  header (UTF-8 JSON)  pad
+ *   "PXGF"  u32 format version  u32 total length  u32 header, source and report lengths
+ *   header (UTF-8 JSON: package version, vocabulary fingerprint)  source (UTF-8 JSON)  report
+ *   (UTF-8 JSON or empty)  pad
  *   u32 states n, classes c, start, mask words w, masks m
  *   classOf u8[256]  trans i32[n*c]  plainBudget i32[n*4]  dist i32[n]  forced i16[n] pad
  *   accepting u8[n]  continues u8[n] pad  mask states u32[m]  masks u32[m*w]
  *   u32 CRC-32 of everything before it
  *
- * The header is small JSON (package version, vocabulary fingerprint, the grammar's source and
- * options, the compile report); the tables are never JSON. Decoding checks, in order: magic,
- * format version, length, checksum, package version, vocabulary, and the source when the caller
- * says which one it expects; each failure is a GrammarFileError naming the check.
+ * The texts are small JSON next to the tables (the source is the schema or GBNF text with its
+ * options, grammar-source.ts; the report is parsed only when asked for); the tables are never
+ * JSON. Decoding checks, in order: magic, format version, length, checksum, package version,
+ * vocabulary, and the source when the caller says which one it expects; each failure is a
+ * GrammarFileError naming the check.
  */
 import * as zlib from "node:zlib";
 import { GrammarFileError } from "../errors.js";
-import type { CompileReport } from "../schema-compiler/index.js";
 import { VERSION } from "../version.js";
 import type { AutomatonTables } from "./restored-automaton.js";
 
 /** Bumped when the layout changes: files of another format version are a mismatch. */
 export const GRAMMAR_FORMAT_VERSION = 1;
 const MAGIC = 0x46475850; // "PXGF" read as a little-endian u32
-const FIXED_HEADER = 16;
+const FIXED_HEADER = 24;
 const COUNTS = 5;
 
-/** What a serialized grammar holds besides its automaton tables. */
+/** What a serialized grammar was made by and for. */
 export interface GrammarFileHeader {
   readonly packageVersion: string;
   readonly vocabulary: string;
-  /** The grammar's source and options (grammar-source.ts), as its key string. */
-  readonly source: string;
-  readonly report: CompileReport | undefined;
 }
 
 export interface GrammarFileContents {
   readonly header: GrammarFileHeader;
+  /** The grammar's source and options (grammar-source.ts), as its key string. */
+  readonly source: string;
+  /** The compile report as JSON text ("" when there is none). */
+  readonly report: string;
   readonly tables: AutomatonTables;
   readonly maskWords: number;
   /** [state, mask] pairs: masks computed before serializing. */
@@ -45,13 +48,19 @@ export interface GrammarFileContents {
 export function encodeGrammarFile(contents: GrammarFileContents): Uint8Array {
   assertLittleEndian();
   const { tables: t, masks, maskWords } = contents;
-  const header = new TextEncoder().encode(JSON.stringify(contents.header));
+  const encoder = new TextEncoder();
+  const header = encoder.encode(JSON.stringify(contents.header));
+  const source = encoder.encode(contents.source);
+  const report = encoder.encode(contents.report);
+  const texts = header.length + source.length + report.length;
   const n = t.numStates;
-  const sizes = sectionSizes(header.length, n, t.numClasses, maskWords, masks.length);
+  const sizes = sectionSizes(texts, n, t.numClasses, maskWords, masks.length);
   const bytes = new Uint8Array(sizes.total);
   const words = new Uint32Array(bytes.buffer);
-  words.set([MAGIC, GRAMMAR_FORMAT_VERSION, sizes.total, header.length]);
+  words.set([MAGIC, GRAMMAR_FORMAT_VERSION, sizes.total, header.length, source.length, report.length]);
   bytes.set(header, FIXED_HEADER);
+  bytes.set(source, FIXED_HEADER + header.length);
+  bytes.set(report, FIXED_HEADER + header.length + source.length);
   words.set([n, t.numClasses, t.start, maskWords, masks.length], sizes.counts / 4);
   bytes.set(t.classOf, sizes.classOf);
   new Int32Array(bytes.buffer, sizes.trans, n * t.numClasses).set(t.trans.subarray(0, n * t.numClasses));
@@ -78,21 +87,26 @@ export function decodeGrammarFile(input: Uint8Array, vocabularyFingerprint: stri
   assertLittleEndian();
   if (input.length < FIXED_HEADER + 4) throw new GrammarFileError("length", `${input.length} bytes is too short to be a serialized grammar`);
   const bytes = input.byteOffset % 4 === 0 ? input : input.slice();
-  const fixed = new Uint32Array(bytes.buffer, bytes.byteOffset, 4);
+  const fixed = new Uint32Array(bytes.buffer, bytes.byteOffset, FIXED_HEADER / 4);
   if (fixed[0] !== MAGIC) throw new GrammarFileError("magic", "these bytes are not a serialized grammar (no PXGF magic)");
   if (fixed[1] !== GRAMMAR_FORMAT_VERSION) throw new GrammarFileError("format-version", "the bytes use another serialization format", { expected: String(GRAMMAR_FORMAT_VERSION), found: String(fixed[1]) });
   if (fixed[2] !== bytes.length) throw new GrammarFileError("length", "the bytes are truncated or have extra bytes", { expected: `${fixed[2]} bytes`, found: `${bytes.length} bytes` });
   const stored = new DataView(bytes.buffer, bytes.byteOffset + bytes.length - 4, 4).getUint32(0, true);
   if (crc32(bytes.subarray(0, bytes.length - 4)) !== stored) throw new GrammarFileError("checksum", "the checksum does not match: the bytes are corrupt");
-  const headerLength = fixed[3]!;
+  const [headerLength, sourceLength, reportLength] = [fixed[3]!, fixed[4]!, fixed[5]!];
+  const texts = headerLength + sourceLength + reportLength;
+  const countsAt = align(FIXED_HEADER + texts);
+  if (countsAt + COUNTS * 4 > bytes.length) throw new GrammarFileError("length", "the header runs past the end of the bytes");
   const header = parseHeader(bytes.subarray(FIXED_HEADER, FIXED_HEADER + headerLength));
   if (header.packageVersion !== VERSION) throw new GrammarFileError("package-version", "the grammar was serialized by another pocket-extract version", { expected: VERSION, found: header.packageVersion });
   if (header.vocabulary !== vocabularyFingerprint) throw new GrammarFileError("vocabulary", "the grammar was compiled for another vocabulary", { expected: vocabularyFingerprint, found: header.vocabulary });
-  if (expectedSource !== undefined && header.source !== expectedSource) throw new GrammarFileError("source", "the grammar was compiled from another schema, grammar or options");
-  const countsAt = align(FIXED_HEADER + headerLength);
-  if (countsAt + COUNTS * 4 > bytes.length) throw new GrammarFileError("length", "the header runs past the end of the bytes");
+  const decoder = new TextDecoder();
+  const sourceAt = FIXED_HEADER + headerLength;
+  const source = decoder.decode(bytes.subarray(sourceAt, sourceAt + sourceLength));
+  if (expectedSource !== undefined && source !== expectedSource) throw new GrammarFileError("source", "the grammar was compiled from another schema, grammar or options");
+  const report = decoder.decode(bytes.subarray(sourceAt + sourceLength, sourceAt + sourceLength + reportLength));
   const [n, numClasses, start, maskWords, numMasks] = new Uint32Array(bytes.buffer, bytes.byteOffset + countsAt, COUNTS);
-  const sizes = sectionSizes(headerLength, n!, numClasses!, maskWords!, numMasks!);
+  const sizes = sectionSizes(texts, n!, numClasses!, maskWords!, numMasks!);
   if (sizes.total !== bytes.length) throw new GrammarFileError("length", "the table sizes do not add up to the length", { expected: `${sizes.total} bytes`, found: `${bytes.length} bytes` });
   const at = (offset: number): number => bytes.byteOffset + offset;
   const buffer = bytes.buffer;
@@ -114,11 +128,11 @@ export function decodeGrammarFile(input: Uint8Array, vocabularyFingerprint: stri
     if (maskStates[i]! >= n!) throw new GrammarFileError("length", `mask ${i} is for state ${maskStates[i]}, past the ${n} states`);
     masks.push([maskStates[i]!, new Uint32Array(buffer, at(sizes.masks + i * maskWords! * 4), maskWords!)]);
   }
-  return { header, tables, maskWords: maskWords!, masks };
+  return { header, source, report, tables, maskWords: maskWords!, masks };
 }
 
-function sectionSizes(headerLength: number, n: number, numClasses: number, maskWords: number, numMasks: number) {
-  const counts = align(FIXED_HEADER + headerLength);
+function sectionSizes(textLength: number, n: number, numClasses: number, maskWords: number, numMasks: number) {
+  const counts = align(FIXED_HEADER + textLength);
   const classOf = counts + COUNTS * 4;
   const trans = classOf + 256;
   const plainBudget = trans + n * numClasses * 4;
@@ -139,8 +153,8 @@ function parseHeader(bytes: Uint8Array): GrammarFileHeader {
     throw new GrammarFileError("length", `the header is not JSON (${(err as Error).message})`);
   }
   const h = header as Partial<GrammarFileHeader> | null;
-  if (typeof h !== "object" || h === null || typeof h.packageVersion !== "string" || typeof h.vocabulary !== "string" || typeof h.source !== "string") {
-    throw new GrammarFileError("length", "the header lacks the package version, vocabulary or source");
+  if (typeof h !== "object" || h === null || typeof h.packageVersion !== "string" || typeof h.vocabulary !== "string") {
+    throw new GrammarFileError("length", "the header lacks the package version or vocabulary");
   }
   return h as GrammarFileHeader;
 }

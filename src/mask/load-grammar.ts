@@ -37,22 +37,24 @@ export function loadCompiledGrammar(bytes: Uint8Array, vocabulary: Vocabulary, e
 export function loadGrammarBytes(bytes: Uint8Array, vocabulary: Vocabulary, expectedSource: string | undefined): CompiledGrammar {
   const started = performance.now();
   const file = decodeGrammarFile(bytes, vocabulary.fingerprint, expectedSource);
-  const source = sourceOfKey(file.header.source);
+  const source = sourceOfKey(file.source);
   const tokens = new TokenGrammar(new RestoredAutomaton(file.tables, () => rebuildAutomaton(source)), vocabulary, source.options);
   tokens.restoreMasks(file.masks);
-  return new LoadedGrammar(tokens, vocabulary, source, file.header.report, performance.now() - started);
+  return new LoadedGrammar(tokens, vocabulary, source, file.report, performance.now() - started);
 }
 
-/** A CompiledGrammar read from bytes: `grammar` is compiled from the source on first use. */
+/** A CompiledGrammar read from bytes: `grammar` is compiled from the source, and the report
+ *  parsed, on first use (decoding needs neither). */
 class LoadedGrammar implements CompiledGrammar {
   readonly jsonSchema: JsonSchemaObject | undefined;
   private ir: Grammar | undefined;
+  private parsedReport: CompileReport | undefined;
 
   constructor(
     readonly tokens: TokenGrammar,
     private readonly vocabulary: Vocabulary,
     private readonly source: GrammarSource,
-    readonly report: CompileReport | undefined,
+    private readonly reportText: string,
     readonly compileMs: number,
   ) {
     this.jsonSchema = source.kind === "schema" ? source.schema : undefined;
@@ -60,6 +62,11 @@ class LoadedGrammar implements CompiledGrammar {
 
   get grammar(): Grammar {
     return (this.ir ??= grammarOf(this.source));
+  }
+
+  get report(): CompileReport | undefined {
+    if (this.reportText === "") return undefined;
+    return (this.parsedReport ??= JSON.parse(this.reportText) as CompileReport);
   }
 
   serialize(options?: SerializeOptions): Uint8Array {

@@ -22,7 +22,9 @@ export interface SerializeOptions {
 export function serializeGrammar(tokens: TokenGrammar, vocabulary: Vocabulary, source: GrammarSource, report: CompileReport | undefined, options: SerializeOptions = {}): Uint8Array {
   const masks = tokens.hotMasks().slice(0, options.maxMasks ?? Infinity);
   return encodeGrammarFile({
-    header: { packageVersion: VERSION, vocabulary: vocabulary.fingerprint, source: sourceKey(source), report },
+    header: { packageVersion: VERSION, vocabulary: vocabulary.fingerprint },
+    source: sourceKey(source),
+    report: report === undefined ? "" : JSON.stringify(report),
     tables: snapshotTables(tokens.automaton),
     maskWords: tokens.maskWords,
     masks,
