@@ -48,6 +48,7 @@ export interface GrammarCacheWarning {
   readonly error: PocketExtractError;
 }
 
+/** GrammarCacheDir's options: where warnings go and how many masks a file keeps. */
 export interface GrammarCacheDirOptions {
   /** Called for each warning; default: `process.emitWarning`. */
   readonly onWarning?: (warning: GrammarCacheWarning) => void;
@@ -67,6 +68,8 @@ interface Entry {
  *  extractors of a pool share one copy of each grammar, as compileGrammar's cache shares it. */
 const served = new LruCache<string, Entry>(256);
 
+/** A directory of serialized grammars: `compile` loads a schema's grammar from it or compiles and
+ *  writes it; `saveGrown` writes again the grammars whose masks grew (see above for when). */
 export class GrammarCacheDir {
   private readonly onWarning: (warning: GrammarCacheWarning) => void;
   private readonly maxMasks: number;
