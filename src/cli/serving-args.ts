@@ -84,10 +84,10 @@ export const SERVING_HELP = `Serving (HTTP service, and queue workers on BullMQ/
       the results as run's JSONL records, by input line
   Queue commands take --redis <redis://host:port[/db]> (default redis://127.0.0.1:6379) and
   --prefix <key prefix> (default pocket). serve and worker take --max-tokens, --threads, --context-length,
-  --cache-dir <dir> (compiled grammars kept across restarts, as for run),
   and run's --temperature, --seed, --retries, --language, --instruction, --retry-mode, --chunk-size,
   --chunk-overlap, --passes as the extractors' defaults (a request's own options to /v1/extract or
-  /v1/chat/completions override them, key by key).
+  /v1/chat/completions override them, key by key). serve and worker also take --cache-dir <dir>:
+  compiled grammars kept across restarts, as for run.
 `;
 
 const ENGINE_OPTIONS = { model: { type: "string" }, threads: { type: "string" }, "context-length": { type: "string" }, "cache-dir": { type: "string" }, "max-tokens": { type: "string" }, ...EXTRACTION_OPTIONS } as const;
