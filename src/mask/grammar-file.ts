@@ -18,6 +18,7 @@
  */
 import * as zlib from "node:zlib";
 import { GrammarFileError } from "../errors.js";
+import { UNKNOWN } from "../automaton/index.js";
 import { VERSION } from "../version.js";
 import type { AutomatonTables } from "./restored-automaton.js";
 
@@ -122,6 +123,7 @@ export function decodeGrammarFile(input: Uint8Array, vocabularyFingerprint: stri
     accepting: bytes.subarray(sizes.accepting, sizes.accepting + n!),
     continues: bytes.subarray(sizes.accepting + n!, sizes.accepting + 2 * n!),
   };
+  checkRanges(tables);
   const maskStates = new Uint32Array(buffer, at(sizes.maskStates), numMasks!);
   const masks: Array<[number, Uint32Array]> = [];
   for (let i = 0; i < numMasks!; i++) {
@@ -143,6 +145,18 @@ function sectionSizes(textLength: number, n: number, numClasses: number, maskWor
   const masks = maskStates + numMasks * 4;
   const total = masks + numMasks * maskWords * 4 + 4;
   return { counts, classOf, trans, plainBudget, dist, forced, accepting, maskStates, masks, total };
+}
+
+/** Every state id and class the tables hold is in range: bytes made by hand (the checksum only
+ *  guards against corruption) cannot send a walk outside the tables. */
+function checkRanges(t: AutomatonTables): void {
+  const outside = (what: string): GrammarFileError => new GrammarFileError("length", `${what} is out of range`);
+  if (t.numStates === 0 || t.start >= t.numStates) throw outside("the start state");
+  if (t.numClasses === 0 || t.numClasses > 256 || t.classOf.some((c) => c >= t.numClasses)) throw outside("a byte class");
+  for (let i = 0; i < t.trans.length; i++) {
+    const next = t.trans[i]!;
+    if (next < UNKNOWN || next >= t.numStates) throw outside(`transition ${i}`);
+  }
 }
 
 function parseHeader(bytes: Uint8Array): GrammarFileHeader {

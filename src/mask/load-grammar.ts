@@ -5,6 +5,7 @@
  * are read in place; the grammar IR is compiled again only if someone asks for it, and the
  * automaton only when a document goes past the loaded states (restored-automaton.ts).
  */
+import { GrammarFileError } from "../errors.js";
 import type { Grammar } from "../grammar/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import type { CompileReport } from "../schema-compiler/index.js";
@@ -39,6 +40,7 @@ export function loadGrammarBytes(bytes: Uint8Array, vocabulary: Vocabulary, expe
   const file = decodeGrammarFile(bytes, vocabulary.fingerprint, expectedSource);
   const source = sourceOfKey(file.source);
   const tokens = new TokenGrammar(new RestoredAutomaton(file.tables, () => rebuildAutomaton(source)), vocabulary, source.options);
+  if (file.maskWords !== tokens.maskWords) throw new GrammarFileError("vocabulary", "the masks are for another vocabulary width", { expected: `${tokens.maskWords} words`, found: `${file.maskWords} words` });
   tokens.restoreMasks(file.masks);
   return new LoadedGrammar(tokens, vocabulary, source, file.report, performance.now() - started);
 }

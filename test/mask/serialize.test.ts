@@ -233,3 +233,15 @@ describe("bytes that are not this grammar are a GrammarFileError", () => {
     expect(hasBit(loaded.tokens.maskOf(m.state), vocab.eosIds[0]!)).toBe(true);
   });
 });
+
+describe("bytes made by hand (a valid checksum) cannot point outside the tables", () => {
+  it("a transition past the last state is GRAMMAR_FILE_INVALID", () => {
+    const compiled = compileGrammar(EXTRACTION_CASES[0]!.schema, vocab, FORMAT);
+    compiled.tokens.maskOf(compiled.tokens.matcher().state);
+    const file = decodeGrammarFile(compiled.serialize(), vocab.fingerprint);
+    const trans = file.tables.trans.slice();
+    trans[trans.findIndex((t) => t >= 0)] = file.tables.numStates;
+    const crafted = encodeGrammarFile({ ...file, tables: { ...file.tables, trans } });
+    expect(() => loadCompiledGrammar(crafted, vocab)).toThrow(/transition \d+ is out of range/);
+  });
+});
