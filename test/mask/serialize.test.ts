@@ -243,5 +243,7 @@ describe("bytes made by hand (a valid checksum) cannot point outside the tables"
     trans[trans.findIndex((t) => t >= 0)] = file.tables.numStates;
     const crafted = encodeGrammarFile({ ...file, tables: { ...file.tables, trans } });
     expect(() => loadCompiledGrammar(crafted, vocab)).toThrow(/transition \d+ is out of range/);
+    const narrow = encodeGrammarFile({ ...file, maskWords: file.maskWords - 1, masks: file.masks.map(([s, m]) => [s, m.subarray(1)] as const) });
+    expect(() => loadCompiledGrammar(narrow, vocab)).toThrow(/another vocabulary width/);
   });
 });
