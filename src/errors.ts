@@ -29,6 +29,9 @@ export type ErrorCode =
   | "MASK_SIZE"
   | "MASK_BUDGET"
   | "ROLLBACK_RANGE"
+  // serialized grammars (loadCompiledGrammar, cacheDir)
+  | "GRAMMAR_FILE_INVALID"
+  | "GRAMMAR_FILE_MISMATCH"
   // engines and decoding
   | "ENGINE_UNAVAILABLE"
   | "ENGINE_LOAD"
@@ -109,6 +112,32 @@ export class FileError extends PocketExtractError {
   constructor(code: ErrorCode, file: string, message: string, options?: { cause?: unknown }) {
     super(code, `${file}: ${message}`, options);
     this.file = file;
+  }
+}
+
+/** What a serialized grammar failed: its framing (magic, length, checksum: GRAMMAR_FILE_INVALID)
+ *  or what it was made for (format version, package version, vocabulary, schema and options,
+ *  byte order: GRAMMAR_FILE_MISMATCH). */
+export type GrammarFileCheck = "magic" | "length" | "checksum" | "format-version" | "package-version" | "vocabulary" | "source" | "byte-order";
+
+/**
+ * A serialized grammar that cannot be used as it is: corrupt or truncated bytes, or bytes made by
+ * another format or package version, for another vocabulary, or for another schema or options.
+ * `check` says which; `expected` and `found` what differed. Never a wrong mask: recompile the
+ * schema (a `cacheDir` does so by itself and overwrites the file).
+ */
+export class GrammarFileError extends PocketExtractError {
+  readonly check: GrammarFileCheck;
+  readonly expected: string | undefined;
+  readonly found: string | undefined;
+
+  constructor(check: GrammarFileCheck, message: string, differ?: { expected: string; found: string }) {
+    const framing = check === "magic" || check === "length" || check === "checksum";
+    const detail = differ ? ` (expected ${differ.expected}, found ${differ.found})` : "";
+    super(framing ? "GRAMMAR_FILE_INVALID" : "GRAMMAR_FILE_MISMATCH", `serialized grammar: ${message}${detail}; compile the schema again (and serialize it again to replace the bytes)`);
+    this.check = check;
+    this.expected = differ?.expected;
+    this.found = differ?.found;
   }
 }
 

@@ -1,16 +1,25 @@
 /**
  * pocket-extract/grammar: the grammar tier, for code that drives constrained decoding itself.
- * Compile a JSON Schema (or a GBNF grammar) for a vocabulary, walk it token by token with a
- * Matcher, print it as GBNF (our dialect, or plain GBNF llama.cpp loads) or Lark, build the byte-level grammar automaton from the grammar IR,
+ * Compile a JSON Schema (or a GBNF grammar) for a vocabulary, serialize the compiled grammar and
+ * load it back (or keep it in a GrammarCacheDir), walk it token by token with a Matcher, print
+ * it as GBNF (our dialect, or plain GBNF llama.cpp loads) or Lark, build the byte-level grammar
+ * automaton from the grammar IR,
  * run the engine-agnostic generation loop, and load vocabularies. Application code wants
  * `pocket-extract` (src/index.ts) instead. The exported names are listed in
  * test/package/public-names.txt: a change to this surface is deliberate.
  */
 export {
   compileGrammar,
+  loadCompiledGrammar,
+  GrammarCacheDir,
   TokenGrammar,
   Matcher,
   type CompiledGrammar,
+  type SerializeOptions,
+  type LoadExpectation,
+  type GrammarCacheDirOptions,
+  type GrammarCacheWarning,
+  type MaskAutomaton,
   type CompileGrammarOptions,
   type TokenGrammarOptions,
   type TokenGrammarStats,

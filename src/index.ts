@@ -18,6 +18,7 @@ export {
   type ExtractorOptions,
   type ExtractorLoan,
   type LendExtractor,
+  type GrammarCacheOptions,
   type ExtractStream,
   type ArrayKeyOf,
   type AttemptReport,
@@ -59,7 +60,8 @@ export {
 } from "./engines/index.js";
 export type { Vocabulary } from "./tokens/index.js";
 export { DEFAULT_SCHEMA_LIMITS, type SchemaLimits, type JsonSchema } from "./schema/index.js";
-export { PocketExtractError, SchemaError, FileError, OptionError, type ErrorCode } from "./errors.js";
+export { PocketExtractError, SchemaError, FileError, OptionError, GrammarFileError, type ErrorCode, type GrammarFileCheck } from "./errors.js";
+export type { GrammarCacheWarning } from "./mask/index.js";
 export type { FieldReport, FieldStatus, Span, GroundingOptions, DateOrder } from "./ground/index.js";
 export type { Issue } from "./validate/index.js";
 export {

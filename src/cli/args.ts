@@ -29,6 +29,8 @@ export interface RunArgs {
   readonly maxTokens: number | undefined;
   readonly threads: number | undefined;
   readonly contextLength: number | undefined;
+  /** Directory of serialized grammars (createExtractor's `cacheDir`). */
+  readonly cacheDir: string | undefined;
   readonly resume: boolean;
   readonly report: string | undefined;
   readonly summaryJson: string | undefined;
@@ -75,6 +77,8 @@ run: extract one JSON result per input line; results are appended to --output as
   --max-tokens <n>          output token budget per document (default: 512)
   --threads <n>             engine CPU threads (default: the engine's choice)
   --context-length <n>      model context in tokens (default: the engine's)
+  --cache-dir <dir>         keep compiled grammars (and the masks documents computed) in <dir>, so
+                            the next run loads them instead of compiling (README, "Persisted grammars")
   --resume                  continue an interrupted run: keep --output, skip the lines it has
                             (each checked against the digest of its input line)
   --report <file.html>      write a self-contained HTML grounding report at the end
@@ -120,6 +124,7 @@ const OPTIONS = {
   "max-tokens": { type: "string" },
   threads: { type: "string" },
   "context-length": { type: "string" },
+  "cache-dir": { type: "string" },
   resume: { type: "boolean" },
   report: { type: "string" },
   "summary-json": { type: "string" },
@@ -134,7 +139,7 @@ const OPTIONS = {
   ...GROUNDING_OPTIONS,
 } as const;
 
-const RUN_ONLY = ["model", "input", "output", "text-field", "id-field", "concurrency", "engines", "max-tokens", "threads", "context-length", "resume", "report", "summary-json", "quiet", "max-text-bytes", "max-line-bytes", ...EXTRACTION_OPTION_NAMES, ...GROUNDING_OPTION_NAMES] as const;
+const RUN_ONLY = ["model", "input", "output", "text-field", "id-field", "concurrency", "engines", "max-tokens", "threads", "context-length", "cache-dir", "resume", "report", "summary-json", "quiet", "max-text-bytes", "max-line-bytes", ...EXTRACTION_OPTION_NAMES, ...GROUNDING_OPTION_NAMES] as const;
 const INSPECT_ONLY = ["text", "text-file"] as const;
 
 /**
@@ -188,6 +193,7 @@ export function parseCliArgs(argv: readonly string[], modelOptional = false): Cl
     maxTokens: positiveInteger(values["max-tokens"], "max-tokens"),
     threads: positiveInteger(values.threads, "threads"),
     contextLength: positiveInteger(values["context-length"], "context-length"),
+    cacheDir: nonEmpty(values["cache-dir"], "cache-dir"),
     resume: values.resume ?? false,
     report: nonEmpty(values.report, "report"),
     summaryJson: nonEmpty(values["summary-json"], "summary-json"),

@@ -35,6 +35,7 @@ import { MAX_RECORD_BYTES, readPriorOutput } from "./resume.js";
 import { loadSchema } from "./schema-loader.js";
 import { SummaryBuilder, formatSummary } from "./summary.js";
 import { UsageError } from "./usage-error.js";
+import { grammarCacheOptions } from "./cache-dir.js";
 
 const STOP = Symbol("stop");
 
@@ -107,7 +108,8 @@ async function openExtractors(args: RunArgs, io: CliIo): Promise<Extractor[]> {
   const extractors: Extractor[] = [];
   try {
     for (let i = 0; i < args.engines; i++) {
-      extractors.push(io.engine ? await createExtractor({ engine: io.engine }) : await createExtractor({ model: args.model!, threads: args.threads, contextLength: args.contextLength }));
+      const cache = grammarCacheOptions(args.cacheDir, io);
+      extractors.push(io.engine ? await createExtractor({ engine: io.engine, ...cache }) : await createExtractor({ model: args.model!, threads: args.threads, contextLength: args.contextLength, ...cache }));
     }
   } catch (err) {
     if (!io.engine) await Promise.all(extractors.map((e) => e.dispose()));

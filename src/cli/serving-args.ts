@@ -20,6 +20,8 @@ interface EngineArgs {
   readonly model: string | undefined;
   readonly threads: number | undefined;
   readonly contextLength: number | undefined;
+  /** Directory of serialized grammars (createExtractor's `cacheDir`). */
+  readonly cacheDir: string | undefined;
   readonly maxTokens: number | undefined;
   /** The extractors' defaults from run's extraction options (--temperature ... --passes). */
   readonly extraction: ExtractOptions;
@@ -84,10 +86,11 @@ export const SERVING_HELP = `Serving (HTTP service, and queue workers on BullMQ/
   --prefix <key prefix> (default pocket). serve and worker take --max-tokens, --threads, --context-length,
   and run's --temperature, --seed, --retries, --language, --instruction, --retry-mode, --chunk-size,
   --chunk-overlap, --passes as the extractors' defaults (a request's own options to /v1/extract or
-  /v1/chat/completions override them, key by key).
+  /v1/chat/completions override them, key by key). serve and worker also take --cache-dir <dir>:
+  compiled grammars kept across restarts, as for run.
 `;
 
-const ENGINE_OPTIONS = { model: { type: "string" }, threads: { type: "string" }, "context-length": { type: "string" }, "max-tokens": { type: "string" }, ...EXTRACTION_OPTIONS } as const;
+const ENGINE_OPTIONS = { model: { type: "string" }, threads: { type: "string" }, "context-length": { type: "string" }, "cache-dir": { type: "string" }, "max-tokens": { type: "string" }, ...EXTRACTION_OPTIONS } as const;
 const QUEUE_OPTIONS = { queue: { type: "string" }, redis: { type: "string" }, prefix: { type: "string" } } as const;
 const OPTIONS = {
   serve: { ...ENGINE_OPTIONS, host: { type: "string" }, port: { type: "string" }, pool: { type: "string" }, "max-waiting": { type: "string" }, timeout: { type: "string" }, "shutdown-grace": { type: "string" } },
@@ -125,6 +128,7 @@ export function parseServingArgs(argv: readonly string[], modelOptional = false)
     model: modelOptional ? str("model") : required("model"),
     threads: int("threads"),
     contextLength: int("context-length"),
+    cacheDir: str("cache-dir"),
     maxTokens: int("max-tokens"),
     extraction: extractionFromArgs(Object.fromEntries(EXTRACTION_OPTION_NAMES.map((name) => [name, str(name)]))),
   });

@@ -5,18 +5,20 @@
 import { createExtractor, type Extractor } from "../extract/index.js";
 import { ExtractorPool } from "../pool/index.js";
 import { UsageError } from "./usage-error.js";
+import { grammarCacheOptions } from "./cache-dir.js";
 import type { CliIo, StopSignal } from "./io.js";
 import type { ServeArgs, WorkerArgs } from "./serving-args.js";
 
 /** N extractors: N engines loaded from --model, or N extractors over the injected engine. */
 export async function openPool(args: ServeArgs | WorkerArgs, size: number, io: CliIo): Promise<ExtractorPool> {
   const extractors: Extractor[] = [];
+  const cache = grammarCacheOptions(args.cacheDir, io);
   try {
     for (let i = 0; i < size; i++) {
       extractors.push(
         io.engine
-          ? await createExtractor({ ...args.extraction, engine: io.engine, maxTokens: args.maxTokens })
-          : await createExtractor({ ...args.extraction, model: args.model!, threads: args.threads, contextLength: args.contextLength, maxTokens: args.maxTokens }),
+          ? await createExtractor({ ...args.extraction, ...cache, engine: io.engine, maxTokens: args.maxTokens })
+          : await createExtractor({ ...args.extraction, ...cache, model: args.model!, threads: args.threads, contextLength: args.contextLength, maxTokens: args.maxTokens }),
       );
     }
   } catch (err) {

@@ -5,18 +5,30 @@
  */
 import { loadEngine, type LoadEngineOptions } from "../engines/index.js";
 import type { Engine } from "../engines/index.js";
-import { PocketExtractError } from "../errors.js";
+import { OptionError, PocketExtractError } from "../errors.js";
+import { GrammarCacheDir, type GrammarCacheWarning } from "../mask/index.js";
 import { checkEngineOptions } from "../engines/index.js";
 import { Extractor } from "./extractor.js";
 import { checkExtractOptions } from "./options.js";
 import type { ExtractOptions, ExtractResult, InferOutput } from "./types.js";
 
+/** Where an extractor keeps compiled grammars across processes (README, "Persisted grammars"). */
+export interface GrammarCacheOptions {
+  /** A directory of serialized grammars: schemas seen by an earlier process load instead of
+   *  compiling, with the masks their documents computed. Created when first written. */
+  readonly cacheDir?: string;
+  /** Called when a grammar file could not be loaded (it is recompiled and overwritten) or
+   *  written; default: a process warning. Never an extraction error. */
+  readonly onCacheWarning?: (warning: GrammarCacheWarning) => void;
+}
+
 /**
- * createExtractor's options: the extraction defaults, the engine options, and either a model path or
- * an engine already loaded.
+ * createExtractor's options: the extraction defaults, the engine options, the grammar cache
+ * directory, and either a model path or an engine already loaded.
  */
 export type ExtractorOptions = ExtractOptions &
   LoadEngineOptions &
+  GrammarCacheOptions &
   ({ readonly model: string; readonly engine?: undefined } | { readonly engine: Engine; readonly model?: undefined });
 
 /**
@@ -24,14 +36,22 @@ export type ExtractorOptions = ExtractOptions &
  * grammars for many documents.
  */
 export async function createExtractor(options: ExtractorOptions): Promise<Extractor> {
-  const { model, engine, contextLength, threads, ...defaults } = options;
+  const { model, engine, contextLength, threads, cacheDir, onCacheWarning, ...defaults } = options;
   checkExtractOptions(defaults);
-  if (engine) return new Extractor(engine, defaults);
+  const grammarFiles = grammarCacheDir(cacheDir, onCacheWarning);
+  if (engine) return new Extractor(engine, defaults, grammarFiles);
   if (typeof model !== "string" || model.length === 0) {
     throw new PocketExtractError("OPTION_INVALID", "createExtractor needs `model` (a .gguf file or an MNN model directory) or `engine`");
   }
   checkEngineOptions({ contextLength, threads });
-  return new Extractor(await loadEngine(model, { contextLength, threads }), defaults);
+  return new Extractor(await loadEngine(model, { contextLength, threads }), defaults, grammarFiles);
+}
+
+function grammarCacheDir(cacheDir: string | undefined, onWarning: GrammarCacheOptions["onCacheWarning"]): GrammarCacheDir | undefined {
+  if (cacheDir === undefined) return undefined;
+  if (typeof cacheDir !== "string" || cacheDir.length === 0) throw new OptionError("cacheDir", cacheDir, "a directory path");
+  if (onWarning !== undefined && typeof onWarning !== "function") throw new OptionError("onCacheWarning", onWarning, "a function");
+  return new GrammarCacheDir(cacheDir, { onWarning });
 }
 
 /** One-off extraction: loads the model, extracts, releases the model. */

@@ -5,7 +5,7 @@
  * (compile -> prompt -> generate -> resolve escapes -> validate -> ground, again while `retries`
  * allow and the result is not ok: retry.ts) and owns no stage itself.
  */
-import { compileGrammar, type CompiledGrammar } from "../mask/index.js";
+import { compileGrammar, type CompiledGrammar, type GrammarCacheDir } from "../mask/index.js";
 import { DEFAULT_MAX_TOKENS, generate } from "../decode/index.js";
 import type { Engine, SamplingOptions } from "../engines/index.js";
 import { PocketExtractError } from "../errors.js";
@@ -62,6 +62,8 @@ export class Extractor {
   constructor(
     readonly engine: Engine,
     private readonly defaults: ExtractOptions = {},
+    /** Where compiled grammars persist across processes (createExtractor's `cacheDir`). */
+    private readonly grammarFiles?: GrammarCacheDir,
   ) {}
 
   /**
@@ -76,7 +78,7 @@ export class Extractor {
       defaultMaxStringLength: o.defaultMaxStringLength ?? DEFAULT_MAX_STRING_LENGTH,
       ...schemaLimits(o),
     } as const;
-    const compiled = compileGrammar(schema, this.engine.vocabulary, compileOptions);
+    const compiled = this.grammarFiles ? this.grammarFiles.compile(schema, this.engine.vocabulary, compileOptions) : compileGrammar(schema, this.engine.vocabulary, compileOptions);
     if (source === undefined || !hasVerbatimFields(compiled.jsonSchema)) return compiled;
     return compileGrammar(schema, this.engine.vocabulary, { ...compileOptions, verbatimSource: source });
   }
@@ -127,6 +129,7 @@ export class Extractor {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    this.grammarFiles?.saveGrown({ final: true });
     await this.engine.dispose();
   }
 
@@ -197,6 +200,8 @@ export class Extractor {
       };
       log.push(attemptReport(attempt, ask, result));
     }
+    // After the document, so the file holds the masks it computed (see GrammarCacheDir).
+    this.grammarFiles?.saveGrown();
     return log.length > 1 ? { ...result!, stats: { ...result!.stats, attemptLog: log } } : result!;
   }
 

@@ -3,7 +3,7 @@
  * text, output and stream-progress checks that pocket-extract/testing's fake extractor shares with
  * the real one.
  */
-export { createExtractor, extract, type ExtractorOptions } from "./create.js";
+export { createExtractor, extract, type ExtractorOptions, type GrammarCacheOptions } from "./create.js";
 export { Extractor, type ExtractorLoan, type LendExtractor } from "./extractor.js";
 export { DEFAULT_MAX_TEXT_BYTES, OPTION_RANGES, RETRY_MODES, checkExtractOptions } from "./options.js";
 export { parsePartialJson } from "./partial-json.js";

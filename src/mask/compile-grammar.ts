@@ -6,11 +6,12 @@
  * once is shared by every request and document. The same schema object is found again by
  * identity without re-converting it, so schemas are treated as immutable once compiled.
  */
-import { buildAutomaton } from "../automaton/index.js";
-import { SchemaError } from "../errors.js";
 import type { Grammar } from "../grammar/index.js";
 import { parseGbnf } from "../grammar/index.js";
 import { LruCache } from "../util/index.js";
+import { buildGrammarAutomaton } from "./build-automaton.js";
+import { isGrammar, sourceOf } from "./grammar-source.js";
+import { serializeGrammar, type SerializeOptions } from "./serialize.js";
 import { TokenGrammar, type TokenGrammarOptions } from "./token-grammar.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { compileSchema, type CompileOptions, type CompileReport } from "../schema-compiler/index.js";
@@ -38,8 +39,12 @@ export interface CompiledGrammar {
   /** The JSON Schema the grammar was compiled from (undefined for grammars given as text or IR). */
   readonly jsonSchema: JsonSchemaObject | undefined;
   readonly report: CompileReport | undefined;
-  /** Milliseconds this compile took (0 when served from the cache). */
+  /** Milliseconds this compile took (0 when served from the cache; for a grammar read by
+   *  loadCompiledGrammar, the load). */
   readonly compileMs: number;
+  /** The automaton states built so far and (by default) the masks computed so far, as bytes
+   *  for loadCompiledGrammar: a grammar serialized after a document loads warm for it. */
+  serialize(options?: SerializeOptions): Uint8Array;
 }
 
 const cache = new LruCache<string, CompiledGrammar>(256);
@@ -75,43 +80,27 @@ function compileUncached(input: unknown, vocabulary: Vocabulary, options: Compil
   const key = useCache ? cacheKey(compiled ? compiled.jsonSchema : grammar, vocabulary, options) : undefined;
   const hit = key === undefined ? undefined : cache.get(key);
   if (hit) return { ...hit, compileMs: 0 };
-  const tokens = withinStack(() => {
-    const dfa = buildAutomaton(grammar, { maxRecursionDepth: options.maxRecursionDepth, maxStates: options.maxStates, eagerStates: options.eagerStates });
-    return new TokenGrammar(dfa, vocabulary, options);
-  });
+  const tokens = new TokenGrammar(buildGrammarAutomaton(grammar, options), vocabulary, options);
+  const jsonSchema = compiled?.jsonSchema;
+  const report = compiled?.report;
   const result: CompiledGrammar = {
     tokens,
     grammar,
-    jsonSchema: compiled?.jsonSchema,
-    report: compiled?.report,
+    jsonSchema,
+    report,
     compileMs: performance.now() - started,
+    serialize: (serializeOptions) => {
+      const source = sourceOf(jsonSchema ?? (typeof input === "string" ? input : grammar), options);
+      return serializeGrammar(tokens, vocabulary, source, report, serializeOptions);
+    },
   };
   if (key !== undefined) cache.set(key, result);
   return result;
 }
 
-/**
- * Runs an automaton build, turning a stack overflow into a typed error. The schema limits
- * (maxSchemaProperties, maxSchemaDepth) keep schemas well inside the stack; this is the
- * backstop for a limit raised past what the automaton passes can walk.
- */
-function withinStack<T>(build: () => T): T {
-  try {
-    return build();
-  } catch (err) {
-    if (err instanceof RangeError && /call stack/i.test(err.message)) {
-      throw new SchemaError("SCHEMA_TOO_LARGE", "the grammar nests too deeply to build (lower maxSchemaProperties or maxSchemaDepth, or split the schema)", { pointer: "" }, { cause: err });
-    }
-    throw err;
-  }
-}
-
 function asGrammar(input: unknown): Grammar | undefined {
   if (typeof input === "string") return parseGbnf(input);
-  if (typeof input === "object" && input !== null && "rules" in input && "start" in input && (input as Grammar).rules instanceof Map) {
-    return input as Grammar;
-  }
-  return undefined;
+  return isGrammar(input) ? input : undefined;
 }
 
 function cacheKey(source: JsonSchemaObject | Grammar, vocabulary: Vocabulary, options: CompileGrammarOptions): string | undefined {

@@ -4,5 +4,8 @@
  */
 export { compileGrammar, type CompiledGrammar, type CompileGrammarOptions } from "./compile-grammar.js";
 export { TokenGrammar, type TokenGrammarOptions, type TokenGrammarStats } from "./token-grammar.js";
-export type { ForcedRun } from "./mask-types.js";
+export type { ForcedRun, MaskAutomaton } from "./mask-types.js";
+export { loadCompiledGrammar, type LoadExpectation } from "./load-grammar.js";
+export type { SerializeOptions } from "./serialize.js";
+export { GrammarCacheDir, type GrammarCacheDirOptions, type GrammarCacheWarning } from "./grammar-cache-dir.js";
 export { Matcher } from "./matcher.js";

@@ -55,15 +55,20 @@ export class MaskCache {
     }
     this.hitCount++;
     this.used[state] = ++this.clock;
+    this.fill(state, out);
+    return true;
+  }
+
+  /** Writes the kept mask of `state` (present) into `out`. */
+  private fill(state: number, out: Uint32Array): void {
     const data = this.data[state]!;
-    if (kind === DENSE) {
+    if (this.kind[state] === DENSE) {
       out.set(data);
-      return true;
+      return;
     }
-    if (kind === OVER_ZERO) out.fill(0);
+    if (this.kind[state] === OVER_ZERO) out.fill(0);
     else out.set(this.textMask);
     for (let i = 0; i < data.length; i += 2) out[data[i]!] = data[i + 1]!;
-    return true;
   }
 
   /** Keeps a copy of `mask` (dense, width/32 words) as the mask of `state`. */
@@ -102,6 +107,19 @@ export class MaskCache {
     this.bytes += data.byteLength;
     this.count++;
     if (this.count > this.maxEntries || this.bytes > this.maxBytes) this.evict();
+  }
+
+  /** The kept masks, most recently used first, as [state, dense mask] (new arrays; what a
+   *  serialized grammar keeps warm). Does not count as use. */
+  entries(): Array<[number, Uint32Array]> {
+    const states: number[] = [];
+    for (let s = 0; s < this.kind.length; s++) if (this.kind[s] !== ABSENT) states.push(s);
+    states.sort((a, b) => this.used[b]! - this.used[a]!);
+    return states.map((state) => {
+      const out = new Uint32Array(this.textMask.length);
+      this.fill(state, out);
+      return [state, out];
+    });
   }
 
   /** Bytes held: kept masks and the per-state tables. */

@@ -6,9 +6,9 @@
  * that is the per-step work bound. States the walk reaches for the first time are built on the
  * way (grammar-automaton.ts), which is the only slow path.
  */
-import { UNKNOWN, type GrammarAutomaton } from "../automaton/index.js";
+import { UNKNOWN } from "../automaton/index.js";
 import { forEachBit, setBit, setRange, wordsFor } from "../util/index.js";
-import type { VocabIndex } from "./mask-types.js";
+import type { MaskAutomaton, VocabIndex } from "./mask-types.js";
 
 export class MaskComputer {
   private readonly orderBits: Uint32Array;
@@ -17,7 +17,7 @@ export class MaskComputer {
   lastVisited = 0;
 
   constructor(
-    private readonly automaton: GrammarAutomaton,
+    private readonly automaton: MaskAutomaton,
     private readonly index: VocabIndex,
   ) {
     this.orderBits = new Uint32Array(wordsFor(index.trie.numTokens));

@@ -4,7 +4,6 @@
  * forced runs, and what a Matcher reads of its grammar (TokenGrammar implements it; the Matcher
  * is what TokenGrammar creates).
  */
-import type { GrammarAutomaton } from "../automaton/index.js";
 import type { TokenTrie } from "../tokens/index.js";
 import type { Vocabulary } from "../tokens/index.js";
 
@@ -34,6 +33,29 @@ export interface VocabIndex {
   readonly memoryBytes: number;
 }
 
+/**
+ * What the mask engine reads of a grammar automaton: the GrammarAutomaton (states built on
+ * demand) or a RestoredAutomaton (states loaded from a serialized grammar, rebuilt from the
+ * source when a document goes past them). `trans` and `plainBudget` may be replaced by any call
+ * that builds states: re-read them after one.
+ */
+export interface MaskAutomaton {
+  readonly start: number;
+  readonly classOf: Uint8Array;
+  readonly numClasses: number;
+  readonly trans: Int32Array;
+  readonly plainBudget: Int32Array;
+  readonly numStates: number;
+  step(state: number, byte: number): number;
+  stepClass(state: number, cls: number): number;
+  canStepClass(state: number, cls: number): boolean;
+  isAccepting(state: number): boolean;
+  distToAccept(state: number): number;
+  forcedByte(state: number): number;
+  canContinue(state: number): boolean;
+  memoryBytes(): number;
+}
+
 /** Bytes the grammar dictates from a state, with the tokens that spell them. */
 export interface ForcedRun {
   readonly bytes: Uint8Array;
@@ -47,7 +69,7 @@ export interface ForcedRun {
 
 /** What a Matcher reads of the grammar it runs (token-grammar.ts). */
 export interface MatcherGrammar {
-  readonly automaton: GrammarAutomaton;
+  readonly automaton: MaskAutomaton;
   readonly vocabulary: Vocabulary;
   readonly index: VocabIndex;
   readonly maskWords: number;

@@ -5,14 +5,13 @@
  * and bytes, see mask-cache.ts; runs in entries) so a long-lived grammar serving many documents
  * never grows without bound.
  */
-import type { GrammarAutomaton } from "../automaton/index.js";
 import type { Vocabulary } from "../tokens/index.js";
 import { LruCache } from "../util/index.js";
 import { MaskCache } from "./mask-cache.js";
 import { MaskComputer } from "./mask-computer.js";
 import { Matcher } from "./matcher.js";
 import { tokenizeBytes } from "./tokenize-bytes.js";
-import type { ForcedRun, MatcherGrammar, VocabIndex } from "./mask-types.js";
+import type { ForcedRun, MaskAutomaton, MatcherGrammar, VocabIndex } from "./mask-types.js";
 import { vocabIndex } from "./vocab-index.js";
 
 /** Cache bounds of a TokenGrammar (README "Memory"). */
@@ -54,7 +53,7 @@ export class TokenGrammar implements MatcherGrammar {
   private readonly completions = new LruCache<number, ForcedRun>(RUN_CACHE_ENTRIES);
 
   constructor(
-    readonly automaton: GrammarAutomaton,
+    readonly automaton: MaskAutomaton,
     readonly vocabulary: Vocabulary,
     options: TokenGrammarOptions = {},
   ) {
@@ -88,6 +87,18 @@ export class TokenGrammar implements MatcherGrammar {
     const out = new Uint32Array(this.index.maskWords);
     this.writeMask(state, out);
     return out;
+  }
+
+  /** The masks kept so far, most recently used first, as [state, mask] (new arrays; what a
+   *  serialized grammar keeps warm). */
+  hotMasks(): Array<[number, Uint32Array]> {
+    return this.masks.entries();
+  }
+
+  /** Puts masks computed earlier for this automaton (a loaded grammar's) into the cache; a
+   *  mask that is not this state's would be a wrong mask, so only serialize.ts calls this. */
+  restoreMasks(masks: Iterable<readonly [number, Uint32Array]>): void {
+    for (const [state, mask] of masks) this.masks.set(state, mask);
   }
 
   /** State after reading `id`'s bytes from `state`, or -1. */

@@ -21,6 +21,11 @@ export class LruCache<K, V> {
     return entry.value;
   }
 
+  /** Entries, most recently used first (for snapshots; reading does not count as a use). */
+  entries(): Array<[K, V]> {
+    return [...this.map].sort((a, b) => b[1].used - a[1].used).map(([key, entry]) => [key, entry.value]);
+  }
+
   clear(): void {
     this.map.clear();
   }

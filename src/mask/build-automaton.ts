@@ -1,0 +1,34 @@
+/**
+ * Grammar IR -> grammar automaton with compileGrammar's options, for compileGrammar and for a
+ * loaded grammar that rebuilds its automaton from its source (restored-automaton.ts).
+ */
+import { buildAutomaton, type GrammarAutomaton } from "../automaton/index.js";
+import { SchemaError } from "../errors.js";
+import type { Grammar } from "../grammar/index.js";
+
+/** The automaton options of compileGrammar (compile-grammar.ts documents them). */
+export interface AutomatonOptions {
+  readonly maxRecursionDepth?: number;
+  readonly maxStates?: number;
+  readonly eagerStates?: number;
+}
+
+export function buildGrammarAutomaton(grammar: Grammar, options: AutomatonOptions): GrammarAutomaton {
+  return withinStack(() => buildAutomaton(grammar, { maxRecursionDepth: options.maxRecursionDepth, maxStates: options.maxStates, eagerStates: options.eagerStates }));
+}
+
+/**
+ * Runs an automaton build, turning a stack overflow into a typed error. The schema limits
+ * (maxSchemaProperties, maxSchemaDepth) keep schemas well inside the stack; this is the
+ * backstop for a limit raised past what the automaton passes can walk.
+ */
+function withinStack<T>(build: () => T): T {
+  try {
+    return build();
+  } catch (err) {
+    if (err instanceof RangeError && /call stack/i.test(err.message)) {
+      throw new SchemaError("SCHEMA_TOO_LARGE", "the grammar nests too deeply to build (lower maxSchemaProperties or maxSchemaDepth, or split the schema)", { pointer: "" }, { cause: err });
+    }
+    throw err;
+  }
+}
