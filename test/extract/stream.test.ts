@@ -225,7 +225,7 @@ describe("stream(): elements", () => {
     const Tags = z.object({ tags: z.array(z.object({ label: z.string().max(5), weight: z.number().int().nullable() })).max(4), done: z.boolean() });
     const ex = await createExtractor({ engine: new RandomEngine({ vocabulary: vocab, seed: 5, eosProbability: 0.2 }), maxTokens: 120 });
     let seen = 0;
-    for (let i = 0; i < 15; i++) {
+    for (let i = 0; i < 30; i++) {
       const stream = ex.stream(Tags, "tags: red 3, blue 4", { elements: "tags" });
       const elements: StreamElement<{ label: string; weight: number | null }>[] = [];
       for await (const e of stream) if (e.type === "element") elements.push(e.element);
