@@ -49,7 +49,9 @@ export class CompileContext {
   readonly resolver: RefResolver;
   /** Draft 7 and earlier: siblings of `$ref` are ignored. */
   readonly legacyRefs: boolean;
-  /** Draft 6 on: an integer may be written with a zero fraction (2.0). */
+  /** JSON Schema mode, draft 6 on: an integer may be written with a zero fraction (2.0).
+   *  Extraction mode writes numbers in their canonical form only: the model needs one way to
+   *  write a value, and `3.0000` would spend tokens on nothing. */
   readonly zeroFractionIntegers: boolean;
   /** Draft 7 and later: `if`/`then`/`else` are keywords (before, the validator still checks them). */
   readonly conditionals: boolean;
@@ -86,7 +88,7 @@ export class CompileContext {
     }
     const draft = detectDraft(root);
     this.legacyRefs = draft.legacyRefs;
-    this.zeroFractionIntegers = !draft.fractionlessIntegers;
+    this.zeroFractionIntegers = mode === "jsonschema" && !draft.fractionlessIntegers;
     this.conditionals = !draft.noConditionals;
     this.resolver = new RefResolver(root, draft.draft4Ids, draft.legacyRefs);
     this.gap = gapExpr(this.options.format);

@@ -184,4 +184,10 @@ describe("integers with a zero fraction", () => {
     const acc = acceptor({ enum: [2, 1.5, 1e21, "2"] }, JS);
     expect(["2", "2.0", "2.00", "1.5", "1.50", "1e+21", "2.5", "1.05", '"2"', '"2.0"'].map(acc.dfa)).toEqual([true, true, true, true, true, true, false, false, true, false]);
   });
+
+  it("extraction mode writes integers and enum numbers in their canonical form only", () => {
+    const schema = { type: "object", properties: { n: { type: "integer" }, e: { enum: [2, 1.5] } }, required: ["n", "e"] };
+    const acc = acceptor(schema, { mode: "extraction", nullEscape: false });
+    expect(['{"n":3,"e":2}', '{"n":3.0,"e":2}', '{"n":3,"e":2.0}', '{"n":3,"e":1.5}', '{"n":3,"e":1.50}'].map(acc.dfa)).toEqual([true, false, false, true, false]);
+  });
 });
