@@ -2,8 +2,8 @@
  * `const` and `enum`: a JSON value written as grammar. Primitives are their canonical
  * `JSON.stringify` text (so unicode stays as-is and only the escapes JSON requires are used),
  * numbers in JSON Schema mode also with zeros after their last digit (2.0 and 1.50 are the values
- * 2 and 1.5; at most FRACTION_ZEROS of them; extraction mode keeps the canonical text); arrays and objects keep their element and key order, with the
- * format's whitespace between tokens.
+ * 2 and 1.5; at most FRACTION_ZEROS of them; extraction mode keeps the canonical text); arrays
+ * and objects keep their element and key order, with the format's whitespace between tokens.
  */
 
 import { lit, repeat, type Expr } from "../grammar/index.js";
