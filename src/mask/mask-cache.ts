@@ -109,13 +109,13 @@ export class MaskCache {
     if (this.count > this.maxEntries || this.bytes > this.maxBytes) this.evict();
   }
 
-  /** The kept masks, most recently used first, as [state, dense mask] (new arrays; what a
-   *  serialized grammar keeps warm). Does not count as use. */
-  entries(): Array<[number, Uint32Array]> {
+  /** The `limit` kept masks used most recently, most recent first, as [state, dense mask] (new
+   *  arrays, made only for those; what a serialized grammar keeps warm). Does not count as use. */
+  entries(limit = Infinity): Array<[number, Uint32Array]> {
     const states: number[] = [];
     for (let s = 0; s < this.kind.length; s++) if (this.kind[s] !== ABSENT) states.push(s);
     states.sort((a, b) => this.used[b]! - this.used[a]!);
-    return states.map((state) => {
+    return states.slice(0, limit).map((state) => {
       const out = new Uint32Array(this.textMask.length);
       this.fill(state, out);
       return [state, out];

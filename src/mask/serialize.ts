@@ -20,7 +20,7 @@ export interface SerializeOptions {
 }
 
 export function serializeGrammar(tokens: TokenGrammar, vocabulary: Vocabulary, source: GrammarSource, report: CompileReport | undefined, options: SerializeOptions = {}): Uint8Array {
-  const masks = tokens.hotMasks().slice(0, options.maxMasks ?? Infinity);
+  const masks = tokens.hotMasks(options.maxMasks);
   return encodeGrammarFile({
     header: { packageVersion: VERSION, vocabulary: vocabulary.fingerprint },
     source: sourceKey(source),

@@ -89,10 +89,10 @@ export class TokenGrammar implements MatcherGrammar {
     return out;
   }
 
-  /** The masks kept so far, most recently used first, as [state, mask] (new arrays; what a
-   *  serialized grammar keeps warm). */
-  hotMasks(): Array<[number, Uint32Array]> {
-    return this.masks.entries();
+  /** The `limit` masks used most recently, most recent first, as [state, mask] (new arrays;
+   *  what a serialized grammar keeps warm). */
+  hotMasks(limit = Infinity): Array<[number, Uint32Array]> {
+    return this.masks.entries(limit);
   }
 
   /** Puts masks computed earlier for this automaton (a loaded grammar's) into the cache; a
