@@ -100,10 +100,29 @@ class OrderSearch {
     for (const key of this.mostPromisingFirst(object, remaining, written.length === 0)) {
       const prefix = entryPrefix(key, written.length === 0);
       const others = remaining.filter((k) => k !== key);
-      if (this.feed(prefix, () => this.emit(object.get(key)!, () => this.emitEntries(object, others, [...written, key], rest, failed)))) return true;
+      if (this.feed(prefix, () => this.emitValue(object.get(key)!, () => this.emitEntries(object, others, [...written, key], rest, failed)))) return true;
       if (this.exhausted()) return false;
     }
     return false;
+  }
+
+  /**
+   * Feeds a value the grammar is known to take here (valueText) as that text first, and searches
+   * its key orders again only when the rest fails after it: without this every nesting level
+   * searched each value twice (once to score it, once to write it), 2^depth searches per leaf.
+   */
+  private emitValue(value: LexJson, rest: () => boolean): boolean {
+    const known = this.texts.get(value)?.get(this.matcher.state);
+    if (known !== undefined) {
+      const moved = known !== pythonJsonDumps(value);
+      const fromKnown = this.feed(known, () => {
+        if (!rest()) return false;
+        if (moved) this.reordered = true;
+        return true;
+      });
+      if (fromKnown || this.exhausted()) return fromKnown;
+    }
+    return this.emit(value, rest);
   }
 
   /**
@@ -134,17 +153,24 @@ class OrderSearch {
    * The text of `value` as the grammar first takes it after `prefix` (its objects' keys in some
    * accepted order: as written when the grammar takes that), or undefined. Remembered per value
    * and state: scoring re-reads the same nested values many times, and a fresh search each time
-   * would multiply per nesting level.
+   * would multiply per nesting level (the state includes the enclosing objects' positions, so
+   * a text found at one state is tried at the others first).
    */
   private valueText(value: LexJson, prefix: string): string | undefined {
     if (!this.matcher.acceptBytes(encoder.encode(prefix))) return undefined;
     const state = this.matcher.state;
     let byState = this.texts.get(value);
     if (byState === undefined) this.texts.set(value, (byState = new Map()));
-    const asWritten = pythonJsonDumps(value);
-    if (!byState.has(state) && this.accepts(asWritten)) byState.set(state, asWritten);
+    // The text as written, then the texts found for this value at other states (a value's rule
+    // rarely depends on where its key stands), before a search of its key orders.
+    for (const text of [pythonJsonDumps(value), ...new Set(byState.values())]) {
+      if (byState.has(state)) break;
+      if (text !== undefined && this.accepts(text)) byState.set(state, text);
+    }
     if (!byState.has(state)) {
       const start = this.fed.length;
+      // A probe: a reordering found here counts only once the text is written (emitValue).
+      const reordered = this.reordered;
       let text: string | undefined;
       this.emit(value, () => {
         text = this.fed.slice(start).join("");
@@ -153,6 +179,7 @@ class OrderSearch {
       const units = this.fed.length - start;
       this.matcher.rollback(units);
       this.fed.length = start;
+      this.reordered = reordered;
       byState.set(state, text);
     }
     this.matcher.rollback(1);

@@ -102,4 +102,19 @@ describe("key order", () => {
     const compiled = compileUncached(schema, vocabulary, MASKBENCH_OPTIONS);
     expect(orderVerdict(compiled.tokens.matcher(), data, 20_000, 60_000)).toBe("order");
   });
+
+  it("nested objects each written out of order are found in the grammar's order within a small step budget", () => {
+    // Github_medium---o9907: a valid document whose innermost object writes "id" before
+    // "triggerId" was called a real rejection because each nesting level searched its values
+    // twice (once to score a key, once to write it), 2^depth searches, past the time limit.
+    const depth = 10;
+    let schema: object = { type: "object", properties: { x: { type: "integer" }, y: { type: "integer" } } };
+    let json = '{"y": 1, "x": 2}';
+    for (let level = 0; level < depth; level++) {
+      schema = { type: "object", properties: { a: { type: "integer" }, b: { type: "integer" }, inner: schema } };
+      json = `{"inner": ${json}, "b": 1, "a": 2}`;
+    }
+    const compiled = compileUncached(schema, vocabulary, MASKBENCH_OPTIONS);
+    expect(orderVerdict(compiled.tokens.matcher(), parseJsonKeepingNumbers(json), 5_000, 60_000)).toBe("order");
+  });
 });
