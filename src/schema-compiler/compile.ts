@@ -130,7 +130,20 @@ function mergeInOrder(ctx: CompileContext, raw: JsonSchemaObject, keyword: strin
 function compileAlternatives(ctx: CompileContext, node: SchemaNode, groups: readonly ("anyOf" | "oneOf")[], instancePath: string): Expr | null {
   const pointer = node.pointer;
   // A oneOf's branches, made pairwise disjoint where that is exact (one-of.ts), become alternatives.
-  const lists = groups.map((g) => (g === "oneOf" ? exactOneOfBranches(ctx, node.raw, without(ctx, node.raw, ["oneOf"]), branchesOf(node, g), pointer) : branchesOf(node, g)));
+  const oneOf = groups.includes("oneOf") ? exactOneOfBranches(ctx, node.raw, without(ctx, node.raw, ["oneOf"]), branchesOf(node, "oneOf"), pointer) : undefined;
+  const lists = (oneOfBranches: readonly unknown[] | undefined): (readonly unknown[])[] => groups.map((g) => (g === "oneOf" ? oneOfBranches! : branchesOf(node, g)));
+  try {
+    return compileCombinations(ctx, node, groups, lists(oneOf?.branches), instancePath);
+  } catch (err) {
+    // A rewriting that makes the schema too large gives way to the branches as written.
+    if (oneOf?.asWritten === undefined || !(err instanceof SchemaError) || err.code !== "SCHEMA_TOO_LARGE") throw err;
+    return compileCombinations(ctx, node, groups, lists(oneOf.asWritten()), instancePath);
+  }
+}
+
+/** Each combination of one branch per group, the siblings merged into each, as alternatives. */
+function compileCombinations(ctx: CompileContext, node: SchemaNode, groups: readonly ("anyOf" | "oneOf")[], lists: readonly (readonly unknown[])[], instancePath: string): Expr | null {
+  const pointer = node.pointer;
   const rest = without(ctx, node.raw, groups);
   const distribute = hasAssertions(rest, []);
   // Each combination of one branch per group, with the siblings merged in when there are any.

@@ -218,10 +218,42 @@ export class CompileContext {
     }
   }
 
+  /**
+   * The grammar, names and report as they are now, to return to when an attempt (a oneOf's
+   * exclusive rewriting) turns out past a size budget. The work done stays counted
+   * (maxCompiledNodes bounds the time of every attempt together); the properties, which measure
+   * the grammar kept, are given back.
+   */
+  checkpoint(): () => void {
+    const rules = new Map(this.rules);
+    const refRules = new Map(this.refRules);
+    const usedNames = new Set(this.usedNames);
+    const nextSuffix = new Map(this.nextSuffix);
+    const { properties, lastUnsat } = this;
+    const nullEscapes = this.nullEscapes.length;
+    const restoreReport = this.report.checkpoint();
+    return () => {
+      replaceContents(this.rules, rules);
+      replaceContents(this.refRules, refRules);
+      replaceContents(this.nextSuffix, nextSuffix);
+      this.usedNames.clear();
+      for (const name of usedNames) this.usedNames.add(name);
+      this.properties = properties;
+      this.lastUnsat = lastUnsat;
+      this.nullEscapes.length = nullEscapes;
+      restoreReport();
+    };
+  }
+
   unsat(message: string, keyword: string, pointer: string): null {
     this.lastUnsat = { message, keyword, pointer };
     return null;
   }
+}
+
+function replaceContents<K, V>(target: Map<K, V>, from: ReadonlyMap<K, V>): void {
+  target.clear();
+  for (const [k, v] of from) target.set(k, v);
 }
 
 /** Expressions with more nodes than this become rules of their own (see `outline`). */

@@ -29,23 +29,38 @@ function partsOf(schema: JsonSchema): readonly JsonSchema[] {
 
 /**
  * The branches of the oneOf `node` (whose siblings are `context`), rewritten to be exact as
- * anyOf where that is possible, and the compile report's verdict on it.
+ * anyOf where that is possible, and the compile report's verdict on it. A rewriting comes with
+ * `asWritten`: the way back (grammar and report as before the rewriting, the branches as written
+ * with exactly-one checked after decoding) for when the rewritten branches compile past a size
+ * budget, so a schema that compiled before the rewriting still does.
  */
-export function exactOneOfBranches(ctx: CompileContext, node: object, context: unknown, branches: readonly unknown[], pointer: string): readonly unknown[] {
+export function exactOneOfBranches(
+  ctx: CompileContext,
+  node: object,
+  context: unknown,
+  branches: readonly unknown[],
+  pointer: string,
+): { branches: readonly unknown[]; asWritten?: () => readonly unknown[] } {
   const prover = new DisjointnessProver(ctx, pointer);
   const pairs = overlappingPairs(prover, context, branches);
   if (pairs.length === 0) {
     ctx.report.verdict(node, "oneOf", true, "branches proven pairwise disjoint: exact as anyOf", pointer);
-    return branches;
+    return { branches };
   }
   const rewritten = rewrite(ctx, prover, context, branches, pairs, pointer);
   if (rewritten === undefined) {
     ctx.report.verdict(node, "oneOf", false, "exactly-one-branch is checked after decoding", pointer);
-    return branches;
+    return { branches };
   }
+  const restore = ctx.checkpoint();
   ctx.report.verdict(node, "oneOf", true, "each branch excludes the branches it may overlap (their exact negation): exact as anyOf", pointer);
   for (const n of rewritten.consumed) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);
-  return rewritten.branches;
+  const asWritten = (): readonly unknown[] => {
+    restore();
+    ctx.report.verdict(node, "oneOf", false, "exactly-one-branch is checked after decoding (its exclusive rewriting is past a size limit)", pointer);
+    return branches;
+  };
+  return { branches: rewritten.branches, asWritten };
 }
 
 function rewrite(

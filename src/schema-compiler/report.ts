@@ -82,6 +82,18 @@ export class ReportBuilder {
     return out;
   }
 
+  /** The entries as they are now, to return to (CompileContext.checkpoint); derivations stay, they only describe built nodes. */
+  checkpoint(): () => void {
+    const entries = new Map(this.entries);
+    const inexact = new Set(this.inexact);
+    return () => {
+      this.entries.clear();
+      for (const [k, v] of entries) this.entries.set(k, v);
+      this.inexact.clear();
+      for (const k of inexact) this.inexact.add(k);
+    };
+  }
+
   /** Classifies every keyword reachable from `root` (visiting each schema object once). */
   classifyAll(root: unknown, legacyRefs: boolean): void {
     const seen = new Set<object>();

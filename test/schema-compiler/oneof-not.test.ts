@@ -200,6 +200,32 @@ describe("oneOf: overlapping branches rewritten to exclude each other (exact neg
   });
 });
 
+describe("oneOf: a rewriting past a size limit gives way to the branches as written", () => {
+  // Github_hard---o33131 compiled (exactly-one checked after decoding) until the rewriting, whose
+  // negations declare properties again, took it past maxSchemaProperties.
+  const closed = (kind: string, name: string): Schema => ({ type: "object", properties: { kind: { const: kind }, [name]: { type: "number" } }, additionalProperties: false });
+  const schema = { $schema: D2020, oneOf: [closed("a", "a"), closed("b", "b")] };
+
+  it("compiles with the written branches as anyOf, exactly-one reported as checked after decoding", () => {
+    const compiled = compileSchema(schema, { mode: "jsonschema", maxSchemaProperties: 4 });
+    expect(compiled.report.validatedAfter.map((u) => [u.keyword, u.pointer])).toEqual([["oneOf", ""]]);
+    expect(compiled.report.validatedAfter[0]!.note).toMatch(/past a size limit/);
+    const acc = acceptor(schema, { mode: "jsonschema", maxSchemaProperties: 4 });
+    // {} satisfies both branches: the grammar admits it, the validator refuses it.
+    for (const text of ['{"kind":"a","a":1}', '{"kind":"b","b":2}', "{}"]) expect({ text, dfa: acc.dfa(text), ref: acc.ref(text) }).toEqual({ text, dfa: true, ref: true });
+    expect(acc.dfa('{"kind":"c"}')).toBe(false);
+  });
+
+  it("with room for it the rewriting is kept and exact", () => {
+    expect(compileSchema(schema, { mode: "jsonschema", maxSchemaProperties: 8 }).report.validatedAfter).toEqual([]);
+    expect(check(schema, POOL)).toBe("enforced");
+  });
+
+  it("a schema too large without the rewriting still fails", () => {
+    expect(() => compileSchema(schema, { mode: "jsonschema", maxSchemaProperties: 3 })).toThrow(/maxSchemaProperties/);
+  });
+});
+
 describe("not: rewritten to an exact positive schema", () => {
   it("types, booleans, nested not/anyOf/allOf, $ref", () => {
     expectAll("enforced", [
