@@ -33,7 +33,8 @@ type AjvInstance = InstanceType<typeof Ajv>;
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as typeof addFormatsModule;
 
-const instances = new Map<Draft, AjvInstance>();
+/** Per draft, and whether evaluated properties/items are tracked (see tracksEvaluated). */
+const instances = new Map<string, AjvInstance>();
 const compiled = new WeakMap<object, ValidateFunction>();
 const booleanSchemas = new Map<boolean, ValidateFunction>();
 
@@ -44,14 +45,29 @@ function draftOf(schema: JsonSchema): Draft {
   return "2020";
 }
 
-function ajvFor(draft: Draft): AjvInstance {
-  let ajv = instances.get(draft);
+/**
+ * Whether the schema needs ajv to track which properties and items were evaluated: only
+ * `unevaluatedProperties`/`unevaluatedItems` read it. Conservative (any mention of the word).
+ */
+function tracksEvaluated(schema: JsonSchema): boolean {
+  return typeof schema === "object" && JSON.stringify(schema).includes('"unevaluated');
+}
+
+function ajvFor(draft: Draft, evaluated: boolean): AjvInstance {
+  const key = `${draft}${evaluated ? "+evaluated" : ""}`;
+  let ajv = instances.get(key);
   if (!ajv) {
     // addUsedSchema: false so that two schemas sharing an $id do not collide in the instance.
     const opts = { strict: false, allErrors: true, addUsedSchema: false } as const;
     ajv = draft === "2020" ? new Ajv2020(opts) : draft === "2019" ? new Ajv2019(opts) : new Ajv(opts);
+    // Ajv2019/2020 always track evaluated properties, and ajv 8.20's tracking throws a TypeError
+    // ("Cannot set properties of undefined") when an `if` clause with `properties` did not run
+    // and patternProperties/additionalProperties beside it then mark a key. The tracking only
+    // serves unevaluated*, so schemas without them are compiled without it (ajv reads the option
+    // at compile time; the constructor gives no other way to turn it off).
+    if (!evaluated) (ajv.opts as { unevaluated?: boolean }).unevaluated = false;
     addFormats(ajv);
-    instances.set(draft, ajv);
+    instances.set(key, ajv);
   }
   return ajv;
 }
@@ -87,7 +103,7 @@ export function compileValidator(schema: JsonSchema): ValidateFunction {
   }
   let fn: ValidateFunction;
   try {
-    fn = ajvFor(draft).compile(target);
+    fn = ajvFor(draft, tracksEvaluated(schema)).compile(target);
   } catch (err) {
     throw new SchemaError("SCHEMA_INVALID", `JSON Schema does not compile: ${(err as Error).message}`, { pointer: "" }, { cause: err });
   }
@@ -131,12 +147,31 @@ function withoutPrototypes(value: unknown): unknown {
   return root;
 }
 
+/**
+ * Runs an ajv validator; an exception from ajv's generated code (a bug of ajv's on some keyword
+ * combination, seen with unevaluated* tracking) becomes a SchemaError saying what failed and
+ * what to do, never a raw TypeError out of validate().
+ */
+function runValidator(fn: ValidateFunction, value: unknown): boolean {
+  try {
+    return fn(value);
+  } catch (err) {
+    throw new SchemaError(
+      "SCHEMA_UNSUPPORTED",
+      `the JSON Schema validator (ajv) failed while checking a value against this schema (${(err as Error).message}); ` +
+        "it cannot be validated as written: simplify the keywords around unevaluatedProperties/unevaluatedItems and if/then/else, or validate without them",
+      { pointer: "" },
+      { cause: err },
+    );
+  }
+}
+
 /** Validates with ajv, then zod. Zod issues at a pointer ajv already reported are dropped as
  *  duplicates (the same type error seen twice). */
 export function validate<T = unknown>(value: unknown, jsonSchema: JsonSchema, zodSchema?: ZodLike<T>): ValidationResult<T> {
   const fn = compileValidator(jsonSchema);
   const issues: Issue[] = [];
-  if (!fn(withoutPrototypes(value))) for (const e of fn.errors ?? []) issues.push(ajvIssue(e, value));
+  if (!runValidator(fn, withoutPrototypes(value))) for (const e of fn.errors ?? []) issues.push(ajvIssue(e, value));
   let data: T | null = issues.length === 0 ? (value as T) : null;
   if (zodSchema) {
     const r = zodSchema.safeParse(value);

@@ -15,6 +15,32 @@ const Order = z.object({
 });
 const orderSchema = z.toJSONSchema(Order) as JsonSchema;
 
+describe("ajv's evaluated-properties tracking (ajv 8.20 throws a TypeError inside its generated code)", () => {
+  // An `if` clause with `properties` that does not run, and patternProperties beside it marking a key.
+  const conditional = { if: { properties: { kind: { const: "a" } } }, else: { properties: { a: { type: "integer" } } } };
+  const D2020 = "https://json-schema.org/draft/2020-12/schema";
+
+  it("a schema without unevaluated* is validated without the tracking, with the right verdicts", () => {
+    const schema = { $schema: D2020, type: "object", patternProperties: { "^a": { type: "integer" } }, ...conditional };
+    const verdicts = [{ a: 1 }, { kind: "a", a: 1 }, { a: "x" }, { kind: "b", a: "x" }, { kind: "b", b: "x" }].map((v) => validate(v, schema).ok);
+    expect(verdicts).toEqual([true, true, false, false, true]);
+  });
+
+  it("where the tracking is needed, ajv's failure is a typed SchemaError saying what to do, never a raw TypeError", () => {
+    const schema = { $schema: D2020, type: "object", patternProperties: { "^b": { type: "integer" } }, allOf: [conditional], unevaluatedProperties: false };
+    let error: unknown;
+    try {
+      validate({ kind: "a", b: 1 }, schema);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(SchemaError);
+    expect((error as PocketExtractError).code).toBe("SCHEMA_UNSUPPORTED");
+    expect((error as Error).message).toMatch(/validator \(ajv\) failed .* simplify the keywords around unevaluatedProperties/);
+    expect((error as Error).cause).toBeInstanceOf(TypeError);
+  });
+});
+
 describe("validate", () => {
   it("accepts a valid value and returns zod's output as data", () => {
     const Trimmed = z.object({ name: z.string().transform((s) => s.toUpperCase()) });
