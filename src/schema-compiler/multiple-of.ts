@@ -14,10 +14,9 @@
  * to the check after decoding (the caller reports it).
  *
  * Texts are written without exponent and with |X| < 10^15: at most 15 significant digits, which
- * a double round-trips, so the decoded value is the text's value. A divisor that is a binary
- * fraction (integers, 0.5, 0.25, 2.5) then agrees with ajv's float test `x / m` exactly; for
- * other divisors (0.1, 0.01) that float test rejects some exact multiples (0.07 / 0.01 is
- * 7.000000000000001), see the report note in numbers.ts. An integral value may be spelled with
+ * a double round-trips, so the decoded value is the text's value, and the validator decides
+ * `multipleOf` on the same decimals (src/validate; ajv's float test `x / m` would refuse 0.07
+ * for 0.01, 7.000000000000001 in floating point). An integral value may be spelled with
  * a zero fraction (4.0) when `zeroFraction` allows it, with at most FRACTION_ZEROS zeros after
  * its last nonzero digit, so a model cannot pad a number forever.
  */
@@ -25,7 +24,8 @@
 import { chars, empty, lit, optional, repeat, type Expr } from "../grammar/index.js";
 import { cat, union } from "./format.js";
 import { naturalRange } from "./integer-range.js";
-import { exactDecimal, type NumberBound } from "./number-range.js";
+import { exactDecimal } from "../util/index.js";
+import type { NumberBound } from "./number-range.js";
 
 /** Largest |value * 10^k| the grammar writes (15 digits: what a double round-trips). */
 export const MAX_SCALED = 10n ** 15n - 1n;
@@ -73,13 +73,6 @@ export function multipleOfExpr(spec: MultipleOfSpec): Expr | null | undefined {
   const count = floorDiv(hi, M) - ceilDiv(lo, M) + 1n;
   if (count > BigInt(MAX_LISTED)) return undefined;
   return writer.signed(lo, hi, (a, b) => writer.listed(multiplesIn(a, b, M)));
-}
-
-/** Whether m is a binary fraction (D / 10^k with 5^k dividing D): then a double holds it and
- *  its multiples up to MAX_SCALED exactly, and ajv's float test `x / m` is exact for them. */
-export function isBinaryFraction(m: number): boolean {
-  const d = exactDecimal(m);
-  return d.digits % 5n ** BigInt(d.scale) === 0n;
 }
 
 /** Builds the texts of multiples of M (scaled by 10^k) in ranges of X. */

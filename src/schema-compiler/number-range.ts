@@ -15,6 +15,7 @@
 import { chars, empty, lit, repeat, seq, type Expr } from "../grammar/index.js";
 import { cat, union } from "./format.js";
 import { DIGIT, digitRange, naturalRange } from "./integer-range.js";
+import { decimalDigits } from "../util/index.js";
 
 /** One end of a range: a finite JS number, and whether that value itself is in the range. */
 export interface NumberBound {
@@ -43,28 +44,9 @@ const zeros = (min: number): Expr => repeat(lit("0"), min, Infinity);
 /** `text` followed by `rest`, or null when `rest` is the empty language. */
 const prefixed = (text: string, rest: Expr | null): Expr | null => (rest === null ? null : cat(lit(text), rest));
 
-/** |x| as exact decimal digits of its shortest round-trip form (String(1e-7) is "1e-7"). */
+/** |x| as exact decimal digits of its shortest round-trip form (util/decimal.ts). */
 function magnitudeOf(x: number, inclusive: boolean): Magnitude {
-  const m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(Math.abs(x)));
-  if (m === null) throw new RangeError(`not a finite number: ${x}`);
-  const digits = m[1] + (m[2] ?? "");
-  const point = m[1]!.length + Number(m[3] ?? 0);
-  const padded = point <= 0 ? "0".repeat(1 - point) + digits : digits.padEnd(point, "0");
-  const at = Math.max(point, 1);
-  return { int: padded.slice(0, at).replace(/^0+(?=\d)/, ""), frac: padded.slice(at).replace(/0+$/, ""), inclusive };
-}
-
-/** A finite number as an exact decimal: value = (negative ? -1 : 1) * digits / 10^scale, where
- *  digits/10^scale is its shortest round-trip form (0.1 is 1/10, 1e-7 is 1/10^7). */
-export interface ExactDecimal {
-  readonly negative: boolean;
-  readonly digits: bigint;
-  readonly scale: number;
-}
-
-export function exactDecimal(x: number): ExactDecimal {
-  const m = magnitudeOf(x, true);
-  return { negative: x < 0, digits: BigInt(m.int + m.frac), scale: m.frac.length };
+  return { ...decimalDigits(x), inclusive };
 }
 
 function compareMagnitudes(a: Magnitude, b: Magnitude): number {

@@ -20,7 +20,7 @@ import type { CompileContext } from "./context.js";
 import { cat } from "./format.js";
 import { integerRange } from "./integer-range.js";
 import { reportUse } from "./keyword-uses.js";
-import { FRACTION_ZEROS, isBinaryFraction, multipleOfExpr, zeroFractionExpr } from "./multiple-of.js";
+import { FRACTION_ZEROS, multipleOfExpr, zeroFractionExpr } from "./multiple-of.js";
 import { numberRange, type NumberBound } from "./number-range.js";
 
 interface Bounds {
@@ -106,8 +106,7 @@ function compileMultipleOf(ctx: CompileContext, node: SchemaNode, b: Bounds, int
     reportUse(ctx, pointer, "multipleOf", false, "a divisor with prime factors other than 2 and 5 over a wide range; checked after decoding");
     return undefined;
   }
-  const floatsAgree = isBinaryFraction(m);
-  reportUse(ctx, pointer, "multipleOf", true, `exact decimal multiples written without exponent, at most 15 significant digits and ${FRACTION_ZEROS} trailing zeros${floatsAgree ? "" : "; ajv's float division after decoding rejects some of them (0.07 for 0.01)"}`);
+  reportUse(ctx, pointer, "multipleOf", true, `exact decimal multiples written without exponent, at most 15 significant digits and ${FRACTION_ZEROS} trailing zeros`);
   for (const k of BOUND_KEYWORDS) if (node.has(k)) ctx.report.set(pointer, k, "enforced", "intersected with multipleOf");
   if (expr === null) return ctx.unsat(`no multiple of ${m} in range`, "multipleOf", pointer);
   return expr;

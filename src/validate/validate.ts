@@ -7,13 +7,13 @@
  * one schema object for thousands of documents. The draft is chosen from `$schema`
  * (draft-07, 2019-09, 2020-12; 2020-12 when absent, which is what zod v4 emits).
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { _, Ajv, str, type ErrorObject, type FuncKeywordDefinition, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { SchemaError } from "../errors.js";
 import type { JsonSchema, JsonSchemaObject, ZodLike } from "../schema/index.js";
-import { fromPointer, toPointer } from "../util/index.js";
+import { fromPointer, isDecimalMultiple, toPointer } from "../util/index.js";
 import type { Issue } from "./types.js";
 
 export type { ZodLike, ZodSafeParse } from "../schema/index.js";
@@ -46,6 +46,20 @@ function draftOf(schema: JsonSchema): Draft {
 }
 
 /**
+ * `multipleOf` decided on decimals (util/decimal.ts), as JSON text means it and as the grammar
+ * writes it: ajv's own test divides doubles (0.07 / 0.01 is 7.000000000000001, so 0.07 would
+ * fail multipleOf 0.01), and its multipleOfPrecision option only rounds that quotient.
+ */
+const EXACT_MULTIPLE_OF: FuncKeywordDefinition = {
+  keyword: "multipleOf",
+  type: "number",
+  schemaType: "number",
+  errors: false,
+  error: { message: ({ schemaCode }) => str`must be multiple of ${schemaCode}`, params: ({ schemaCode }) => _`{multipleOf: ${schemaCode}}` },
+  validate: (divisor: number, value: number) => Number.isFinite(value) && isDecimalMultiple(value, divisor),
+};
+
+/**
  * Whether the schema needs ajv to track which properties and items were evaluated: only
  * `unevaluatedProperties`/`unevaluatedItems` read it. Conservative (any mention of the word).
  */
@@ -66,6 +80,8 @@ function ajvFor(draft: Draft, evaluated: boolean): AjvInstance {
     // serves unevaluated*, so schemas without them are compiled without it (ajv reads the option
     // at compile time; the constructor gives no other way to turn it off).
     if (!evaluated) (ajv.opts as { unevaluated?: boolean }).unevaluated = false;
+    ajv.removeKeyword("multipleOf");
+    ajv.addKeyword(EXACT_MULTIPLE_OF);
     addFormats(ajv);
     instances.set(key, ajv);
   }

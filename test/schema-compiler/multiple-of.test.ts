@@ -3,7 +3,8 @@
  * number texts, the automaton and the reference matcher accept a text exactly when its decimal
  * value is a multiple of the divisor within the bounds (exact decimal arithmetic, the JSON Schema
  * meaning), within the documented spelling limits (no exponent, at most 15 significant digits,
- * no "-0"). For divisors that are binary fractions, ajv's float test agrees on every such text.
+ * no "-0"). For divisors that are binary fractions, ajv's float test agrees on every such text; for
+ * all, src/validate's decimal test does.
  * Also: integers written with a zero fraction (draft 6 on), and the report.
  */
 
@@ -11,6 +12,7 @@ import Ajv from "ajv";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../../src/schema-compiler/index.js";
+import { validate } from "../../src/validate/index.js";
 import { acceptor } from "./support/accept.js";
 import { scaled } from "./support/decimal.js";
 
@@ -128,6 +130,25 @@ describe("multipleOf in the grammar", () => {
     );
   });
 
+  it("the validator decides decimal divisors as the grammar does (0.07 is a multiple of 0.01)", () => {
+    // ajv's own float test refuses 0.07 for 0.01 (7.000000000000001); src/validate decides on decimals.
+    const schemas = [0.01, 0.1, 0.05, 0.3, 1.5, 0.07].map((m) => ({ type: "number", multipleOf: m, minimum: -1000, maximum: 1000 }));
+    const checks = schemas.map((schema) => ({ schema, acc: acceptor(schema, JS), enforced: compileSchema(schema, JS).report.validatedAfter.length === 0 }));
+    // 3 and 7 in the divisor over a wide range: checked after decoding, by the same decimal test.
+    expect(checks.map((c) => c.enforced)).toEqual([true, true, true, false, false, false]);
+    expect(validate(0.07, schemas[0]!).ok).toBe(true);
+    expect(validate(0.071, schemas[0]!).ok).toBe(false);
+    fc.assert(
+      fc.property(fc.constantFrom(...checks), fc.integer({ min: -100_000, max: 100_000 }), fc.nat(3), ({ schema, acc, enforced }, n, s) => {
+        const t = text(BigInt(n), s, 0);
+        const valid = validate(JSON.parse(t), schema).ok;
+        if (enforced) expect(valid, `${schema.multipleOf} ${t}`).toBe(acc.dfa(t));
+        else if (valid) expect(acc.dfa(t), `${schema.multipleOf} ${t}`).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it("spells money amounts and refuses extra precision", () => {
     const acc = acceptor({ type: "number", multipleOf: 0.01, minimum: 0, maximum: 99999999999999.98 }, JS);
     expect(["12345.67", "12345.678", "-0.01", "0", "0.5", "0.50", "9999999999999.99", "1e2"].map(acc.dfa)).toEqual([true, false, false, true, true, true, true, false]);
@@ -149,14 +170,14 @@ describe("multipleOf in the grammar", () => {
     expect(acc.dfa("999999999999999.5")).toBe(false);
   });
 
-  it("reports multipleOf enforced, with the float caveat for decimal divisors, and after decoding otherwise", () => {
+  it("reports multipleOf enforced, and after decoding otherwise", () => {
     const uses = (schema: object) => {
       const { report } = compileSchema(schema, JS);
       return { enforced: report.enforced.filter((u) => u.keyword === "multipleOf").map((u) => u.note ?? ""), after: report.validatedAfter.map((u) => u.keyword) };
     };
     expect(uses({ type: "integer", multipleOf: 16 })).toMatchObject({ after: [] });
     expect(uses({ type: "integer", multipleOf: 16 }).enforced[0]).not.toMatch(/ajv/);
-    expect(uses({ type: "number", multipleOf: 0.01 }).enforced[0]).toMatch(/ajv's float division/);
+    expect(uses({ type: "number", multipleOf: 0.01 })).toMatchObject({ after: [] });
     expect(uses({ type: "integer", multipleOf: 7 })).toEqual({ enforced: [], after: ["multipleOf"] });
     expect(uses({ type: "integer", multipleOf: 7, minimum: 0, maximum: 100 }).after).toEqual([]);
     // One inexact use of an occurrence keeps it checked after decoding.
