@@ -10,6 +10,7 @@ import { SchemaError } from "../errors.js";
 import { lit, type Expr } from "../grammar/index.js";
 import { childPointer, isAnnotationKeyword, isRecord, KEYWORDS, normalizeNode, REFUSED, SchemaNode, type JsonSchema, type JsonSchemaObject, type JsonType } from "../schema/index.js";
 import { compileArray } from "./arrays.js";
+import { dependentSchemasApart, type SchemaDependencies } from "./dependencies.js";
 import { LIMITS, type CompileContext } from "./context.js";
 import { CONDITIONAL, conditionalsApart, conditionalSchema, REWRITTEN } from "./conditional.js";
 import { union } from "./format.js";
@@ -86,6 +87,27 @@ function compileSchemaObject(ctx: CompileContext, raw: JsonSchemaObject, pointer
     return compileNode(ctx, merged, pointer, instancePath);
   }
   if (CONDITIONAL.some((k) => node.has(k))) return compileConditional(ctx, node, instancePath);
+  // Past the branch budget (or a size limit) the entries stay, and the object compiler reports them checked after decoding.
+  const dependencies = dependentSchemasApart(normalized, !ctx.legacyRefs);
+  if (dependencies !== undefined && branchCount(dependencies.rest) * 2 ** dependencies.alternatives.length <= LIMITS.maxBranches) {
+    return unlessTooLarge(ctx, () => compileSchemaDependencies(ctx, node, dependencies, instancePath), () => compileWithoutDependencyRewriting(ctx, node, instancePath));
+  }
+  return compileWithoutDependencyRewriting(ctx, node, instancePath);
+}
+
+/** `attempt` (a rewriting), or when it compiles past a size limit, `before` from the grammar and report as they were. */
+function unlessTooLarge(ctx: CompileContext, attempt: () => Expr | null, before: () => Expr | null): Expr | null {
+  const restore = ctx.checkpoint();
+  try {
+    return attempt();
+  } catch (err) {
+    if (!(err instanceof SchemaError) || err.code !== "SCHEMA_TOO_LARGE") throw err;
+    restore();
+    return before();
+  }
+}
+
+function compileWithoutDependencyRewriting(ctx: CompileContext, node: SchemaNode, instancePath: string): Expr | null {
   // An enum decides its `not` per value (values.ts); a string exclusion goes to the string token.
   if (node.has("not") && !node.has("enum") && stringExclusion(node.get("not")) === undefined) return compileNot(ctx, node, instancePath);
   const groups = (["anyOf", "oneOf"] as const).filter((k) => node.has(k));
@@ -132,13 +154,19 @@ function compileAlternatives(ctx: CompileContext, node: SchemaNode, groups: read
   // A oneOf's branches, made pairwise disjoint where that is exact (one-of.ts), become alternatives.
   const oneOf = groups.includes("oneOf") ? exactOneOfBranches(ctx, node.raw, without(ctx, node.raw, ["oneOf"]), branchesOf(node, "oneOf"), pointer) : undefined;
   const lists = (oneOfBranches: readonly unknown[] | undefined): (readonly unknown[])[] => groups.map((g) => (g === "oneOf" ? oneOfBranches! : branchesOf(node, g)));
-  try {
-    return compileCombinations(ctx, node, groups, lists(oneOf?.branches), instancePath);
-  } catch (err) {
-    // A rewriting that makes the schema too large gives way to the branches as written.
-    if (oneOf?.asWritten === undefined || !(err instanceof SchemaError) || err.code !== "SCHEMA_TOO_LARGE") throw err;
-    return compileCombinations(ctx, node, groups, lists(oneOf.asWritten()), instancePath);
-  }
+  const rewriting = oneOf?.rewriting;
+  if (rewriting === undefined) return compileCombinations(ctx, node, groups, lists(oneOf?.branches), instancePath);
+  return unlessTooLarge(
+    ctx,
+    () => {
+      rewriting.recordExact();
+      return compileCombinations(ctx, node, groups, lists(oneOf!.branches), instancePath);
+    },
+    () => {
+      rewriting.recordAsWritten();
+      return compileCombinations(ctx, node, groups, lists(branchesOf(node, "oneOf")), instancePath);
+    },
+  );
 }
 
 /** Each combination of one branch per group, the siblings merged into each, as alternatives. */
@@ -218,6 +246,19 @@ function compileConditional(ctx: CompileContext, node: SchemaNode, instancePath:
   for (const n of conditional.consumed) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);
   if (conditional.schema === true) return compileNode(ctx, rest, pointer, instancePath);
   const combined: JsonSchemaObject = { allOf: [rest, conditional.schema] };
+  ctx.resolver.inheritBase(combined, node.raw);
+  ctx.report.derive(combined, node.raw);
+  return compileNode(ctx, combined, pointer, instancePath);
+}
+
+/** Dependent schemas that are not presence rules, each as "present and satisfying it, or absent" (dependencies.ts), conjoined with the rest. */
+function compileSchemaDependencies(ctx: CompileContext, node: SchemaNode, dependencies: SchemaDependencies, instancePath: string): Expr | null {
+  const pointer = node.pointer;
+  for (const k of dependencies.keywords) ctx.report.verdict(node.raw, k, true, "dependent schemas rewritten as alternatives: the name written and the schema met, or the name absent", pointer);
+  const rest = dependencies.rest;
+  ctx.resolver.inheritBase(rest, node.raw);
+  ctx.report.derive(rest, node.raw);
+  const combined: JsonSchemaObject = { allOf: [rest, ...dependencies.alternatives] };
   ctx.resolver.inheritBase(combined, node.raw);
   ctx.report.derive(combined, node.raw);
   return compileNode(ctx, combined, pointer, instancePath);

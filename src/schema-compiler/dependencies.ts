@@ -4,10 +4,12 @@
  * "A is never written". A name list is such a rule as it stands; a dependent schema is one when
  * it only asks for names (`required`), forbids names (`properties: {b: false}`,
  * `not: {required: [b]}`), says nothing of objects (`true`, `{}`, `type: "object"`), or is
- * `false`. Any other dependent schema is left to the check after decoding.
+ * `false`. Any other dependent schema S of a name k becomes alternatives (dependentSchemasApart):
+ * "k written and S holds, or k not written", exact as it stands; past the branch budget it is
+ * left to the check after decoding.
  */
 
-import { isAnnotationKeyword, isRecord, keywordsWhere, SchemaNode } from "../schema/index.js";
+import { isAnnotationKeyword, isRecord, keywordsWhere, SchemaNode, type JsonSchema, type JsonSchemaObject } from "../schema/index.js";
 
 const DEPENDENCY_KEYWORDS = keywordsWhere((s) => s.family === "dependencies");
 type DependencyKeyword = (typeof DEPENDENCY_KEYWORDS)[number];
@@ -93,4 +95,41 @@ export function readDependencies(node: SchemaNode, draft2019: boolean): Dependen
     keywords.set(keyword, exact);
   }
   return { requires, forbids, absent, names: [...names], keywords };
+}
+
+/** The dependent schemas of `raw` that are not presence rules, each as "present and satisfying it, or absent". */
+export interface SchemaDependencies {
+  /** `raw` without those entries (a keyword left empty goes). */
+  readonly rest: JsonSchemaObject;
+  /** One `anyOf` of the two alternatives per entry taken out. */
+  readonly alternatives: readonly JsonSchema[];
+  /** The keywords entries were taken from. */
+  readonly keywords: readonly DependencyKeyword[];
+}
+
+/**
+ * Takes the dependent schemas that readDependencies cannot read as presence rules out of `raw`
+ * (`draft2019`: dependentSchemas is a keyword), or undefined when there are none. For a name k
+ * and schema S: `anyOf: [{properties: {k: true}, required: [k], allOf: [S]}, {properties: {k: false}}]`.
+ */
+export function dependentSchemasApart(raw: JsonSchemaObject, draft2019: boolean): SchemaDependencies | undefined {
+  const rest: { [k: string]: unknown } = { ...raw };
+  const alternatives: JsonSchema[] = [];
+  const keywords: DependencyKeyword[] = [];
+  for (const keyword of ["dependencies", "dependentSchemas"] as const) {
+    const value = raw[keyword];
+    if (!isRecord(value) || (keyword === "dependentSchemas" && !draft2019)) continue;
+    const kept: { [k: string]: unknown } = {};
+    for (const [name, dep] of Object.entries(value)) {
+      if ((keyword === "dependencies" && isNameList(dep)) || effectOf(dep) !== undefined) kept[name] = dep;
+      // The name is declared first (`properties: {k: true}`), so the grammar writes it before the
+      // properties its schema brings, as the dependency reads (and as presence rules order names).
+      else alternatives.push({ anyOf: [{ properties: { [name]: true }, required: [name], allOf: [dep as JsonSchema] }, { properties: { [name]: false } }] });
+    }
+    if (Object.keys(kept).length === Object.keys(value).length) continue;
+    keywords.push(keyword);
+    if (Object.keys(kept).length === 0) delete rest[keyword];
+    else rest[keyword] = kept;
+  }
+  return alternatives.length === 0 ? undefined : { rest, alternatives, keywords };
 }

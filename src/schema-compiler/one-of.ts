@@ -29,10 +29,11 @@ function partsOf(schema: JsonSchema): readonly JsonSchema[] {
 
 /**
  * The branches of the oneOf `node` (whose siblings are `context`), rewritten to be exact as
- * anyOf where that is possible, and the compile report's verdict on it. A rewriting comes with
- * `asWritten`: the way back (grammar and report as before the rewriting, the branches as written
- * with exactly-one checked after decoding) for when the rewritten branches compile past a size
- * budget, so a schema that compiled before the rewriting still does.
+ * anyOf where that is possible, and the compile report's verdict on it. A rewriting's verdicts
+ * come with it (`rewriting.recordExact`), for the caller to record as it compiles the branches;
+ * when they compile past a size limit the caller takes the written ones instead
+ * (`rewriting.recordAsWritten`: exactly-one checked after decoding), so a schema that compiled
+ * before the rewriting still does.
  */
 export function exactOneOfBranches(
   ctx: CompileContext,
@@ -40,7 +41,7 @@ export function exactOneOfBranches(
   context: unknown,
   branches: readonly unknown[],
   pointer: string,
-): { branches: readonly unknown[]; asWritten?: () => readonly unknown[] } {
+): { branches: readonly unknown[]; rewriting?: { recordExact: () => void; recordAsWritten: () => void } } {
   const prover = new DisjointnessProver(ctx, pointer);
   const pairs = overlappingPairs(prover, context, branches);
   if (pairs.length === 0) {
@@ -52,15 +53,12 @@ export function exactOneOfBranches(
     ctx.report.verdict(node, "oneOf", false, "exactly-one-branch is checked after decoding", pointer);
     return { branches };
   }
-  const restore = ctx.checkpoint();
-  ctx.report.verdict(node, "oneOf", true, "each branch excludes the branches it may overlap (their exact negation): exact as anyOf", pointer);
-  for (const n of rewritten.consumed) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);
-  const asWritten = (): readonly unknown[] => {
-    restore();
-    ctx.report.verdict(node, "oneOf", false, "exactly-one-branch is checked after decoding (its exclusive rewriting is past a size limit)", pointer);
-    return branches;
+  const recordExact = (): void => {
+    ctx.report.verdict(node, "oneOf", true, "each branch excludes the branches it may overlap (their exact negation): exact as anyOf", pointer);
+    for (const n of rewritten.consumed) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);
   };
-  return { branches: rewritten.branches, asWritten };
+  const recordAsWritten = (): void => ctx.report.verdict(node, "oneOf", false, "exactly-one-branch is checked after decoding (its exclusive rewriting is past a size limit)", pointer);
+  return { branches: rewritten.branches, rewriting: { recordExact, recordAsWritten } };
 }
 
 function rewrite(
