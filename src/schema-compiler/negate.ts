@@ -12,8 +12,9 @@
  *   required [a, ..] -> an object without a (`properties: {a: false}`), or ...;
  *   properties {p: S, ..} -> an object whose p is not S, or ...;
  *   minLength n -> a string with maxLength n-1 (and so for the other counts and numeric bounds);
- *   items: false -> a non-empty array.
- * Anything else (oneOf, pattern, format, multipleOf, patternProperties, contains, if, ...) has no
+ *   items: false -> a non-empty array;
+ *   pattern P -> a string matching P's complement, for the shapes pattern-negation.ts knows.
+ * Anything else (oneOf, other patterns, format, multipleOf, patternProperties, contains, if, ...) has no
  * exact positive form here; the compiler then checks the `not` after decoding.
  */
 
@@ -21,6 +22,7 @@ import { jsonString, type Expr } from "../grammar/index.js";
 import { isAnnotationKeyword, isKeyword, isRecord, jsonEqual, KEYWORDS, normalizeNode, SchemaNode, type JsonSchema, type JsonType, type Keyword, type KeywordSpec } from "../schema/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
 import { testRegex } from "./evaluate.js";
+import { complementPattern } from "./pattern-negation.js";
 import type { Beside, TypeName } from "./exclusive.js";
 import { enumOnly } from "./merge.js";
 import { typesOf } from "./values.js";
@@ -161,6 +163,8 @@ class Negator {
       }
       case "uniqueItems":
         return node.get("uniqueItems") === false ? false : undefined;
+      case "pattern":
+        return mapDefined(node.get("pattern"), (p) => mapDefined(complementPattern(p), (complement) => ({ type: "string", pattern: complement })));
       default:
         return isKeyword(k) ? flipBound(k, node) : undefined;
     }

@@ -270,6 +270,22 @@ describe("not: rewritten to an exact positive schema", () => {
     expectAll("validatedAfter", [{ not: { patternProperties: { "^a": { type: "string" } } } }, { not: { items: { type: "string" } } }, { not: { uniqueItems: true } }]);
   });
 
+  it("patterns of one character class: anywhere, all characters (* and +), negated classes and escapes", () => {
+    expectAll("enforced", [
+      { not: { pattern: "b" } },
+      { type: "string", not: { pattern: "(c)" } },
+      { not: { pattern: "^[ab]+$" } },
+      { not: { pattern: "^[ab]*$" } },
+      { not: { pattern: "^[^b]+$" } },
+      { not: { pattern: "^\\w+$" } },
+      { type: "object", properties: { a: { not: { pattern: "^[a-z]+$" } } } },
+      // A string without "b", or a non-string (which every pattern accepts).
+      { oneOf: [{ type: "string" }, { pattern: "b" }] },
+    ]);
+    // Not a single class: no complement here. A pattern beside another's complement: two patterns on one string are not intersected.
+    expectAll("validatedAfter", [{ not: { pattern: "^ab" } }, { not: { pattern: "^[ab]+" } }, { not: { pattern: "^.+$" } }, { oneOf: [{ pattern: "^[a]+$" }, { pattern: "b" }] }]);
+  });
+
   it("enum values decided per value against the sibling keywords", () => {
     expectAll("enforced", [
       { enum: [[], [1, 2, 3], "a"], not: { maxItems: 2 } },
