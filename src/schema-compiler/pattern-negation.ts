@@ -13,10 +13,10 @@ function complementClass(c: string): string | undefined {
   const escapes: Record<string, string> = { "\\d": "\\D", "\\D": "\\d", "\\w": "\\W", "\\W": "\\w", "\\s": "\\S", "\\S": "\\s" };
   if (c in escapes) return escapes[c];
   // A bracket class with no nested brackets (a `]` inside must be escaped, so no unescaped one before the end).
-  const bracket = /^\[(\^?)((?:\\.|[^\\\]\[])*)\]$/su.exec(c);
+  const bracket = /^\[(\^?)((?:\\.|[^\\\][])*)\]$/su.exec(c);
   if (bracket !== null) return bracket[1] === "^" ? `[${bracket[2]}]` : `[^${bracket[2]}]`;
   // One literal character: an escaped metacharacter, or a character that is not one.
-  if (/^\\[\^$\\.*+?()[\]{}|/-]$/u.test(c)) return `[^${c}]`;
+  if (/^\\[$^\\.*+?()[\]{}|/-]$/u.test(c)) return `[^${c}]`;
   if (/^[^\^$\\.*+?()[\]{}|]$/u.test(c)) return `[^${c === "-" ? "\\-" : c}]`;
   return undefined;
 }
