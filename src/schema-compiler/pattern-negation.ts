@@ -17,7 +17,7 @@ function complementClass(c: string): string | undefined {
   if (bracket !== null) return bracket[1] === "^" ? `[${bracket[2]}]` : `[^${bracket[2]}]`;
   // One literal character: an escaped metacharacter, or a character that is not one.
   if (/^\\[$^\\.*+?()[\]{}|/-]$/u.test(c)) return `[^${c}]`;
-  if (/^[^\^$\\.*+?()[\]{}|]$/u.test(c)) return `[^${c === "-" ? "\\-" : c}]`;
+  if (/^[^$^\\.*+?()[\]{}|]$/u.test(c)) return `[^${c === "-" ? "\\-" : c}]`;
   return undefined;
 }
 
