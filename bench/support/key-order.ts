@@ -27,6 +27,9 @@ const DEFAULT_BUDGET = 2_000_000;
  *  WashingtonPost wp_8 on a loaded machine, which it classifies in ~1 s once warm). */
 const DEFAULT_TIME_LIMIT_MS = 5_000;
 
+/** Forced keys writableAfter follows in a row. */
+const FORCED_CHAIN = 4;
+
 export type OrderVerdict = "order" | "rejected";
 
 /** Whether `value`, refused as written, is accepted with its keys in the grammar's order (see above). */
@@ -135,19 +138,28 @@ class OrderSearch {
   private mostPromisingFirst(object: LexObject, remaining: readonly string[], first: boolean): readonly string[] {
     if (remaining.length < 2 || this.exhausted()) return remaining;
     const score = new Map<string, number>();
-    for (const key of remaining) {
-      let writableNext = -1;
-      const prefix = entryPrefix(key, first);
-      if (this.accepts(prefix)) {
-        const value = this.valueText(object.get(key)!, prefix);
-        if (value !== undefined && this.matcher.acceptBytes(encoder.encode(prefix + value))) {
-          writableNext = remaining.filter((k) => k !== key && this.accepts(entryPrefix(k, false))).length;
-          this.matcher.rollback(1);
-        }
-      }
-      score.set(key, writableNext);
-    }
+    for (const key of remaining) score.set(key, this.writableAfter(object, key, remaining, first, FORCED_CHAIN));
     return [...remaining].sort((a, b) => score.get(b)! - score.get(a)!);
+  }
+
+  /**
+   * How many of the other `remaining` keys the grammar takes after `key` and its value (-1 when
+   * it takes neither). When exactly one is taken (a required name the grammar will not skip),
+   * that one is followed, up to `chain` times: after an optional key the next required one may
+   * be the only choice, and the keys after it still count (else skipping the optional key, which
+   * keeps more keys writable next, scores higher and sends the search through every order of
+   * what follows before it comes back).
+   */
+  private writableAfter(object: LexObject, key: string, remaining: readonly string[], first: boolean, chain: number): number {
+    const prefix = entryPrefix(key, first);
+    if (!this.accepts(prefix)) return -1;
+    const value = this.valueText(object.get(key)!, prefix);
+    if (value === undefined || !this.matcher.acceptBytes(encoder.encode(prefix + value))) return -1;
+    const others = remaining.filter((k) => k !== key);
+    const next = others.filter((k) => this.accepts(entryPrefix(k, false)));
+    const count = next.length === 1 && chain > 0 ? 1 + Math.max(0, this.writableAfter(object, next[0]!, others, false, chain - 1)) : next.length;
+    this.matcher.rollback(1);
+    return count;
   }
 
   /**

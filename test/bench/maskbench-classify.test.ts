@@ -117,4 +117,19 @@ describe("key order", () => {
     const compiled = compileUncached(schema, vocabulary, MASKBENCH_OPTIONS);
     expect(orderVerdict(compiled.tokens.matcher(), parseJsonKeepingNumbers(json), 5_000, 60_000)).toBe("order");
   });
+
+  it("an optional key before a required one is written first, not found after every order of what follows", () => {
+    // Github_hard---o66237: after the optional "editorScheme" only the required "ui" may come, so
+    // counting only the keys writable next put "ui" first, and the search went through the orders
+    // of a 42-key object further on before coming back.
+    const inner = Array.from({ length: 12 }, (_, i) => `k${String(i).padStart(2, "0")}`);
+    const schema = {
+      type: "object",
+      properties: { opt: { type: "string" }, req: { type: "integer" }, more: { type: "integer" }, inner: { type: "object", properties: Object.fromEntries(inner.map((k) => [k, { type: "integer" }])) }, last: { type: "integer" } },
+      required: ["req"],
+    };
+    const json = `{"opt": "x", "req": 1, "more": 2, "inner": {${[...inner].reverse().map((k, i) => `"${k}": ${i}`).join(", ")}}, "last": 3}`;
+    const compiled = compileUncached(schema, vocabulary, MASKBENCH_OPTIONS);
+    expect(orderVerdict(compiled.tokens.matcher(), parseJsonKeepingNumbers(json), 20_000, 60_000)).toBe("order");
+  });
 });
