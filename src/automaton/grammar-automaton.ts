@@ -18,10 +18,10 @@
 import { PocketExtractError } from "../errors.js";
 import { RuleAnalysis, type RuleSet } from "./rules/index.js";
 import { MANY_BYTES, NO_BYTE, UNREACHABLE } from "./fsa/index.js";
+import { Frames, grow, NO_FRAME } from "./frames.js";
 
 /** Transition table entry not computed yet; -1 is dead. */
 export const UNKNOWN = -2;
-const NO_FRAME = -1;
 
 /**
  * The byte-level automaton of a whole grammar: a stack of rule automata stepped one byte at a time,
@@ -50,7 +50,9 @@ export class GrammarAutomaton {
   private forced = new Int16Array(64);
   private closures: Int32Array[] = [];
   private readonly byKernel = new Map<string, number>();
-  private readonly bySingleFrame = new Map<number, number>();
+  /** The state whose kernel is this one frame alone, + 1 (0: none yet): most states are one
+   *  configuration, found without building a key. */
+  private stateOfFrame = new Int32Array(64);
   /** closure()'s scratch: frames seen (== closureStamp) in the closure being built, its output and stack. */
   private closureSeen = new Int32Array(64);
   private closureStamp = 0;
@@ -62,7 +64,7 @@ export class GrammarAutomaton {
     private readonly maxStates: number,
   ) {
     this.analysis = new RuleAnalysis(rules);
-    this.frames = new Frames(rules.maxRules, rules.maxDepth + 1);
+    this.frames = new Frames();
     // Fewer classes mean fewer transitions to compute and narrower tables.
     const { classOf, numClasses } = rules.byteClasses();
     this.classOf = classOf;
@@ -119,7 +121,9 @@ export class GrammarAutomaton {
   canStepClass(state: number, cls: number): boolean {
     const known = this.trans[state * this.numClasses + cls]!;
     if (known !== UNKNOWN) return known >= 0;
-    return this.closures[state]!.some((f) => this.frameNext(f, cls) >= 0);
+    const closure = this.closures[state]!;
+    for (let i = 0; i < closure.length; i++) if (this.frameNext(closure[i]!, cls) >= 0) return true;
+    return false;
   }
 
   /** The rule state frame `f`'s top moves to on class `cls`, or -1. */
@@ -158,7 +162,7 @@ export class GrammarAutomaton {
     let closures = 0;
     for (const c of this.closures) closures += c.byteLength;
     const perState = this.accepting.byteLength + this.dist.byteLength + this.forced.byteLength;
-    return this.trans.byteLength + this.plainBudget.byteLength + perState + closures + this.frames.memoryBytes();
+    return this.trans.byteLength + this.plainBudget.byteLength + perState + closures + this.frames.memoryBytes() + this.stateOfFrame.byteLength;
   }
 
   private intern(kernel: number[]): number {
@@ -166,10 +170,11 @@ export class GrammarAutomaton {
       kernel.sort((a, b) => a - b);
       dedupe(kernel);
     }
-    // Most states are one configuration: keyed by its frame id, without building a string.
-    const key = kernel.length === 1 ? kernel[0]! : kernel.join(",");
-    const known = typeof key === "number" ? this.bySingleFrame.get(key) : this.byKernel.get(key);
-    if (known !== undefined) return known;
+    const single = kernel.length === 1 ? kernel[0]! : -1;
+    const key = single >= 0 ? "" : kernel.join(",");
+    if (single >= this.stateOfFrame.length) this.stateOfFrame = grow(this.stateOfFrame, Math.max(single + 1, this.stateOfFrame.length * 2));
+    const known = single >= 0 ? this.stateOfFrame[single]! - 1 : (this.byKernel.get(key) ?? -1);
+    if (known >= 0) return known;
     const id = this.count++;
     if (id >= this.maxStates) {
       throw new PocketExtractError(
@@ -178,7 +183,7 @@ export class GrammarAutomaton {
       );
     }
     this.ensureCapacity(id + 1);
-    if (typeof key === "number") this.bySingleFrame.set(key, id);
+    if (single >= 0) this.stateOfFrame[single] = id + 1;
     else this.byKernel.set(key, id);
     const closure = this.closure(kernel);
     this.closures[id] = closure;
@@ -260,61 +265,6 @@ export class GrammarAutomaton {
     this.dist = grow(this.dist, size);
     this.forced = grow(this.forced, size);
   }
-}
-
-/** Interned stack frames: (parent frame, rule, rule state, depth left), with the fewest bytes
- *  that complete the whole stack. */
-class Frames {
-  parent = new Int32Array(64);
-  rule = new Int32Array(64);
-  state = new Int32Array(64);
-  depth = new Int32Array(64);
-  dist = new Int32Array(64);
-  private count = 0;
-  private readonly ids = new Map<number, Map<number, number>>();
-
-  constructor(
-    private readonly numRules: number,
-    /** Depth values a frame can have (0..maxDepth). */
-    private readonly depths: number,
-  ) {}
-
-  intern(parent: number, rule: number, state: number, depth: number, analysis: RuleAnalysis): number {
-    // Keyed by (parent, rule), then (state, depth): numbers, not strings (this is on every miss).
-    const outer = (parent + 1) * this.numRules + rule;
-    let byState = this.ids.get(outer);
-    if (byState === undefined) this.ids.set(outer, (byState = new Map()));
-    const inner = state * this.depths + depth;
-    const known = byState.get(inner);
-    if (known !== undefined) return known;
-    const id = this.count++;
-    if (id >= this.parent.length) {
-      const size = this.parent.length * 2;
-      this.parent = grow(this.parent, size);
-      this.rule = grow(this.rule, size);
-      this.state = grow(this.state, size);
-      this.depth = grow(this.depth, size);
-      this.dist = grow(this.dist, size);
-    }
-    this.parent[id] = parent;
-    this.rule[id] = rule;
-    this.state[id] = state;
-    this.depth[id] = depth;
-    const own = analysis.of(rule, depth).dist(state);
-    this.dist[id] = parent === NO_FRAME ? own : Math.min(UNREACHABLE, own + this.dist[parent]!);
-    byState.set(inner, id);
-    return id;
-  }
-
-  memoryBytes(): number {
-    return this.parent.byteLength * 5 + this.count * 48;
-  }
-}
-
-function grow<T extends Int32Array | Int16Array | Uint8Array>(array: T, size: number): T {
-  const out = new (array.constructor as new (n: number) => T)(size);
-  out.set(array);
-  return out;
 }
 
 function dedupe(sorted: number[]): number[] {
