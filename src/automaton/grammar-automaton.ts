@@ -39,6 +39,9 @@ export class GrammarAutomaton {
   /** plainBudget[s * 4 + p]: plain-text characters state s provably survives at UTF-8 position p
    *  (rule-analysis.ts). Replaced when it grows, like `trans`. */
   plainBudget: Int32Array;
+  /** leafAlive[s * numClasses + c] = 1: canStepClass found a move there without building its
+   *  state (trans stays UNKNOWN until something reads past it). */
+  private leafAlive: Uint8Array;
 
   private readonly analysis: RuleAnalysis;
   /** A byte of each class (what a rule's own class of it is read from). */
@@ -57,6 +60,7 @@ export class GrammarAutomaton {
   private closureSeen = new Int32Array(64);
   private closureStamp = 0;
   private readonly closureOut: number[] = [];
+  private readonly kernelScratch: number[] = [];
   private readonly closureStack: number[] = [];
 
   constructor(
@@ -73,6 +77,7 @@ export class GrammarAutomaton {
     for (let b = 255; b >= 0; b--) this.classByte[classOf[b]!] = b;
     this.trans = new Int32Array(64 * this.numClasses).fill(UNKNOWN);
     this.plainBudget = new Int32Array(64 * 4);
+    this.leafAlive = new Uint8Array(64 * this.numClasses);
     const root = rules.root;
     this.start = this.intern([this.frames.intern(NO_FRAME, root, rules.dfa(root).start, rules.maxDepth, this.analysis)]);
   }
@@ -105,8 +110,12 @@ export class GrammarAutomaton {
     const at = state * this.numClasses + cls;
     if (this.trans[at] !== UNKNOWN) return this.trans[at]!;
     const { frames, analysis } = this;
-    const kernel: number[] = [];
-    for (const f of this.closures[state]!) {
+    // Scratch: intern reads the kernel and keeps none of it (closure copies what it keeps).
+    const kernel = this.kernelScratch;
+    kernel.length = 0;
+    const closure = this.closures[state]!;
+    for (let i = 0; i < closure.length; i++) {
+      const f = closure[i]!;
       const t = this.frameNext(f, cls);
       if (t >= 0) kernel.push(frames.intern(frames.parent[f]!, frames.rule[f]!, t, frames.depth[f]!, analysis));
     }
@@ -119,10 +128,21 @@ export class GrammarAutomaton {
   /** Whether class `cls` can follow `state`, without building the state it leads to (for trie
    *  leaves, whose next state nothing reads). */
   canStepClass(state: number, cls: number): boolean {
-    const known = this.trans[state * this.numClasses + cls]!;
+    const at = state * this.numClasses + cls;
+    const known = this.trans[at]!;
     if (known !== UNKNOWN) return known >= 0;
+    if (this.leafAlive[at] === 1) return true;
+    // A trie walk asks this for every leaf: sibling leaves share a class, and other states'
+    // walks reach the same (state, class). A death is final (the same -1 stepClass would
+    // store); a move is only marked, since building its state is what this avoids.
     const closure = this.closures[state]!;
-    for (let i = 0; i < closure.length; i++) if (this.frameNext(closure[i]!, cls) >= 0) return true;
+    for (let i = 0; i < closure.length; i++) {
+      if (this.frameNext(closure[i]!, cls) >= 0) {
+        this.leafAlive[at] = 1;
+        return true;
+      }
+    }
+    this.trans[at] = -1;
     return false;
   }
 
@@ -162,12 +182,12 @@ export class GrammarAutomaton {
     let closures = 0;
     for (const c of this.closures) closures += c.byteLength;
     const perState = this.accepting.byteLength + this.dist.byteLength + this.forced.byteLength;
-    return this.trans.byteLength + this.plainBudget.byteLength + perState + closures + this.frames.memoryBytes() + this.stateOfFrame.byteLength;
+    return this.trans.byteLength + this.leafAlive.byteLength + this.plainBudget.byteLength + perState + closures + this.frames.memoryBytes() + this.stateOfFrame.byteLength;
   }
 
   private intern(kernel: number[]): number {
     if (kernel.length > 1) {
-      kernel.sort((a, b) => a - b);
+      kernel.sort(ascending);
       dedupe(kernel);
     }
     const single = kernel.length === 1 ? kernel[0]! : -1;
@@ -236,7 +256,8 @@ export class GrammarAutomaton {
     let dist = UNREACHABLE;
     let forced: number = NO_BYTE;
     for (let p = 0; p < 4; p++) this.plainBudget[id * 4 + p] = -1;
-    for (const f of closure) {
+    for (let i = 0; i < closure.length; i++) {
+      const f = closure[i]!;
       const rule = frames.rule[f]!;
       const state = frames.state[f]!;
       const table = analysis.of(rule, frames.depth[f]!);
@@ -261,6 +282,7 @@ export class GrammarAutomaton {
     trans.fill(UNKNOWN, this.trans.length);
     this.trans = trans;
     this.plainBudget = grow(this.plainBudget, size * 4);
+    this.leafAlive = grow(this.leafAlive, size * this.numClasses);
     this.accepting = grow(this.accepting, size);
     this.dist = grow(this.dist, size);
     this.forced = grow(this.forced, size);
@@ -273,3 +295,5 @@ function dedupe(sorted: number[]): number[] {
   sorted.length = n;
   return sorted;
 }
+
+const ascending = (a: number, b: number): number => a - b;

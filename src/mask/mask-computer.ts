@@ -7,7 +7,7 @@
  * way (grammar-automaton.ts), which is the only slow path.
  */
 import { UNKNOWN } from "../automaton/index.js";
-import { forEachBit, setBit, setRange, wordsFor } from "../util/index.js";
+import { setBit, setRange, wordsFor } from "../util/index.js";
 import type { MaskAutomaton, VocabIndex } from "./mask-types.js";
 
 export class MaskComputer {
@@ -29,15 +29,33 @@ export class MaskComputer {
     const accepted = this.walk(state);
     const { trie, textMask } = this.index;
     const order = trie.order;
-    // Convert trie order to id order by iterating whichever of set/clear bits is rarer.
+    // Convert trie order to id order by iterating whichever of set/clear bits is rarer (bits
+    // past numTokens are never set, so only the clear bits' last word needs trimming).
+    const bits = this.orderBits;
+    const words = bits.length;
     if (accepted * 2 > trie.numTokens) {
       out.set(textMask);
-      forEachBit(this.orderBits, trie.numTokens, 0, (i) => {
-        const id = order[i]!;
-        out[id >>> 5]! &= ~(1 << (id & 31));
-      });
+      const tail = trie.numTokens & 31;
+      for (let w = 0; w < words; w++) {
+        let v = ~bits[w]!;
+        if (w === words - 1 && tail !== 0) v &= ~0 >>> (32 - tail);
+        while (v !== 0) {
+          const low = v & -v;
+          const id = order[(w << 5) + 31 - Math.clz32(low)]!;
+          out[id >>> 5]! &= ~(1 << (id & 31));
+          v ^= low;
+        }
+      }
     } else {
-      forEachBit(this.orderBits, trie.numTokens, 1, (i) => setBit(out, order[i]!));
+      for (let w = 0; w < words; w++) {
+        let v = bits[w]!;
+        while (v !== 0) {
+          const low = v & -v;
+          const id = order[(w << 5) + 31 - Math.clz32(low)]!;
+          out[id >>> 5]! |= 1 << (id & 31);
+          v ^= low;
+        }
+      }
     }
     if (this.automaton.isAccepting(state)) for (const id of this.index.eosIds) setBit(out, id);
   }
