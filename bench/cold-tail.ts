@@ -3,7 +3,10 @@
  * (compile, then every test instance token by token on cold caches; in this process, not a
  * worker) and labels each token's time with what happened inside it:
  *
- *   npx tsx bench/cold-tail.ts [dir] [--sample N] [--seed S]   (run with --expose-gc for exact GC timing)
+ *   npx tsx bench/cold-tail.ts [dir] [--sample N] [--seed S] [--compile-only]
+ *
+ * `--compile-only` skips the token loops: under `valgrind --tool=callgrind` (repeatable on a
+ * loaded machine), a run's instruction count minus its compile-only run's is the token loops'.
  *
  *   gc      a garbage-collection pause overlapped the token (perf_hooks "gc" entries)
  *   rule    a rule automaton was built for the first time (states too)
@@ -31,7 +34,7 @@ const GC_KINDS: Record<number, string> = { 1: "minor", 2: "major", 4: "increment
 const CLASSES = ["gc", "rule", "states", "mask", "cached"] as const;
 type TokenClass = (typeof CLASSES)[number];
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { sample: { type: "string", default: "300" }, seed: { type: "string", default: "1" } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { sample: { type: "string", default: "300" }, seed: { type: "string", default: "1" }, "compile-only": { type: "boolean", default: false } } });
 const dir = fromRoot(positionals[0] ?? DEFAULT_MASKBENCH_DIR);
 const names = listMaskbench(dir);
 if (!names) {
@@ -69,7 +72,7 @@ for (const name of chosen) {
   // States whose mask was filled before: the cache has them (it holds far more than a file needs).
   const masked = new Set<number>();
   const cpuBefore = process.cpuUsage();
-  for (const test of file.tests) {
+  for (const test of values["compile-only"] ? [] : file.tests) {
     const matcher = grammar.matcher();
     for (const id of vocabulary.encode(test.text)) {
       const states = automaton.numStates;
