@@ -17,7 +17,7 @@
  */
 import { PocketExtractError } from "../errors.js";
 import { RuleAnalysis, type RuleSet } from "./rules/index.js";
-import { MANY_BYTES, NO_BYTE, UNREACHABLE } from "./fsa/index.js";
+import { IntList, MANY_BYTES, NO_BYTE, UNREACHABLE } from "./fsa/index.js";
 import { Frames, grow, NO_FRAME } from "./frames.js";
 
 /** Transition table entry not computed yet; -1 is dead. */
@@ -59,9 +59,9 @@ export class GrammarAutomaton {
   /** closure()'s scratch: frames seen (== closureStamp) in the closure being built, its output and stack. */
   private closureSeen = new Int32Array(64);
   private closureStamp = 0;
-  private readonly closureOut: number[] = [];
-  private readonly kernelScratch: number[] = [];
-  private readonly closureStack: number[] = [];
+  private readonly closureOut = new IntList();
+  private readonly closureStack = new IntList();
+  private readonly kernelScratch = new IntList();
 
   constructor(
     private readonly rules: RuleSet,
@@ -79,7 +79,8 @@ export class GrammarAutomaton {
     this.plainBudget = new Int32Array(64 * 4);
     this.leafAlive = new Uint8Array(64 * this.numClasses);
     const root = rules.root;
-    this.start = this.intern([this.frames.intern(NO_FRAME, root, rules.dfa(root).start, rules.maxDepth, this.analysis)]);
+    this.kernelScratch.push(this.frames.intern(NO_FRAME, root, rules.dfa(root).start, rules.maxDepth, this.analysis));
+    this.start = this.intern(this.kernelScratch);
   }
 
   /** States built so far (they are built on demand). */
@@ -112,7 +113,7 @@ export class GrammarAutomaton {
     const { frames, analysis } = this;
     // Scratch: intern reads the kernel and keeps none of it (closure copies what it keeps).
     const kernel = this.kernelScratch;
-    kernel.length = 0;
+    kernel.clear();
     const closure = this.closures[state]!;
     for (let i = 0; i < closure.length; i++) {
       const f = closure[i]!;
@@ -185,13 +186,11 @@ export class GrammarAutomaton {
     return this.trans.byteLength + this.leafAlive.byteLength + this.plainBudget.byteLength + perState + closures + this.frames.memoryBytes() + this.stateOfFrame.byteLength;
   }
 
-  private intern(kernel: number[]): number {
-    if (kernel.length > 1) {
-      kernel.sort(ascending);
-      dedupe(kernel);
-    }
-    const single = kernel.length === 1 ? kernel[0]! : -1;
-    const key = single >= 0 ? "" : kernel.join(",");
+  /** The state of `kernel` (scratch: sorted and deduplicated here, which makes it canonical). */
+  private intern(kernel: IntList): number {
+    kernel.sortUnique();
+    const single = kernel.length === 1 ? kernel.at(0) : -1;
+    const key = single >= 0 ? "" : kernel.view().join(",");
     if (single >= this.stateOfFrame.length) this.stateOfFrame = grow(this.stateOfFrame, Math.max(single + 1, this.stateOfFrame.length * 2));
     const known = single >= 0 ? this.stateOfFrame[single]! - 1 : (this.byKernel.get(key) ?? -1);
     if (known >= 0) return known;
@@ -212,15 +211,15 @@ export class GrammarAutomaton {
   }
 
   /** The kernel plus everything calls and returns reach without reading a byte. */
-  private closure(kernel: readonly number[]): Int32Array {
+  private closure(kernel: IntList): Int32Array {
     const { frames, analysis, rules } = this;
     // Scratch reused across states (closure never re-enters itself): building a state is on the
     // first document's path, and allocation there is what brings garbage-collection pauses.
     const out = this.closureOut;
     const stack = this.closureStack;
-    out.length = 0;
-    stack.length = 0;
-    for (const f of kernel) stack.push(f);
+    out.clear();
+    stack.clear();
+    for (let i = 0; i < kernel.length; i++) stack.push(kernel.at(i));
     const stamp = ++this.closureStamp;
     while (stack.length > 0) {
       const f = stack.pop()!;
@@ -247,7 +246,7 @@ export class GrammarAutomaton {
       // A rule state at distance 0 from the rule's end accepts: the caller may continue.
       if (frames.parent[f] !== NO_FRAME && analysis.of(rule, depth).dist(state) === 0) stack.push(frames.parent[f]!);
     }
-    return Int32Array.from(out);
+    return out.copy();
   }
 
   private describe(id: number, closure: Int32Array): void {
@@ -288,12 +287,3 @@ export class GrammarAutomaton {
     this.forced = grow(this.forced, size);
   }
 }
-
-function dedupe(sorted: number[]): number[] {
-  let n = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i]!;
-  sorted.length = n;
-  return sorted;
-}
-
-const ascending = (a: number, b: number): number => a - b;

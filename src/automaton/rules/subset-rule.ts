@@ -189,7 +189,9 @@ class SubsetTables implements RuleTables {
     // (plain-text-budget.ts: a budget is one less than the characters started up to a death).
     let best = pos === 0 ? 0 : NO_BUDGET;
     const { nfaDist } = this;
-    for (const s of this.rule.subsets.subsets[state]!) {
+    const members = this.rule.subsets.subsets[state]!;
+    for (let i = 0; i < members.length; i++) {
+      const s = members[i]!;
       if (nfaDist[s]! < UNREACHABLE) best = Math.max(best, this.rule.memberBudget(s, pos));
     }
     // Every grammar-automaton state with a frame here asks again (a subset can have hundreds
@@ -210,7 +212,8 @@ class SubsetTables implements RuleTables {
     if (d < 0) {
       d = UNREACHABLE;
       const { nfaDist } = this;
-      for (const s of this.rule.subsets.subsets[state]!) d = Math.min(d, nfaDist[s]!);
+      const members = this.rule.subsets.subsets[state]!;
+      for (let i = 0; i < members.length; i++) d = Math.min(d, nfaDist[members[i]!]!);
       this.least[state] = d;
     }
     return d;
