@@ -12,7 +12,7 @@
 import { UNKNOWN } from "../automaton/index.js";
 import { setBit, setRange, wordsFor } from "../util/index.js";
 import type { MaskAutomaton, VocabIndex } from "./mask-types.js";
-import { plainStep, plainTailsOf } from "./plain-tails.js";
+import { plainStep } from "./plain-tails.js";
 import type { AnnotatedTrie } from "./trie-annotations.js";
 
 /** A state that survives fewer plain characters than any token spells cannot be a plain loop
@@ -78,7 +78,7 @@ export class MaskComputer {
 
   /** The plain-text tokens, then each tail trie walked from the loop's state at its position. */
   private computeLoop(out: Uint32Array): void {
-    const { plainMask, tails } = plainTailsOf(this.index);
+    const { plainMask, tails } = this.index.plainTails;
     out.set(plainMask);
     let visited = 0;
     for (let p = 0; p < 4; p++) {

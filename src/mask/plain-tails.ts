@@ -12,8 +12,7 @@
  */
 import { plainLeadPending } from "../automaton/index.js";
 import { TokenTrie } from "../tokens/index.js";
-import { setBit, wordsFor } from "../util/index.js";
-import type { VocabIndex } from "./mask-types.js";
+import { hasBit, setBit, wordsFor } from "../util/index.js";
 import { annotateTrie, type AnnotatedTrie } from "./trie-annotations.js";
 
 export interface PlainTails {
@@ -25,22 +24,23 @@ export interface PlainTails {
   readonly memoryBytes: number;
 }
 
-const made = new WeakMap<VocabIndex, PlainTails>();
-
-/** The plain tails of `index`'s vocabulary (made on first use). */
-export function plainTailsOf(index: VocabIndex): PlainTails {
-  let tails = made.get(index);
-  if (tails === undefined) made.set(index, (tails = makePlainTails(index)));
-  return tails;
+/** What makePlainTails reads of the vocabulary index being built. */
+export interface TokenBytes {
+  readonly width: number;
+  readonly byteOffsets: Uint32Array;
+  readonly byteData: Uint8Array;
+  /** The ids with text bytes (the tokens of the vocabulary trie). */
+  readonly textMask: Uint32Array;
 }
 
-function makePlainTails(index: VocabIndex): PlainTails {
-  const { byteOffsets, byteData, width, textMask } = index;
+/** Splits the vocabulary's text tokens into all-plain ones and tails (vocab-index.ts makes this
+ *  once per vocabulary). */
+export function makePlainTails({ byteOffsets, byteData, width, textMask }: TokenBytes): PlainTails {
   const plainMask = new Uint32Array(wordsFor(width));
   const tailIds: number[][] = [[], [], [], []];
   const tailBytes: Uint8Array[][] = [[], [], [], []];
   for (let id = 0; id < width; id++) {
-    if ((textMask[id >>> 5]! & (1 << (id & 31))) === 0) continue;
+    if (!hasBit(textMask, id)) continue;
     const start = byteOffsets[id]!;
     const end = byteOffsets[id + 1]!;
     let pos = 0;

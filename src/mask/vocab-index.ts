@@ -1,7 +1,8 @@
 /**
  * Everything the mask engine precomputes once per vocabulary, independent of any grammar:
- * the token trie, a flat table of token bytes (for `accept`), the mask of all text tokens, and
- * per-trie-node UTF-8 annotations used to accept whole subtrees inside free text (see `skipChars`).
+ * the token trie, a flat table of token bytes (for `accept`), the mask of all text tokens,
+ * per-trie-node UTF-8 annotations used to accept whole subtrees inside free text (see `skipChars`),
+ * and the plain tails free string bodies are masked from (plain-tails.ts).
  * Built lazily and shared by every grammar compiled for the same vocabulary.
  */
 import { packBytes } from "../tokens/index.js";
@@ -11,6 +12,7 @@ import { buildAutomaton } from "../automaton/index.js";
 import { jsonString } from "../grammar/index.js";
 import { setBit, wordsFor } from "../util/index.js";
 import { MaskComputer } from "./mask-computer.js";
+import { makePlainTails } from "./plain-tails.js";
 import { annotateTrie } from "./trie-annotations.js";
 import type { VocabIndex } from "./mask-types.js";
 
@@ -39,6 +41,7 @@ function buildVocabIndex(vocabulary: Vocabulary): VocabIndex {
   for (let id = 0; id < width; id++) if (byteOffsets[id + 1]! > byteOffsets[id]!) setBit(textMask, id);
 
   const { utf8Pos, skipChars } = annotateTrie(trie);
+  const plainTails = makePlainTails({ width, byteOffsets, byteData, textMask });
   return {
     vocabulary,
     trie,
@@ -50,8 +53,15 @@ function buildVocabIndex(vocabulary: Vocabulary): VocabIndex {
     eosIds: vocabulary.eosIds,
     utf8Pos,
     skipChars,
+    plainTails,
     memoryBytes:
-      trie.memoryBytes + byteOffsets.byteLength + byteData.byteLength + textMask.byteLength + utf8Pos.byteLength + skipChars.byteLength,
+      trie.memoryBytes +
+      byteOffsets.byteLength +
+      byteData.byteLength +
+      textMask.byteLength +
+      utf8Pos.byteLength +
+      skipChars.byteLength +
+      plainTails.memoryBytes,
   };
 }
 

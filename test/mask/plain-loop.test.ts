@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileGrammar, type TokenGrammar } from "../../src/mask/index.js";
 import { MaskComputer } from "../../src/mask/mask-computer.js";
-import { plainTailsOf } from "../../src/mask/plain-tails.js";
 import { mulberry32 } from "../../src/engines/testing/prng.js";
 import type { JsonSchemaObject } from "../../src/schema/index.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
@@ -91,7 +90,7 @@ describe("plain-loop masks (free string bodies)", () => {
 
   it("splits the vocabulary into all-plain tokens and tails from the first other byte", () => {
     const grammar = compileGrammar({ type: "string" }, vocabulary, { mode: "jsonschema", cache: false }).tokens;
-    const { plainMask, tails } = plainTailsOf(grammar.index);
+    const { plainMask, tails } = grammar.index.plainTails;
     const quote = vocabulary.encode('"')[0]!;
     const word = vocabulary.encode("hello")[0]!;
     expect(hasBit(plainMask, word)).toBe(true);
