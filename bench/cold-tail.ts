@@ -3,7 +3,10 @@
  * (compile, then every test instance token by token on cold caches; in this process, not a
  * worker) and labels each token's time with what happened inside it:
  *
- *   npx tsx bench/cold-tail.ts [dir] [--sample N] [--seed S]   (run with --expose-gc for exact GC timing)
+ *   npx tsx bench/cold-tail.ts [dir] [--sample N] [--seed S] [--compile-only]
+ *
+ * `--compile-only` skips the token loops: under `valgrind --tool=callgrind` (repeatable on a
+ * loaded machine), a run's instruction count minus its compile-only run's is the token loops'.
  *
  *   gc      a garbage-collection pause overlapped the token (perf_hooks "gc" entries)
  *   rule    a rule automaton was built for the first time (states too)
@@ -26,10 +29,12 @@ import { percentile, Samples, summarize } from "./support/stats.js";
 import { fmt, formatTable, pct } from "./support/table.js";
 import { warmUp } from "./support/warm-up.js";
 
+/** perf_hooks constants.NODE_PERFORMANCE_GC_* by value. */
+const GC_KINDS: Record<number, string> = { 1: "minor", 2: "major", 4: "incremental", 8: "weakcb" };
 const CLASSES = ["gc", "rule", "states", "mask", "cached"] as const;
 type TokenClass = (typeof CLASSES)[number];
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { sample: { type: "string", default: "300" }, seed: { type: "string", default: "1" } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { sample: { type: "string", default: "300" }, seed: { type: "string", default: "1" }, "compile-only": { type: "boolean", default: false } } });
 const dir = fromRoot(positionals[0] ?? DEFAULT_MASKBENCH_DIR);
 const names = listMaskbench(dir);
 if (!names) {
@@ -67,7 +72,7 @@ for (const name of chosen) {
   // States whose mask was filled before: the cache has them (it holds far more than a file needs).
   const masked = new Set<number>();
   const cpuBefore = process.cpuUsage();
-  for (const test of file.tests) {
+  for (const test of values["compile-only"] ? [] : file.tests) {
     const matcher = grammar.matcher();
     for (const id of vocabulary.encode(test.text)) {
       const states = automaton.numStates;
@@ -112,6 +117,13 @@ const sorted = Float64Array.from(us).sort();
 const total = us.reduce((a, b) => a + b, 0);
 const summary = summarize(us);
 console.log(`cold-tail: ${chosen.length} files, ${us.length} first-pass tokens, ${gcPauses.length} GC pauses (${fmt(gcPauses.reduce((n, p) => n + p.duration, 0))} ms)`);
+const gcKinds = new Map<string, { count: number; ms: number; maxMs: number }>();
+for (const pause of gcPauses) {
+  const kind = GC_KINDS[(pause as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0] ?? "other";
+  const k = gcKinds.get(kind) ?? { count: 0, ms: 0, maxMs: 0 };
+  gcKinds.set(kind, { count: k.count + 1, ms: k.ms + pause.duration, maxMs: Math.max(k.maxMs, pause.duration) });
+}
+console.log(`GC by kind: ${[...gcKinds].map(([kind, k]) => `${kind} ${k.count} (${fmt(k.ms)} ms, max ${fmt(k.maxMs)} ms)`).join(", ")}`);
 console.log(`token us: p50 ${fmt(summary.p50)}  p99 ${fmt(summary.p99)}  p99.9 ${fmt(summary.p999)}  max ${fmt(summary.max)}  avg ${fmt(summary.avg)}`);
 const byClass = (minUs: number, topN?: number): string[][] => {
   const idx = [...us.keys()].filter((i) => us[i]! >= minUs).sort((a, b) => us[b]! - us[a]!).slice(0, topN);

@@ -17,11 +17,11 @@
  */
 import { PocketExtractError } from "../errors.js";
 import { RuleAnalysis, type RuleSet } from "./rules/index.js";
-import { MANY_BYTES, NO_BYTE, UNREACHABLE } from "./fsa/index.js";
+import { IntList, MANY_BYTES, NO_BYTE, UNREACHABLE } from "./fsa/index.js";
+import { Frames, grow, NO_FRAME } from "./frames.js";
 
 /** Transition table entry not computed yet; -1 is dead. */
 export const UNKNOWN = -2;
-const NO_FRAME = -1;
 
 /**
  * The byte-level automaton of a whole grammar: a stack of rule automata stepped one byte at a time,
@@ -39,6 +39,9 @@ export class GrammarAutomaton {
   /** plainBudget[s * 4 + p]: plain-text characters state s provably survives at UTF-8 position p
    *  (rule-analysis.ts). Replaced when it grows, like `trans`. */
   plainBudget: Int32Array;
+  /** leafAlive[s * numClasses + c] = 1: canStepClass found a move there without building its
+   *  state (trans stays UNKNOWN until something reads past it). */
+  private leafAlive: Uint8Array;
 
   private readonly analysis: RuleAnalysis;
   /** A byte of each class (what a rule's own class of it is read from). */
@@ -50,19 +53,22 @@ export class GrammarAutomaton {
   private forced = new Int16Array(64);
   private closures: Int32Array[] = [];
   private readonly byKernel = new Map<string, number>();
-  private readonly bySingleFrame = new Map<number, number>();
+  /** The state whose kernel is this one frame alone, + 1 (0: none yet): most states are one
+   *  configuration, found without building a key. */
+  private stateOfFrame = new Int32Array(64);
   /** closure()'s scratch: frames seen (== closureStamp) in the closure being built, its output and stack. */
   private closureSeen = new Int32Array(64);
   private closureStamp = 0;
-  private readonly closureOut: number[] = [];
-  private readonly closureStack: number[] = [];
+  private readonly closureOut = new IntList();
+  private readonly closureStack = new IntList();
+  private readonly kernelScratch = new IntList();
 
   constructor(
     private readonly rules: RuleSet,
     private readonly maxStates: number,
   ) {
     this.analysis = new RuleAnalysis(rules);
-    this.frames = new Frames(rules.maxRules, rules.maxDepth + 1);
+    this.frames = new Frames();
     // Fewer classes mean fewer transitions to compute and narrower tables.
     const { classOf, numClasses } = rules.byteClasses();
     this.classOf = classOf;
@@ -71,8 +77,10 @@ export class GrammarAutomaton {
     for (let b = 255; b >= 0; b--) this.classByte[classOf[b]!] = b;
     this.trans = new Int32Array(64 * this.numClasses).fill(UNKNOWN);
     this.plainBudget = new Int32Array(64 * 4);
+    this.leafAlive = new Uint8Array(64 * this.numClasses);
     const root = rules.root;
-    this.start = this.intern([this.frames.intern(NO_FRAME, root, rules.dfa(root).start, rules.maxDepth, this.analysis)]);
+    this.kernelScratch.push(this.frames.intern(NO_FRAME, root, rules.dfa(root).start, rules.maxDepth, this.analysis));
+    this.start = this.intern(this.kernelScratch);
   }
 
   /** States built so far (they are built on demand). */
@@ -103,8 +111,12 @@ export class GrammarAutomaton {
     const at = state * this.numClasses + cls;
     if (this.trans[at] !== UNKNOWN) return this.trans[at]!;
     const { frames, analysis } = this;
-    const kernel: number[] = [];
-    for (const f of this.closures[state]!) {
+    // Scratch: intern reads the kernel and keeps none of it (closure copies what it keeps).
+    const kernel = this.kernelScratch;
+    kernel.clear();
+    const closure = this.closures[state]!;
+    for (let i = 0; i < closure.length; i++) {
+      const f = closure[i]!;
       const t = this.frameNext(f, cls);
       if (t >= 0) kernel.push(frames.intern(frames.parent[f]!, frames.rule[f]!, t, frames.depth[f]!, analysis));
     }
@@ -117,9 +129,22 @@ export class GrammarAutomaton {
   /** Whether class `cls` can follow `state`, without building the state it leads to (for trie
    *  leaves, whose next state nothing reads). */
   canStepClass(state: number, cls: number): boolean {
-    const known = this.trans[state * this.numClasses + cls]!;
+    const at = state * this.numClasses + cls;
+    const known = this.trans[at]!;
     if (known !== UNKNOWN) return known >= 0;
-    return this.closures[state]!.some((f) => this.frameNext(f, cls) >= 0);
+    if (this.leafAlive[at] === 1) return true;
+    // A trie walk asks this for every leaf: sibling leaves share a class, and other states'
+    // walks reach the same (state, class). A death is final (the same -1 stepClass would
+    // store); a move is only marked, since building its state is what this avoids.
+    const closure = this.closures[state]!;
+    for (let i = 0; i < closure.length; i++) {
+      if (this.frameNext(closure[i]!, cls) >= 0) {
+        this.leafAlive[at] = 1;
+        return true;
+      }
+    }
+    this.trans[at] = -1;
+    return false;
   }
 
   /** The rule state frame `f`'s top moves to on class `cls`, or -1. */
@@ -158,18 +183,17 @@ export class GrammarAutomaton {
     let closures = 0;
     for (const c of this.closures) closures += c.byteLength;
     const perState = this.accepting.byteLength + this.dist.byteLength + this.forced.byteLength;
-    return this.trans.byteLength + this.plainBudget.byteLength + perState + closures + this.frames.memoryBytes();
+    return this.trans.byteLength + this.leafAlive.byteLength + this.plainBudget.byteLength + perState + closures + this.frames.memoryBytes() + this.stateOfFrame.byteLength;
   }
 
-  private intern(kernel: number[]): number {
-    if (kernel.length > 1) {
-      kernel.sort((a, b) => a - b);
-      dedupe(kernel);
-    }
-    // Most states are one configuration: keyed by its frame id, without building a string.
-    const key = kernel.length === 1 ? kernel[0]! : kernel.join(",");
-    const known = typeof key === "number" ? this.bySingleFrame.get(key) : this.byKernel.get(key);
-    if (known !== undefined) return known;
+  /** The state of `kernel` (scratch: sorted and deduplicated here, which makes it canonical). */
+  private intern(kernel: IntList): number {
+    kernel.sortUnique();
+    const single = kernel.length === 1 ? kernel.at(0) : -1;
+    const key = single >= 0 ? "" : kernel.view().join(",");
+    if (single >= this.stateOfFrame.length) this.stateOfFrame = grow(this.stateOfFrame, Math.max(single + 1, this.stateOfFrame.length * 2));
+    const known = single >= 0 ? this.stateOfFrame[single]! - 1 : (this.byKernel.get(key) ?? -1);
+    if (known >= 0) return known;
     const id = this.count++;
     if (id >= this.maxStates) {
       throw new PocketExtractError(
@@ -178,7 +202,7 @@ export class GrammarAutomaton {
       );
     }
     this.ensureCapacity(id + 1);
-    if (typeof key === "number") this.bySingleFrame.set(key, id);
+    if (single >= 0) this.stateOfFrame[single] = id + 1;
     else this.byKernel.set(key, id);
     const closure = this.closure(kernel);
     this.closures[id] = closure;
@@ -187,15 +211,15 @@ export class GrammarAutomaton {
   }
 
   /** The kernel plus everything calls and returns reach without reading a byte. */
-  private closure(kernel: readonly number[]): Int32Array {
+  private closure(kernel: IntList): Int32Array {
     const { frames, analysis, rules } = this;
     // Scratch reused across states (closure never re-enters itself): building a state is on the
     // first document's path, and allocation there is what brings garbage-collection pauses.
     const out = this.closureOut;
     const stack = this.closureStack;
-    out.length = 0;
-    stack.length = 0;
-    for (const f of kernel) stack.push(f);
+    out.clear();
+    stack.clear();
+    for (let i = 0; i < kernel.length; i++) stack.push(kernel.at(i));
     const stamp = ++this.closureStamp;
     while (stack.length > 0) {
       const f = stack.pop()!;
@@ -222,7 +246,7 @@ export class GrammarAutomaton {
       // A rule state at distance 0 from the rule's end accepts: the caller may continue.
       if (frames.parent[f] !== NO_FRAME && analysis.of(rule, depth).dist(state) === 0) stack.push(frames.parent[f]!);
     }
-    return Int32Array.from(out);
+    return out.copy();
   }
 
   private describe(id: number, closure: Int32Array): void {
@@ -231,7 +255,8 @@ export class GrammarAutomaton {
     let dist = UNREACHABLE;
     let forced: number = NO_BYTE;
     for (let p = 0; p < 4; p++) this.plainBudget[id * 4 + p] = -1;
-    for (const f of closure) {
+    for (let i = 0; i < closure.length; i++) {
+      const f = closure[i]!;
       const rule = frames.rule[f]!;
       const state = frames.state[f]!;
       const table = analysis.of(rule, frames.depth[f]!);
@@ -256,70 +281,9 @@ export class GrammarAutomaton {
     trans.fill(UNKNOWN, this.trans.length);
     this.trans = trans;
     this.plainBudget = grow(this.plainBudget, size * 4);
+    this.leafAlive = grow(this.leafAlive, size * this.numClasses);
     this.accepting = grow(this.accepting, size);
     this.dist = grow(this.dist, size);
     this.forced = grow(this.forced, size);
   }
-}
-
-/** Interned stack frames: (parent frame, rule, rule state, depth left), with the fewest bytes
- *  that complete the whole stack. */
-class Frames {
-  parent = new Int32Array(64);
-  rule = new Int32Array(64);
-  state = new Int32Array(64);
-  depth = new Int32Array(64);
-  dist = new Int32Array(64);
-  private count = 0;
-  private readonly ids = new Map<number, Map<number, number>>();
-
-  constructor(
-    private readonly numRules: number,
-    /** Depth values a frame can have (0..maxDepth). */
-    private readonly depths: number,
-  ) {}
-
-  intern(parent: number, rule: number, state: number, depth: number, analysis: RuleAnalysis): number {
-    // Keyed by (parent, rule), then (state, depth): numbers, not strings (this is on every miss).
-    const outer = (parent + 1) * this.numRules + rule;
-    let byState = this.ids.get(outer);
-    if (byState === undefined) this.ids.set(outer, (byState = new Map()));
-    const inner = state * this.depths + depth;
-    const known = byState.get(inner);
-    if (known !== undefined) return known;
-    const id = this.count++;
-    if (id >= this.parent.length) {
-      const size = this.parent.length * 2;
-      this.parent = grow(this.parent, size);
-      this.rule = grow(this.rule, size);
-      this.state = grow(this.state, size);
-      this.depth = grow(this.depth, size);
-      this.dist = grow(this.dist, size);
-    }
-    this.parent[id] = parent;
-    this.rule[id] = rule;
-    this.state[id] = state;
-    this.depth[id] = depth;
-    const own = analysis.of(rule, depth).dist(state);
-    this.dist[id] = parent === NO_FRAME ? own : Math.min(UNREACHABLE, own + this.dist[parent]!);
-    byState.set(inner, id);
-    return id;
-  }
-
-  memoryBytes(): number {
-    return this.parent.byteLength * 5 + this.count * 48;
-  }
-}
-
-function grow<T extends Int32Array | Int16Array | Uint8Array>(array: T, size: number): T {
-  const out = new (array.constructor as new (n: number) => T)(size);
-  out.set(array);
-  return out;
-}
-
-function dedupe(sorted: number[]): number[] {
-  let n = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i]!;
-  sorted.length = n;
-  return sorted;
 }

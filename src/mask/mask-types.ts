@@ -6,6 +6,7 @@
  */
 import type { TokenTrie } from "../tokens/index.js";
 import type { Vocabulary } from "../tokens/index.js";
+import type { PlainTails } from "./plain-tails.js";
 
 export interface VocabIndex {
   readonly vocabulary: Vocabulary;
@@ -30,6 +31,8 @@ export interface VocabIndex {
    * any plain text of that many characters accepts the whole subtree without walking it.
    */
   readonly skipChars: Int16Array;
+  /** The masks of free string bodies start from these (plain-tails.ts). */
+  readonly plainTails: PlainTails;
   readonly memoryBytes: number;
 }
 

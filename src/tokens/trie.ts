@@ -60,12 +60,19 @@ export class TokenTrie {
 
   /** Builds the trie of `vocab`'s regular tokens: sort their byte strings, then one pass. */
   static build(vocab: Vocabulary): TokenTrie {
-    const { data, offsets } = packBytes(vocab.size, (id) => (vocab.isSpecial(id) ? undefined : vocab.bytes(id)));
-    const ids: number[] = [];
-    for (let id = 0; id < vocab.size; id++) {
-      const len = offsets[id + 1]! - offsets[id]!;
-      if (len > MAX_TOKEN_BYTES) throw new PocketExtractError("VOCABULARY_MISMATCH", `token ${id} is ${len} bytes long; the trie allows ${MAX_TOKEN_BYTES}`);
-      if (len > 0) ids.push(id);
+    return TokenTrie.of(vocab.size, (id) => (vocab.isSpecial(id) ? undefined : vocab.bytes(id)));
+  }
+
+  /** The trie of byte strings 0..count-1 (undefined or empty: left out); `order` holds their
+   *  indexes, or `ids[index]` when given (a trie of some other strings of tokens, such as the
+   *  mask engine's token tails). */
+  static of(count: number, bytesOf: (i: number) => Uint8Array | undefined, ids?: Int32Array): TokenTrie {
+    const { data, offsets } = packBytes(count, bytesOf);
+    const kept: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const len = offsets[i + 1]! - offsets[i]!;
+      if (len > MAX_TOKEN_BYTES) throw new PocketExtractError("VOCABULARY_MISMATCH", `token ${ids?.[i] ?? i} is ${len} bytes long; the trie allows ${MAX_TOKEN_BYTES}`);
+      if (len > 0) kept.push(i);
     }
     const compare = (a: number, b: number): number => {
       const ea = offsets[a + 1]!;
@@ -75,7 +82,7 @@ export class TokenTrie {
       }
       return ea - offsets[a]! - (eb - offsets[b]!) || a - b;
     };
-    const order = Int32Array.from(ids).sort(compare);
+    const order = Int32Array.from(kept).sort(compare);
 
     const capacity = data.length + 1;
     const byte = new Uint8Array(capacity);
@@ -121,7 +128,7 @@ export class TokenTrie {
       depth: depth.slice(0, numNodes),
       subtreeEnd: subtreeEnd.slice(0, numNodes),
       tokenStart: tokenStart.slice(0, numNodes + 1),
-      order,
+      order: ids === undefined ? order : order.map((i) => ids[i]!),
       maxDepth,
     });
   }

@@ -13,6 +13,7 @@ import type { Budget } from "./work-budget.js";
 import type { ByteDfa } from "./dfa.js";
 import { DfaBuilder } from "./dfa-builder.js";
 import { partitionFromCuts, type Partition } from "./byte-partition.js";
+import { IntList } from "./int-list.js";
 import type { Fragment, FrozenNfa, Nfa } from "./nfa.js";
 
 export interface SubsetOptions {
@@ -42,7 +43,7 @@ export class SubsetConstruction {
   readonly callees: readonly number[];
   readonly start: number;
   /** NFA states of each DFA state (empty for the collapsed accepting state of `stopAtAccept`). */
-  readonly subsets: (readonly number[])[] = [];
+  readonly subsets: Int32Array[] = [];
 
   private readonly dfa: DfaBuilder;
   private readonly callColumn: Map<number, number>;
@@ -56,11 +57,16 @@ export class SubsetConstruction {
   private stop = -1;
   private readonly mark: Int32Array;
   private gen = 0;
-  private readonly stack: number[] = [];
+  private readonly stack = new IntList();
+  /** close()'s output, before it is sorted and kept. */
+  private readonly closed = new IntList();
   private readonly singleton: Int32Array;
   private readonly ids = new Map<string, number>();
+  /** Per column: the NFA states its move reaches from the state being expanded, the first
+   *  bucketSize[c] of them (the arrays are reused, never emptied: see int-list.ts). */
   private readonly buckets: number[][];
-  private readonly touched: number[] = [];
+  private readonly bucketSize: Int32Array;
+  private readonly touched = new IntList();
 
   constructor(
     private readonly nfa: FrozenNfa,
@@ -86,8 +92,9 @@ export class SubsetConstruction {
     this.mark = new Int32Array(nfa.numStates).fill(-1);
     this.singleton = new Int32Array(nfa.numStates).fill(-1);
     this.buckets = Array.from({ length: this.numClasses }, () => []);
+    this.bucketSize = new Int32Array(this.numClasses);
     this.dfa = new DfaBuilder(classOf, this.numClasses, budget, what);
-    this.start = this.intern([frag.start]);
+    this.start = this.intern([frag.start], 1);
   }
 
   /** DFA states so far (expanding a state may add the states it moves to). */
@@ -118,7 +125,7 @@ export class SubsetConstruction {
           // Fast path: a lone block state maps row to row.
           for (let c = 0; c < numClasses; c++) {
             const t = inner.trans[row + map[c]!]!;
-            if (t >= 0) this.dfa.set(d, c, nfa.noEps(base + t) ? this.internOne(base + t) : this.intern([base + t]));
+            if (t >= 0) this.dfa.set(d, c, nfa.noEps(base + t) ? this.internOne(base + t) : this.intern([base + t], 1));
           }
           return;
         }
@@ -141,13 +148,13 @@ export class SubsetConstruction {
         }
       }
     }
-    for (const c of touched) {
-      const b = buckets[c]!;
+    for (let i = 0; i < touched.length; i++) {
+      const c = touched.at(i);
       // Duplicates are fine: the closure takes each state once.
-      this.dfa.set(d, c, this.intern(b));
-      b.length = 0;
+      this.dfa.set(d, c, this.intern(buckets[c]!, this.bucketSize[c]!));
+      this.bucketSize[c] = 0;
     }
-    touched.length = 0;
+    touched.clear();
   }
 
   private blockClassMap(inner: ByteDfa): Int32Array {
@@ -167,16 +174,18 @@ export class SubsetConstruction {
   }
 
   private push(c: number, t: number): void {
-    if (this.buckets[c]!.length === 0) this.touched.push(c);
-    this.buckets[c]!.push(t);
+    if (this.bucketSize[c] === 0) this.touched.push(c);
+    this.buckets[c]![this.bucketSize[c]!++] = t;
   }
 
-  /** Epsilon closure of `seeds` without dead states, sorted (the canonical subset). */
-  private close(seeds: readonly number[]): number[] {
+  /** Epsilon closure of the first `count` seeds without dead states, sorted (the canonical
+   *  subset), in scratch. */
+  private close(seeds: readonly number[], count: number): IntList {
     const { mark, stack, nfa, live } = this;
     const gen = ++this.gen;
-    const out: number[] = [];
-    for (let i = 0; i < seeds.length; i++) {
+    const out = this.closed;
+    out.clear();
+    for (let i = 0; i < count; i++) {
       const s = seeds[i]!;
       if (mark[s] === gen) continue;
       mark[s] = gen;
@@ -195,15 +204,17 @@ export class SubsetConstruction {
     }
     // Sorting and keying large subsets is the expensive part of a blow-up: charge it fully.
     this.budget.charge(8 * out.length, this.what);
-    return out.length > 1 ? out.sort(ascending) : out;
+    out.sortUnique();
+    return out;
   }
 
-  private add(set: number[]): number {
+  /** A new DFA state for subset `set` (kept: not a scratch view). */
+  private add(set: Int32Array): number {
     const accepting = set.includes(this.frag.end);
     if (accepting && this.stopAtAccept) {
       if (this.stop < 0) {
         this.stop = this.dfa.addState(true);
-        this.subsets.push([]);
+        this.subsets.push(new Int32Array(0));
       }
       return this.stop;
     }
@@ -213,21 +224,19 @@ export class SubsetConstruction {
 
   /** A single state without epsilon moves is its own closure. */
   private internOne(s: number): number {
-    if (this.singleton[s]! < 0) this.singleton[s] = this.add([s]);
+    if (this.singleton[s]! < 0) this.singleton[s] = this.add(Int32Array.of(s));
     return this.singleton[s]!;
   }
 
-  private intern(seeds: readonly number[]): number {
-    if (seeds.length === 1 && this.nfa.noEps(seeds[0]!)) return this.internOne(seeds[0]!);
-    const set = this.close(seeds);
-    if (set.length === 1) {
-      if (this.singleton[set[0]!]! < 0) this.singleton[set[0]!] = this.add(set);
-      return this.singleton[set[0]!]!;
-    }
-    const key = set.join(",");
+  /** The DFA state of the closure of the first `count` seeds. */
+  private intern(seeds: readonly number[], count: number): number {
+    if (count === 1 && this.nfa.noEps(seeds[0]!)) return this.internOne(seeds[0]!);
+    const set = this.close(seeds, count);
+    if (set.length === 1) return this.internOne(set.at(0));
+    const key = set.view().join(",");
     let id = this.ids.get(key);
     if (id === undefined) {
-      id = this.add(set);
+      id = this.add(set.copy());
       this.ids.set(key, id);
     }
     return id;
@@ -239,8 +248,6 @@ export class SubsetConstruction {
  * respects: bytes covered by the same ranges and in the same class of each automaton. (Cutting
  * at range ends alone would split e.g. [a-z] around every letter some literal uses.)
  */
-const ascending = (a: number, b: number): number => a - b;
-
 const scratch = { bits: new Uint32Array(1024), first: new Int32Array(256), pieceClass: new Int32Array(256), nextInGroup: new Int32Array(256) };
 
 function byteClassesOf(rangeSet: ReadonlySet<number>, embedded: ReadonlySet<ByteDfa>): Partition & { classesOf: Map<number, readonly number[]> } {

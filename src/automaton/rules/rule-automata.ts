@@ -87,8 +87,6 @@ export class RuleSet {
   readonly names: string[] = [];
   readonly root: number;
   readonly maxDepth: number;
-  /** No rule id reaches this (for packing keys). */
-  readonly maxRules: number;
   private readonly ids = new Map<string, number>();
   /** Per rule id: its component, whether it is a recursion head, whether it is recursive. */
   private readonly components: number[] = [];
@@ -121,7 +119,6 @@ export class RuleSet {
     this.strings = new JsonStrings(this.budget);
     this.keys = new StructuralKeys(grammar, (name) => this.isRecursive(name));
     this.lengths = new MinLengths(grammar, this.graph, this.maxDepth, (leaf) => this.stringShortest(leaf));
-    this.maxRules = grammar.rules.size + countStrings(grammar) + 1;
     this.root = this.idOf(grammar.start);
     if (this.lengths.of(grammar.start, this.maxDepth) >= UNREACHABLE) {
       throw new PocketExtractError("SCHEMA_UNSATISFIABLE", this.lengths.emptyMessage(grammar.start));
@@ -401,17 +398,6 @@ export class RuleSet {
 }
 
 /** How many string leaves the grammar has (each may become a rule of its own). */
-function countStrings(grammar: Grammar): number {
-  let n = 0;
-  const visit = (e: Expr): void => {
-    if (e.kind === "jsonString") n++;
-    else if (e.kind === "seq" || e.kind === "alt") e.items.forEach(visit);
-    else if (e.kind === "repeat") visit(e.item);
-  };
-  for (const expr of grammar.rules.values()) visit(expr);
-  return n;
-}
-
 /** Fewest bytes of a text of a string automaton (computed ones know it). */
 function shortestOf(dfa: ByteDfa | LazyRule): number {
   return isLazyRule(dfa) ? dfa.shortest : shortestText(dfa);

@@ -151,6 +151,8 @@ class SubsetTables implements RuleTables {
   /** Per state: its least member distance, -1 until first asked. */
   private least = new Int32Array(64).fill(-1);
   private single = new Int16Array(64).fill(UNSET);
+  /** Per state and UTF-8 position: its plain-text budget, UNSET_BUDGET until first asked. */
+  private budgets = new Int32Array(64 * 4).fill(UNSET_BUDGET);
   private readonly byteColumns: number;
   private distances: Int32Array | undefined;
 
@@ -180,13 +182,21 @@ class SubsetTables implements RuleTables {
   }
 
   plainBudget(state: number, pos: number): number {
+    this.grow(state + 1);
+    const at = state * 4 + pos;
+    if (this.budgets[at] !== UNSET_BUDGET) return this.budgets[at]!;
     // At a character boundary every state survives the zero characters before its first
     // (plain-text-budget.ts: a budget is one less than the characters started up to a death).
     let best = pos === 0 ? 0 : NO_BUDGET;
     const { nfaDist } = this;
-    for (const s of this.rule.subsets.subsets[state]!) {
+    const members = this.rule.subsets.subsets[state]!;
+    for (let i = 0; i < members.length; i++) {
+      const s = members[i]!;
       if (nfaDist[s]! < UNREACHABLE) best = Math.max(best, this.rule.memberBudget(s, pos));
     }
+    // Every grammar-automaton state with a frame here asks again (a subset can have hundreds
+    // of members): kept.
+    this.budgets[at] = best;
     return best;
   }
 
@@ -202,7 +212,8 @@ class SubsetTables implements RuleTables {
     if (d < 0) {
       d = UNREACHABLE;
       const { nfaDist } = this;
-      for (const s of this.rule.subsets.subsets[state]!) d = Math.min(d, nfaDist[s]!);
+      const members = this.rule.subsets.subsets[state]!;
+      for (let i = 0; i < members.length; i++) d = Math.min(d, nfaDist[members[i]!]!);
       this.least[state] = d;
     }
     return d;
@@ -213,11 +224,14 @@ class SubsetTables implements RuleTables {
     const size = Math.max(n, this.least.length * 2);
     this.least = grown(this.least, size, -1);
     this.single = grown(this.single, size, UNSET);
+    this.budgets = grown(this.budgets, size * 4, UNSET_BUDGET);
   }
 }
 
 /** `singleByte` not computed yet (real values are a byte, NO_BYTE or MANY_BYTES). */
 const UNSET = -3;
+/** `plainBudget` not computed yet (real values are at least NO_BUDGET). */
+const UNSET_BUDGET = -0x7fffffff;
 
 function grown<T extends Uint8Array | Int16Array | Int32Array>(array: T, size: number, fill: number): T {
   const out = new (array.constructor as new (n: number) => T)(Math.max(size, array.length * 2));

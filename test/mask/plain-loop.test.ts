@@ -1,0 +1,102 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { compileGrammar, type TokenGrammar } from "../../src/mask/index.js";
+import { MaskComputer } from "../../src/mask/mask-computer.js";
+import { mulberry32 } from "../../src/engines/testing/prng.js";
+import type { JsonSchemaObject } from "../../src/schema/index.js";
+import type { Vocabulary } from "../../src/tokens/vocabulary.js";
+import { hasBit, nthSetBit, popcount } from "../../src/util/bitset.js";
+import { fixtureVocabulary } from "../support/fixture-vocab.js";
+import { bruteForceMask, firstDifference } from "../support/token-walk.js";
+
+/** Schemas with free string bodies (plain loops) beside strings that only look like one: a
+ *  pattern, bounded lengths, enums, keys, and a format. */
+const SCHEMAS: Record<string, JsonSchemaObject> = {
+  freeValues: {
+    type: "object",
+    properties: { name: { type: "string" }, tags: { type: "array", items: { type: "string" } }, n: { type: "integer" } },
+    required: ["name"],
+  },
+  bounded: { type: "object", properties: { a: { type: "string", maxLength: 40 }, b: { type: "string", minLength: 3 } }, required: ["a", "b"] },
+  pattern: { type: "array", items: { type: "string", pattern: "^[a-z ]*x" } },
+  mixed: {
+    anyOf: [
+      { type: "string" },
+      { type: "object", additionalProperties: { type: "string" } },
+      { type: "string", format: "email" },
+      { enum: ["ab\"c", "d\\e"] },
+    ],
+  },
+};
+
+/** States a walk of random allowed tokens visits, inside strings as often as the walk stays there. */
+function sampledStates(grammar: TokenGrammar, seed: number, walks: number, steps: number): number[] {
+  const random = mulberry32(seed);
+  const states = new Set<number>();
+  const mask = new Uint32Array(grammar.maskWords);
+  for (let w = 0; w < walks; w++) {
+    const matcher = grammar.matcher();
+    for (let i = 0; i < steps && !matcher.isClosed(); i++) {
+      states.add(matcher.state);
+      matcher.fillMask(mask);
+      const allowed = popcount(mask);
+      if (allowed === 0) break;
+      const id = nthSetBit(mask, Math.floor(random() * allowed));
+      if (grammar.index.eosIds.includes(id) || !matcher.accept(id)) break;
+    }
+  }
+  return [...states];
+}
+
+describe("plain-loop masks (free string bodies)", () => {
+  let vocabulary: Vocabulary;
+  beforeAll(async () => {
+    vocabulary = await fixtureVocabulary();
+  });
+
+  it("gives the masks the whole-trie walk gives, over sampled states of several grammars", () => {
+    let loops = 0;
+    let others = 0;
+    for (const [name, schema] of Object.entries(SCHEMAS)) {
+      const grammar = compileGrammar(schema, vocabulary, { mode: "jsonschema", cache: false }).tokens;
+      const withLoops = new MaskComputer(grammar.automaton, grammar.index);
+      const without = new MaskComputer(grammar.automaton, grammar.index, { plainLoops: false });
+      for (const state of sampledStates(grammar, name.length, 12, 40)) {
+        const a = new Uint32Array(grammar.maskWords);
+        const b = new Uint32Array(grammar.maskWords);
+        withLoops.compute(state, a);
+        without.compute(state, b);
+        expect(firstDifference(a, b), `${name}, state ${state}`).toBe(-1);
+        // The shortcut visits far fewer nodes; that is how loop states are told apart here.
+        if (withLoops.lastVisited < without.lastVisited / 2) loops++;
+        else others++;
+      }
+    }
+    // Both kinds were compared: the free strings' bodies and everything else.
+    expect(loops).toBeGreaterThanOrEqual(4);
+    expect(others).toBeGreaterThan(20);
+  });
+
+  it("is the brute-force mask inside a free string, after escapes and multi-byte characters", () => {
+    const grammar = compileGrammar({ type: "object", properties: { s: { type: "string" } }, required: ["s"] }, vocabulary, { mode: "jsonschema", cache: false }).tokens;
+    for (const prefix of ['{"s":"', '{"s":"ab', '{"s":"a\\n', '{"s":"\u00e9', '{"s":"\u4e2d']) {
+      const state = grammar.stepBytes(grammar.automaton.start, new TextEncoder().encode(prefix));
+      expect(state).toBeGreaterThanOrEqual(0);
+      expect(firstDifference(grammar.maskOf(state), bruteForceMask(grammar, state)), prefix).toBe(-1);
+    }
+    // A body ending mid-character (a lead byte read): continuation states are loop states too.
+    const midChar = grammar.stepBytes(grammar.automaton.start, Uint8Array.of(...new TextEncoder().encode('{"s":"'), 0xe4));
+    expect(firstDifference(grammar.maskOf(midChar), bruteForceMask(grammar, midChar))).toBe(-1);
+  });
+
+  it("splits the vocabulary into all-plain tokens and tails from the first other byte", () => {
+    const grammar = compileGrammar({ type: "string" }, vocabulary, { mode: "jsonschema", cache: false }).tokens;
+    const { plainMask, tails } = grammar.index.plainTails;
+    const quote = vocabulary.encode('"')[0]!;
+    const word = vocabulary.encode("hello")[0]!;
+    expect(hasBit(plainMask, word)).toBe(true);
+    expect(hasBit(plainMask, quote)).toBe(false);
+    const tailTokens = tails.reduce((n, t) => n + t.trie.numTokens, 0);
+    expect(popcount(plainMask) + tailTokens).toBe(popcount(grammar.index.textMask));
+    expect(Array.from(tails[0]!.trie.order)).toContain(quote);
+  });
+});
