@@ -219,12 +219,20 @@ size_t gather_allowed(const float* logits, int32_t width, const uint32_t* mask, 
   return n;
 }
 
-// How many ids below `width` the mask allows.
-POCKET_SIMD_CLONES
-size_t allowed_count(const uint32_t* mask, size_t mask_words, int32_t width) {
-  size_t n = 0;
-  for (size_t w = 0, words = word_count(mask_words, width); w < words; ++w) n += __builtin_popcount(allowed_bits(mask, w, width));
-  return n;
+// Whether the mask allows at least 3/4 of the ids below `width`, judged from every 32nd word (bits
+// past `width` count as disallowed) and given up as soon as too many are not: a sparse mask pays
+// for a few words. A mostly open mask is weighed in place. Either answer gives a correct draw,
+// and the same mask always gets the same answer.
+bool mostly_open(const uint32_t* mask, size_t mask_words, int32_t width) {
+  const size_t words = word_count(mask_words, width);
+  const size_t budget = (words + 31) / 32 * 32 / 4;
+  size_t disallowed = 0;
+  for (size_t w = 0; w < words; w += 32) {
+    const uint32_t bits = allowed_bits(mask, w, width);
+    disallowed += bits == 0 ? 32 : 32 - static_cast<size_t>(__builtin_popcount(bits));
+    if (disallowed > budget) return false;
+  }
+  return true;
 }
 
 // The highest allowed logit, read in place (no copy); sets `bad` as greedy does.
@@ -803,8 +811,6 @@ int32_t MaskedSampler::sample(const float* logits, int32_t width, const uint32_t
     return id;
   }
 
-  const size_t allowed = allowed_count(mask, mask_words, width);
-  if (allowed == 0) return -1;
   // Room for every id plus the padding of the last vector or word; grows once per vocabulary width.
   const size_t room = static_cast<size_t>(width) + 32;
   if (ids_.size() < room) {
@@ -816,23 +822,24 @@ int32_t MaskedSampler::sample(const float* logits, int32_t width, const uint32_t
     bracket_weights_.resize(room);
     block_sums_.resize(room / kBlock + 1);
   }
-  const bool top_k_cuts = options.top_k > 0 && static_cast<size_t>(options.top_k) < allowed;
   const float inv_temperature = 1.0f / options.temperature;
   // A mostly open mask (free text, string contents) is weighed in place over every position,
   // disallowed ones weighing 0: no list of ids and logits is written. Top-k ranks logits, so it
   // gathers them.
-  dense_ = !top_k_cuts && allowed * 4 >= static_cast<size_t>(width) * 3;
+  dense_ = (options.top_k <= 0 || options.top_k >= width) && mostly_open(mask, mask_words, width);
   double total = 0.0;
   if (dense_) {
     const float max_logit = allowed_max(logits, width, mask, mask_words, bad);
     if (bad) throw_first_invalid(logits, width, mask, mask_words);
+    if (max_logit == -kInf) return -1;  // nothing allowed
     count_ = word_count(mask_words, width) * 32;
     total = dense_weights(logits, width, mask, mask_words, max_logit, inv_temperature, kBlock, values_.data(), block_sums_.data());
   } else {
     float max_logit = 0.0f;
     count_ = gather_allowed(logits, width, mask, mask_words, ids_.data(), values_.data(), max_logit, bad);
     if (bad) throw_first_invalid(logits, width, mask, mask_words);
-    if (top_k_cuts) keep_top_k(static_cast<size_t>(options.top_k));
+    if (count_ == 0) return -1;
+    if (options.top_k > 0 && static_cast<size_t>(options.top_k) < count_) keep_top_k(static_cast<size_t>(options.top_k));
     total = to_weights(values_.data(), count_, max_logit, inv_temperature, kBlock, block_sums_.data());
   }
   // Everything with any weight is kept unless top-p or min-p cut.
