@@ -124,28 +124,60 @@ inline size_t word_count(size_t mask_words, int32_t width) {
   throw std::logic_error("throw_first_invalid: no invalid logit");
 }
 
-// Highest allowed logit, lowest id on ties; -1 when nothing is allowed. `bad` is set when an
-// allowed logit is not finite (the result is then meaningless). One pass keeps a maximum per lane
-// over fully allowed words (no horizontal step per word) and the first best id among the others;
-// a second finds the first fully allowed word holding the maximum, if it comes before that id.
+// Lanes of a 16-id half word whose bit is set (the lane's kLaneBit), as a selection: through a
+// float conversion, since GCC 12 scalarizes integer vector comparisons (with AVX-512 this is a
+// mask register and the select a masked load).
+POCKET_INLINE fv allowed_lanes(uint32_t half_word) {
+  constexpr iv kLaneBits = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
+  return __builtin_convertvector((iv{} + static_cast<int32_t>(half_word)) & kLaneBits, fv);
+}
+
+// Whether a mask word has at most two bits set: those are cheaper id by id than as vectors (a
+// sparse mask is mostly such words).
+POCKET_INLINE bool few_bits(uint32_t bits) {
+  const uint32_t rest = bits & (bits - 1);
+  return (rest & (rest - 1)) == 0;
+}
+
+// The highest allowed logit, read in place: `vector_top` over the words read as vectors, and
+// `scalar_top` with its first id over the words read id by id (-inf and -1 when none). A word
+// with more than two allowed ids is read as two vectors, the disallowed lanes replaced by -inf
+// (so a string's mask with scattered exclusions costs about what an open one does); other words,
+// and a last word reaching past `width`, go id by id. One maximum per lane, no horizontal step
+// per word. `bad` is set when an allowed logit is not finite (the rest is then meaningless).
+struct MaxScan {
+  float vector_top;
+  float scalar_top;
+  int32_t scalar_best_id;
+  float best() const { return std::max(vector_top, scalar_top); }
+};
+
+POCKET_INLINE bool read_as_vectors(uint32_t bits, size_t w, size_t full_words) { return w < full_words && !few_bits(bits); }
+
 POCKET_SIMD_CLONES
-int32_t greedy(const float* logits, int32_t width, const uint32_t* mask, size_t mask_words, bool& bad) {
+MaxScan max_scan(const float* logits, int32_t width, const uint32_t* mask, size_t mask_words, bool& bad) {
   const size_t words = word_count(mask_words, width);
+  const size_t full_words = static_cast<size_t>(width) / 32;  // words whose 32 logits all exist
   fv top = splat(-kInf);
   fv poison = splat(0.0f);
   float scalar_top = -kInf;
   float scalar_poison = 0.0f;
   int32_t scalar_best_id = -1;
-  bool any = false;
   for (size_t w = 0; w < words; ++w) {
     uint32_t bits = allowed_bits(mask, w, width);
     if (bits == 0) continue;
-    any = true;
     const float* p = logits + w * 32;
-    if (bits == ~uint32_t{0}) {
+    if (bits == ~uint32_t{0} && w < full_words) {
       const fv a = load(p), b = load(p + kSimdLanes);
       poison += (a - a) + (b - b);
       top = vmax(top, vmax(a, b));
+      continue;
+    }
+    if (read_as_vectors(bits, w, full_words)) {
+      const fv low = allowed_lanes(bits & 0xffffu), high = allowed_lanes(bits >> 16);
+      const fv a = load(p), b = load(p + kSimdLanes);
+      poison += (low > splat(0.0f) ? a - a : splat(0.0f)) + (high > splat(0.0f) ? b - b : splat(0.0f));
+      top = vmax(top, vmax(low > splat(0.0f) ? a : splat(-kInf), high > splat(0.0f) ? b : splat(-kInf)));
       continue;
     }
     for (; bits != 0; bits &= bits - 1) {
@@ -158,24 +190,37 @@ int32_t greedy(const float* logits, int32_t width, const uint32_t* mask, size_t 
     }
   }
   bad = has_nan(poison) || scalar_poison != scalar_poison;
-  if (!any || bad) return -1;
-  const float best = std::max(hmax(top), scalar_top);
-  if (!(hmax(top) == best)) return scalar_best_id;  // no fully allowed word holds the maximum
-  const fv best_v = splat(best);
-  // Fully allowed words past a partially allowed word's best id cannot hold an earlier one.
-  const size_t end = scalar_best_id >= 0 && scalar_top == best ? static_cast<size_t>(scalar_best_id) / 32 : words;
+  return {hmax(top), scalar_top, scalar_best_id};
+}
+
+// Highest allowed logit, lowest id on ties; -1 when nothing is allowed; `bad` as max_scan sets
+// it. When a vector word holds the maximum, a second pass finds the first one that does, if it
+// comes before the best id read id by id.
+POCKET_SIMD_CLONES
+int32_t greedy(const float* logits, int32_t width, const uint32_t* mask, size_t mask_words, bool& bad) {
+  const MaxScan scan = max_scan(logits, width, mask, mask_words, bad);
+  const float best = scan.best();
+  if (bad || best == -kInf) return -1;
+  if (!(scan.vector_top == best)) return scan.scalar_best_id;
+  const size_t full_words = static_cast<size_t>(width) / 32;
+  const size_t end = scan.scalar_best_id >= 0 && scan.scalar_top == best ? static_cast<size_t>(scan.scalar_best_id) / 32
+                                                                          : word_count(mask_words, width);
   for (size_t w = 0; w < end; ++w) {
-    if (allowed_bits(mask, w, width) != ~uint32_t{0}) continue;
+    const uint32_t bits = allowed_bits(mask, w, width);
     const float* p = logits + w * 32;
-    if (!any_bits(load(p) == best_v ? splat(1.0f) : splat(0.0f)) &&
-        !any_bits(load(p + kSimdLanes) == best_v ? splat(1.0f) : splat(0.0f))) {
+    if (bits == ~uint32_t{0} && w < full_words) {
+      if (!any_bits(load(p) == splat(best) ? splat(1.0f) : splat(0.0f)) && !any_bits(load(p + kSimdLanes) == splat(best) ? splat(1.0f) : splat(0.0f))) continue;
+    } else if (bits != 0 && read_as_vectors(bits, w, full_words)) {
+      const fv low = allowed_lanes(bits & 0xffffu), high = allowed_lanes(bits >> 16);
+      if (!any_bits(load(p) == splat(best) ? low : splat(0.0f)) && !any_bits(load(p + kSimdLanes) == splat(best) ? high : splat(0.0f))) continue;
+    } else {
       continue;
     }
-    int i = 0;
-    while (!(p[i] == best)) ++i;
-    return static_cast<int32_t>(w * 32 + i);
+    for (uint32_t b = bits; b != 0; b &= b - 1) {
+      if (p[__builtin_ctz(b)] == best) return static_cast<int32_t>(w * 32 + __builtin_ctz(b));
+    }
   }
-  return scalar_best_id;
+  return scan.scalar_best_id;
 }
 
 // Copies allowed ids and logits (ids/values need room for every allowed id plus kSimdLanes); returns how
@@ -235,32 +280,6 @@ bool mostly_open(const uint32_t* mask, size_t mask_words, int32_t width) {
   return true;
 }
 
-// The highest allowed logit, read in place (no copy); sets `bad` as greedy does.
-POCKET_SIMD_CLONES
-float allowed_max(const float* logits, int32_t width, const uint32_t* mask, size_t mask_words, bool& bad) {
-  const size_t words = word_count(mask_words, width);
-  fv top = splat(-kInf);
-  fv poison = splat(0.0f);
-  float scalar_top = -kInf;
-  float scalar_poison = 0.0f;
-  for (size_t w = 0; w < words; ++w) {
-    uint32_t bits = allowed_bits(mask, w, width);
-    const float* p = logits + w * 32;
-    if (bits == ~uint32_t{0}) {
-      const fv a = load(p), b = load(p + kSimdLanes);
-      poison += (a - a) + (b - b);
-      top = vmax(top, vmax(a, b));
-      continue;
-    }
-    for (; bits != 0; bits &= bits - 1) {
-      const float v = p[__builtin_ctz(bits)];
-      scalar_poison += v - v;
-      scalar_top = v > scalar_top ? v : scalar_top;
-    }
-  }
-  bad = has_nan(poison) || scalar_poison != scalar_poison;
-  return std::max(hmax(top), scalar_top);
-}
 
 // e^x for x <= 0 (Cephes' expf: range reduction by ln 2, degree-5 polynomial; within 2 ulp of
 // the exact value, exactly 1 at 0). Below -87 (where floats turn subnormal) the weight is 0.
@@ -829,7 +848,7 @@ int32_t MaskedSampler::sample(const float* logits, int32_t width, const uint32_t
   dense_ = (options.top_k <= 0 || options.top_k >= width) && mostly_open(mask, mask_words, width);
   double total = 0.0;
   if (dense_) {
-    const float max_logit = allowed_max(logits, width, mask, mask_words, bad);
+    const float max_logit = max_scan(logits, width, mask, mask_words, bad).best();
     if (bad) throw_first_invalid(logits, width, mask, mask_words);
     if (max_logit == -kInf) return -1;  // nothing allowed
     count_ = word_count(mask_words, width) * 32;
