@@ -266,17 +266,30 @@ export async function generate(
       }
 
       t0 = performance.now();
-      const fed = toFeed.length > 0 ? session.feed(toFeed) : undefined;
-      if (fed) passes++;
-      toFeed = [];
       // The mask is computed while the engine runs the forward pass.
       const mask = masks.get(0);
-      const maskStart = performance.now();
-      matcher.fillMask(mask);
-      const maskTime = performance.now() - maskStart;
+      let maskTime = 0;
+      const fillMask = (): void => {
+        const maskStart = performance.now();
+        matcher.fillMask(mask);
+        maskTime = performance.now() - maskStart;
+      };
+      let id: number;
+      if (toFeed.length > 0 && session.feedAndSample) {
+        // Fed and sampled in one engine call: one return from the engine per token.
+        passes++;
+        const feeding = toFeed;
+        toFeed = [];
+        id = await session.feedAndSample(feeding, mask, fillMask);
+      } else {
+        const fed = toFeed.length > 0 ? session.feed(toFeed) : undefined;
+        if (fed) passes++;
+        toFeed = [];
+        fillMask();
+        await fed;
+        id = await session.sample(mask);
+      }
       maskMs += maskTime;
-      await fed;
-      const id = await session.sample(mask);
       engineMs += performance.now() - t0 - maskTime;
       if (!takeChosen(id)) break;
     }
