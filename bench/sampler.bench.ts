@@ -9,8 +9,10 @@
  * time and CPU time (process.cpuUsage: on a shared machine, the part that load does not inflate)
  * are reported.
  *
- * SAMPLER_BASELINE_REV (default 4b8d8d2, the sampler before the AVX-512 and sampled top-p bracket
- * change of #21; e9c114d is the one before the first memory-speed rewrite) is built
+ * SAMPLER_BASELINE_REV (default cb2545d, the sampler before mostly open masks were weighed in
+ * place, the AVX-512 bracket split and vector reads of partly allowed words; 4b8d8d2 is the one
+ * before the AVX-512 and sampled top-p bracket change of #21, e9c114d the one before the first
+ * memory-speed rewrite) is built
  * into a temporary folder by bench/support/baseline-addon.ts; SAMPLER_BASELINE_REV=none skips it.
  * ROUNDS (default 15) rounds of BATCH (default 40) calls per configuration, mask and addon.
  */
@@ -26,7 +28,7 @@ import { fmt, formatTable } from "./support/table.js";
 
 const rounds = Number(process.env.ROUNDS ?? 15);
 const batch = Number(process.env.BATCH ?? 40);
-const baselineRev = process.env.SAMPLER_BASELINE_REV ?? "4b8d8d2";
+const baselineRev = process.env.SAMPLER_BASELINE_REV ?? "cb2545d";
 
 interface Config {
   readonly name: string;
