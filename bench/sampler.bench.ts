@@ -1,7 +1,7 @@
 /**
  * `npm run bench:sampler`: per-token cost of the native masked sampler (native/src/masked_sampler.cpp)
- * through the llama.cpp addon, for each sampling mode at mask densities of 1, 10, 100, 1,000 and
- * all 65,536 allowed ids, side by side with the sampler of an earlier revision. One prompt is
+ * through the llama.cpp addon, for each sampling mode at mask densities of 1, 10, 100, 1,000,
+ * 60,000 (scattered exclusions, as in a JSON string's mask) and all 65,536 allowed ids, side by side with the sampler of an earlier revision. One prompt is
  * decoded once on the tiny GGUF fixture (the 65,536-id vocabulary; the sampler's cost does not
  * depend on the model), then `sample()` is called repeatedly on its logits: the figures are one
  * sync JS -> C++ crossing plus the sampler. Configurations and addons alternate within each round
@@ -75,7 +75,7 @@ function maskOf(count: number): Uint32Array {
   }
   return mask;
 }
-const DENSITIES = [1, 10, 100, 1000, width];
+const DENSITIES = [1, 10, 100, 1000, 60000, width];
 
 console.log(`sampler bench: ${rounds} rounds x ${batch} calls per configuration, mask and addon (medians of per-call cost, us)`);
 const results: { allowed: number; addon: string; config: string; wallMicros: number; cpuMicros: number }[] = [];
