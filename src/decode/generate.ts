@@ -193,6 +193,8 @@ export async function generate(
     let row = 0;
     let guessed = 0;
     let confirmed = 0;
+    let pacedGuessed = 0;
+    let pacedConfirmed = 0;
     let going = true;
     for (; ; row++) {
       const entry = entries[row];
@@ -204,17 +206,19 @@ export async function generate(
       }
       if (entry === undefined && matcher.isClosed()) break;
       if (entry) guessed++;
+      if (entry?.paced) pacedGuessed++;
       t0 = performance.now();
       const id = await session.sampleRow!(row, rowMasks[row]!);
       engineMs += performance.now() - t0;
       going = takeChosen(id);
       if (!going || entry === undefined || id !== entry.id) break;
       confirmed++;
+      if (entry.paced) pacedConfirmed++;
       toFeed.pop(); // already fed with the draft
     }
     drafted += guessed;
     accepted += confirmed;
-    speculation?.length.record(guessed, confirmed);
+    if (pacedGuessed > 0) speculation?.length.record(pacedGuessed, pacedConfirmed);
     // The draft entries after the last one taken are in the engine's context: drop them.
     const rejected = entries.length - row;
     if (rejected > 0 && going) await session.rollback!(rejected);
@@ -359,6 +363,7 @@ const DEFAULT_MAX_DRAFT = 8;
 function heldBackDrafter(matcher: Matcher, vocabulary: Vocabulary): Drafter {
   const merges = new Map<number, readonly number[]>();
   return {
+    paced: false,
     propose: (_context, _limit, mask) => {
       const id = matcher.forced().heldBack;
       if (id === undefined) return [];
