@@ -20,7 +20,7 @@ import type { Engine, EngineSession } from "../src/engines/engine.js";
 import { createLlamaEngine } from "../src/engines/llama/index.js";
 import { createMnnEngine } from "../src/engines/mnn/index.js";
 import { CachedContextEngine } from "../src/engines/native-shared/cached-context-engine.js";
-import { crossingProbe, replayConstrained, replayUnconstrained, STEP_MS, steadyCrossingMicros, unconstrainedSteps } from "./support/decode-overhead.js";
+import { crossingProbe, oneCallVersusTwo, replayConstrained, replayUnconstrained, STEP_MS, steadyCrossingMicros, unconstrainedSteps } from "./support/decode-overhead.js";
 import { median } from "./support/stats.js";
 import { fmt, formatTable, pct } from "./support/table.js";
 import { resultPath, stamp } from "./support/paths.js";
@@ -159,6 +159,8 @@ if (engine instanceof CachedContextEngine) {
   for (let i = 0; i < repeats; i++) probeRuns.push({ unconstrained: (await unconstrainedRun(probe)).session, constrained: (await constrainedRun(probe)).session });
 }
 const overhead = await overheadBreakdown();
+// Feed + sample as two engine calls (the runs above) against one (feedAndSample), where the engine has it.
+const oneCall = engine instanceof CachedContextEngine && engine.samplesAfterEvaluating ? await oneCallVersusTwo(engine, compiled.tokens, promptIds, { maxTokens }) : undefined;
 await engine.dispose();
 const free = freeRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
 const unconstrainedRate = (outTokens * 1000) / free.ms;
@@ -285,10 +287,22 @@ console.log(`\nconstrained / unconstrained tokens/s (warm, best runs): ${fmt(ste
 console.log(`\nSDK cost per sampled token (= per forward pass), medians; share of a ${STEP_MS} ms step`);
 console.log(formatTable(["part", "constrained", "share", "unconstrained", "share"], overhead.rows));
 console.log(overhead.notes);
+if (oneCall) {
+  console.log(`\nSDK cost per sampled token, constrained and warm, over a replay of the same forward passes with feed alone (${fmt(oneCall.feedOnlyMicros)} us per pass); medians of ${oneCall.runs} alternating rounds`);
+  console.log(
+    formatTable(
+      ["step", "SDK cost", `share of ${STEP_MS} ms`],
+      [
+        ["feed, then sample (two engine calls)", `${fmt(oneCall.separateMicros)} us`, pct(oneCall.separateMicros / 1000, STEP_MS)],
+        ["feedAndSample (one call: drawn on the worker after the pass)", `${fmt(oneCall.oneCallMicros)} us`, pct(oneCall.oneCallMicros / 1000, STEP_MS)],
+      ],
+    ),
+  );
+}
 
 const file = resultPath(`decode-${engineKind}-${modelArg ? "model" : preset}-t${threads}-${stamp()}.json`);
 writeFileSync(
   file,
-  `${JSON.stringify({ engine: engineKind, modelPath, threads, maxTokens, rssAfterLoadMb, prefillMs, constrained: [cold, ...warmRuns].map(({ session, result: r }) => ({ ...r.stats, tokens: outTokens, sampleMs: session.sampleMs, feedMs: session.feedMs, text: r.text })), unconstrained: freeRuns.map(({ session, ms }) => ({ tokens: outTokens, ms, sampleMs: session.sampleMs, feedMs: session.feedMs })), anchor, overheadMicros: overhead.micros }, null, 2)}\n`,
+  `${JSON.stringify({ engine: engineKind, modelPath, threads, maxTokens, rssAfterLoadMb, prefillMs, constrained: [cold, ...warmRuns].map(({ session, result: r }) => ({ ...r.stats, tokens: outTokens, sampleMs: session.sampleMs, feedMs: session.feedMs, text: r.text })), unconstrained: freeRuns.map(({ session, ms }) => ({ tokens: outTokens, ms, sampleMs: session.sampleMs, feedMs: session.feedMs })), anchor, overheadMicros: overhead.micros, oneCall }, null, 2)}\n`,
 );
 console.log(`results: ${file}`);

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:sampler`: per-token cost of the native masked sampler (native/src/masked_sampler.cpp)
- * through the llama.cpp addon, for each sampling mode at mask densities of 1, 10, 100, 1,000 and
- * all 65,536 allowed ids, side by side with the sampler of an earlier revision. One prompt is
+ * through the llama.cpp addon, for each sampling mode at mask densities of 1, 10, 100, 1,000,
+ * 60,000 (scattered exclusions, as in a JSON string's mask) and all 65,536 allowed ids, side by side with the sampler of an earlier revision. One prompt is
  * decoded once on the tiny GGUF fixture (the 65,536-id vocabulary; the sampler's cost does not
  * depend on the model), then `sample()` is called repeatedly on its logits: the figures are one
  * sync JS -> C++ crossing plus the sampler. Configurations and addons alternate within each round
@@ -9,8 +9,10 @@
  * time and CPU time (process.cpuUsage: on a shared machine, the part that load does not inflate)
  * are reported.
  *
- * SAMPLER_BASELINE_REV (default 4b8d8d2, the sampler before the AVX-512 and sampled top-p bracket
- * change of #21; e9c114d is the one before the first memory-speed rewrite) is built
+ * SAMPLER_BASELINE_REV (default cb2545d, the sampler before mostly open masks were weighed in
+ * place, the AVX-512 bracket split and vector reads of partly allowed words; 4b8d8d2 is the one
+ * before the AVX-512 and sampled top-p bracket change of #21, e9c114d the one before the first
+ * memory-speed rewrite) is built
  * into a temporary folder by bench/support/baseline-addon.ts; SAMPLER_BASELINE_REV=none skips it.
  * ROUNDS (default 15) rounds of BATCH (default 40) calls per configuration, mask and addon.
  */
@@ -26,7 +28,7 @@ import { fmt, formatTable } from "./support/table.js";
 
 const rounds = Number(process.env.ROUNDS ?? 15);
 const batch = Number(process.env.BATCH ?? 40);
-const baselineRev = process.env.SAMPLER_BASELINE_REV ?? "4b8d8d2";
+const baselineRev = process.env.SAMPLER_BASELINE_REV ?? "cb2545d";
 
 interface Config {
   readonly name: string;
@@ -73,7 +75,7 @@ function maskOf(count: number): Uint32Array {
   }
   return mask;
 }
-const DENSITIES = [1, 10, 100, 1000, width];
+const DENSITIES = [1, 10, 100, 1000, 60000, width];
 
 console.log(`sampler bench: ${rounds} rounds x ${batch} calls per configuration, mask and addon (medians of per-call cost, us)`);
 const results: { allowed: number; addon: string; config: string; wallMicros: number; cpuMicros: number }[] = [];

@@ -122,3 +122,78 @@ export async function replayUnconstrained(grammar: TokenGrammar, promptIds: read
   }
   return median(perStep);
 }
+
+/** Forwards everything but `feedAndSample`: generate then feeds and samples in two engine calls. */
+function separateCalls(session: EngineSession): EngineSession {
+  return { feed: (ids) => session.feed(ids), sample: (mask) => session.sample(mask), close: () => session.close() };
+}
+
+/** Records the batches generate feeds (after the prompt), to replay them without sampling. */
+function recordingBatches(session: EngineSession, batches: number[][]): EngineSession {
+  return {
+    feed: async (ids) => {
+      batches.push([...ids]);
+      await session.feed(ids);
+    },
+    sample: (mask) => session.sample(mask),
+    close: () => session.close(),
+  };
+}
+
+export interface OneCallCost {
+  /** µs per sampled token of feed + sample in two engine calls, over the feed-only replay. */
+  readonly separateMicros: number;
+  /** The same with feed and sample in one engine call (feedAndSample). */
+  readonly oneCallMicros: number;
+  /** µs per forward pass of the feed-only replay (the step itself: forward pass and its return to JS). */
+  readonly feedOnlyMicros: number;
+  readonly runs: number;
+}
+
+/**
+ * The SDK's whole cost per sampled token with the two ways of taking a step, measured against the
+ * step itself: the same generation (greedy, so the same tokens) with feed + sample as two engine
+ * calls, with feedAndSample (one call), and the batches it fed replayed with feed alone (no mask,
+ * no sampling, no loop). The three alternate within each round; medians over `runs` rounds.
+ */
+export async function oneCallVersusTwo(
+  engine: { createSession(): Promise<EngineSession> },
+  grammar: TokenGrammar,
+  promptIds: readonly number[],
+  options: GenerateOptions,
+  runs = 15,
+): Promise<OneCallCost> {
+  const batches: number[][] = [];
+  const recorder = await engine.createSession();
+  if (!recorder.feedAndSample) throw new Error("the engine's sessions have no feedAndSample");
+  const { stats } = await generate(recordingBatches(recorder, batches), grammar, promptIds, options);
+  await recorder.close();
+  batches.shift(); // the prompt
+  const samples = stats.tokensSampled;
+  const timedGeneration = async (wrap: (s: EngineSession) => EngineSession): Promise<number> => {
+    const session = await engine.createSession();
+    const t = performance.now();
+    await generate(wrap(session), grammar, promptIds, options);
+    const ms = performance.now() - t;
+    await session.close();
+    return ms;
+  };
+  const separate: number[] = [];
+  const oneCall: number[] = [];
+  const feedOnly: number[] = [];
+  for (let i = -2; i < runs; i++) {
+    const a = await timedGeneration(separateCalls);
+    const b = await timedGeneration((s) => s);
+    const session = await engine.createSession();
+    const t = performance.now();
+    await session.feed(promptIds);
+    for (const batch of batches) await session.feed(batch);
+    const c = performance.now() - t;
+    await session.close();
+    if (i < 0) continue; // warm-up
+    separate.push(((a - c) * 1000) / samples);
+    oneCall.push(((b - c) * 1000) / samples);
+    feedOnly.push((c * 1000) / (batches.length + 1));
+  }
+  return { separateMicros: median(separate), oneCallMicros: median(oneCall), feedOnlyMicros: median(feedOnly), runs };
+}

@@ -1,13 +1,15 @@
 // Masked sampling over raw logits at memory speed. Only set bits of the mask are visited (word by
 // word, skipping zero words); a word whose 32 ids are all allowed is read as two 16-float
 // vectors, which is what a mostly-open mask (inside a JSON string) costs. Greedy is one such pass
-// with a running maximum. Sampling gathers the allowed logits once, turns them into weights with a
-// vectorized exp, and draws by walking per-block weight sums, then one block.
+// with a running maximum. Sampling gathers the allowed logits once (a mask allowing at least 3/4
+// of the ids is instead weighed in place, every position a candidate), turns them into weights
+// with a vectorized exp, and draws by walking per-block weight sums, then one block.
 //
 // Top-k and top-p never sort. Top-k up to 1,024 keeps a heap fed by a vector scan; larger k and
 // the top-p cut use a radix search for the threshold key (rank_cut), whose cost is a few linear
 // passes. For top-p over many candidates, a sample of the weights first brackets the cut, so one
-// vector pass splits off the few candidates near it and only those go through the radix search.
+// vector pass splits off the few candidates near it (with AVX-512, compressing them into place)
+// and only those go through the radix search.
 //
 // Vectors are GCC/Clang vector extensions of 16 floats (portable to ARM); on x86-64 Linux the hot
 // loops are also compiled for AVX-512 and AVX2 and picked at load time. Every variant does the
@@ -23,7 +25,16 @@
 
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
 #define POCKET_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+// Where an AVX-512 instruction has no portable vector form (mask registers, compress), a function
+// is also compiled for x86-64-v4 with intrinsics and picked at run time (-DPOCKET_X86_DISPATCH=0
+// keeps the portable code only: the tests compare the two).
+#ifndef POCKET_X86_DISPATCH
+#define POCKET_X86_DISPATCH 1
+#endif
+#include <immintrin.h>
 #else
+#undef POCKET_X86_DISPATCH
+#define POCKET_X86_DISPATCH 0
 #define POCKET_SIMD_CLONES
 #endif
 
@@ -75,6 +86,16 @@ POCKET_INLINE bool any_bits(const fv& v) {
   const u8 x = (u8)v;
   return (((x[0] | x[1]) | (x[2] | x[3])) | ((x[4] | x[5]) | (x[6] | x[7]))) != 0;
 }
+// The lanes of `selected` (each kLaneBit's lane or 0) as a 16-bit mask: a halving tree of vector
+// adds, exact for distinct powers of two and cheaper than testing and summing lane by lane.
+POCKET_INLINE uint32_t lane_bits(const fv& selected) {
+  using f8 = float __attribute__((vector_size(32)));
+  using f4 = float __attribute__((vector_size(16)));
+  const f8 half = __builtin_shufflevector(selected, selected, 0, 1, 2, 3, 4, 5, 6, 7) +
+                  __builtin_shufflevector(selected, selected, 8, 9, 10, 11, 12, 13, 14, 15);
+  const f4 quarter = __builtin_shufflevector(half, half, 0, 1, 2, 3) + __builtin_shufflevector(half, half, 4, 5, 6, 7);
+  return static_cast<uint32_t>((quarter[0] + quarter[1]) + (quarter[2] + quarter[3]));
+}
 // Whether any lane of x is above t.
 POCKET_INLINE bool any_above(const fv& x, const fv& t) { return any_bits(x > t ? splat(1.0f) : splat(0.0f)); }
 // x - x is 0 for finite x and NaN for NaN and infinities: summing those flags a bad logit.
@@ -103,28 +124,60 @@ inline size_t word_count(size_t mask_words, int32_t width) {
   throw std::logic_error("throw_first_invalid: no invalid logit");
 }
 
-// Highest allowed logit, lowest id on ties; -1 when nothing is allowed. `bad` is set when an
-// allowed logit is not finite (the result is then meaningless). One pass keeps a maximum per lane
-// over fully allowed words (no horizontal step per word) and the first best id among the others;
-// a second finds the first fully allowed word holding the maximum, if it comes before that id.
+// Lanes of a 16-id half word whose bit is set (the lane's kLaneBit), as a selection: through a
+// float conversion, since GCC 12 scalarizes integer vector comparisons (with AVX-512 this is a
+// mask register and the select a masked load).
+POCKET_INLINE fv allowed_lanes(uint32_t half_word) {
+  constexpr iv kLaneBits = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
+  return __builtin_convertvector((iv{} + static_cast<int32_t>(half_word)) & kLaneBits, fv);
+}
+
+// Whether a mask word has at most two bits set: those are cheaper id by id than as vectors (a
+// sparse mask is mostly such words).
+POCKET_INLINE bool few_bits(uint32_t bits) {
+  const uint32_t rest = bits & (bits - 1);
+  return (rest & (rest - 1)) == 0;
+}
+
+// The highest allowed logit, read in place: `vector_top` over the words read as vectors, and
+// `scalar_top` with its first id over the words read id by id (-inf and -1 when none). A word
+// with more than two allowed ids is read as two vectors, the disallowed lanes replaced by -inf
+// (so a string's mask with scattered exclusions costs about what an open one does); other words,
+// and a last word reaching past `width`, go id by id. One maximum per lane, no horizontal step
+// per word. `bad` is set when an allowed logit is not finite (the rest is then meaningless).
+struct MaxScan {
+  float vector_top;
+  float scalar_top;
+  int32_t scalar_best_id;
+  float best() const { return std::max(vector_top, scalar_top); }
+};
+
+POCKET_INLINE bool read_as_vectors(uint32_t bits, size_t w, size_t full_words) { return w < full_words && !few_bits(bits); }
+
 POCKET_SIMD_CLONES
-int32_t greedy(const float* logits, int32_t width, const uint32_t* mask, size_t mask_words, bool& bad) {
+MaxScan max_scan(const float* logits, int32_t width, const uint32_t* mask, size_t mask_words, bool& bad) {
   const size_t words = word_count(mask_words, width);
+  const size_t full_words = static_cast<size_t>(width) / 32;  // words whose 32 logits all exist
   fv top = splat(-kInf);
   fv poison = splat(0.0f);
   float scalar_top = -kInf;
   float scalar_poison = 0.0f;
   int32_t scalar_best_id = -1;
-  bool any = false;
   for (size_t w = 0; w < words; ++w) {
     uint32_t bits = allowed_bits(mask, w, width);
     if (bits == 0) continue;
-    any = true;
     const float* p = logits + w * 32;
-    if (bits == ~uint32_t{0}) {
+    if (bits == ~uint32_t{0} && w < full_words) {
       const fv a = load(p), b = load(p + kSimdLanes);
       poison += (a - a) + (b - b);
       top = vmax(top, vmax(a, b));
+      continue;
+    }
+    if (read_as_vectors(bits, w, full_words)) {
+      const fv low = allowed_lanes(bits & 0xffffu), high = allowed_lanes(bits >> 16);
+      const fv a = load(p), b = load(p + kSimdLanes);
+      poison += (low > splat(0.0f) ? a - a : splat(0.0f)) + (high > splat(0.0f) ? b - b : splat(0.0f));
+      top = vmax(top, vmax(low > splat(0.0f) ? a : splat(-kInf), high > splat(0.0f) ? b : splat(-kInf)));
       continue;
     }
     for (; bits != 0; bits &= bits - 1) {
@@ -137,24 +190,37 @@ int32_t greedy(const float* logits, int32_t width, const uint32_t* mask, size_t 
     }
   }
   bad = has_nan(poison) || scalar_poison != scalar_poison;
-  if (!any || bad) return -1;
-  const float best = std::max(hmax(top), scalar_top);
-  if (!(hmax(top) == best)) return scalar_best_id;  // no fully allowed word holds the maximum
-  const fv best_v = splat(best);
-  // Fully allowed words past a partially allowed word's best id cannot hold an earlier one.
-  const size_t end = scalar_best_id >= 0 && scalar_top == best ? static_cast<size_t>(scalar_best_id) / 32 : words;
+  return {hmax(top), scalar_top, scalar_best_id};
+}
+
+// Highest allowed logit, lowest id on ties; -1 when nothing is allowed; `bad` as max_scan sets
+// it. When a vector word holds the maximum, a second pass finds the first one that does, if it
+// comes before the best id read id by id.
+POCKET_SIMD_CLONES
+int32_t greedy(const float* logits, int32_t width, const uint32_t* mask, size_t mask_words, bool& bad) {
+  const MaxScan scan = max_scan(logits, width, mask, mask_words, bad);
+  const float best = scan.best();
+  if (bad || best == -kInf) return -1;
+  if (!(scan.vector_top == best)) return scan.scalar_best_id;
+  const size_t full_words = static_cast<size_t>(width) / 32;
+  const size_t end = scan.scalar_best_id >= 0 && scan.scalar_top == best ? static_cast<size_t>(scan.scalar_best_id) / 32
+                                                                          : word_count(mask_words, width);
   for (size_t w = 0; w < end; ++w) {
-    if (allowed_bits(mask, w, width) != ~uint32_t{0}) continue;
+    const uint32_t bits = allowed_bits(mask, w, width);
     const float* p = logits + w * 32;
-    if (!any_bits(load(p) == best_v ? splat(1.0f) : splat(0.0f)) &&
-        !any_bits(load(p + kSimdLanes) == best_v ? splat(1.0f) : splat(0.0f))) {
+    if (bits == ~uint32_t{0} && w < full_words) {
+      if (!any_bits(load(p) == splat(best) ? splat(1.0f) : splat(0.0f)) && !any_bits(load(p + kSimdLanes) == splat(best) ? splat(1.0f) : splat(0.0f))) continue;
+    } else if (bits != 0 && read_as_vectors(bits, w, full_words)) {
+      const fv low = allowed_lanes(bits & 0xffffu), high = allowed_lanes(bits >> 16);
+      if (!any_bits(load(p) == splat(best) ? low : splat(0.0f)) && !any_bits(load(p + kSimdLanes) == splat(best) ? high : splat(0.0f))) continue;
+    } else {
       continue;
     }
-    int i = 0;
-    while (!(p[i] == best)) ++i;
-    return static_cast<int32_t>(w * 32 + i);
+    for (uint32_t b = bits; b != 0; b &= b - 1) {
+      if (p[__builtin_ctz(b)] == best) return static_cast<int32_t>(w * 32 + __builtin_ctz(b));
+    }
   }
-  return scalar_best_id;
+  return scan.scalar_best_id;
 }
 
 // Copies allowed ids and logits (ids/values need room for every allowed id plus kSimdLanes); returns how
@@ -197,6 +263,23 @@ size_t gather_allowed(const float* logits, int32_t width, const uint32_t* mask, 
   bad = has_nan(poison) || scalar_poison != scalar_poison;
   return n;
 }
+
+// Whether the mask allows at least 3/4 of the ids below `width`, judged from every 32nd word (bits
+// past `width` count as disallowed) and given up as soon as too many are not: a sparse mask pays
+// for a few words. A mostly open mask is weighed in place. Either answer gives a correct draw,
+// and the same mask always gets the same answer.
+bool mostly_open(const uint32_t* mask, size_t mask_words, int32_t width) {
+  const size_t words = word_count(mask_words, width);
+  const size_t budget = (words + 31) / 32 * 32 / 4;
+  size_t disallowed = 0;
+  for (size_t w = 0; w < words; w += 32) {
+    const uint32_t bits = allowed_bits(mask, w, width);
+    disallowed += bits == 0 ? 32 : 32 - static_cast<size_t>(__builtin_popcount(bits));
+    if (disallowed > budget) return false;
+  }
+  return true;
+}
+
 
 // e^x for x <= 0 (Cephes' expf: range reduction by ln 2, degree-5 polynomial; within 2 ulp of
 // the exact value, exactly 1 at 0). Below -87 (where floats turn subnormal) the weight is 0.
@@ -243,16 +326,94 @@ double to_weights(float* values, size_t n, float max, float inv_temperature, siz
   return total;
 }
 
+// The weights of every position of a mostly open mask in place of a gathered list: values[id] =
+// e^((logits[id] - max) * inv_temperature) for allowed ids, 0 for the others and for the
+// positions of the last word past `width` (values has room for a whole last word), with block
+// sums as to_weights makes them over positions; returns the total. Reads the logits only once.
+POCKET_SIMD_CLONES
+double dense_weights(const float* logits, int32_t width, const uint32_t* mask, size_t mask_words, float max,
+                     float inv_temperature, size_t block, float* values, double* sums) {
+  const size_t words = word_count(mask_words, width);
+  const size_t n = words * 32;
+  const size_t full_words = static_cast<size_t>(width) / 32;  // words whose 32 logits all exist
+  double total = 0.0;
+  for (size_t start = 0; start < n; start += block) {
+    fv acc = splat(0.0f);
+    for (size_t w = start / 32, end = std::min(start + block, n) / 32; w < end; ++w) {
+      const uint32_t bits = allowed_bits(mask, w, width);
+      float* out = values + w * 32;
+      if (bits == 0) {
+        store(out, splat(0.0f));
+        store(out + kSimdLanes, splat(0.0f));
+        continue;
+      }
+      if (w < full_words) {
+        for (int k = 0; k < 32; k += kSimdLanes)
+          store(out + k, exp_nonpositive((load(logits + w * 32 + k) - splat(max)) * splat(inv_temperature)));
+      } else {
+        float row[32];
+        for (int k = 0; k < 32; ++k) row[k] = w * 32 + k < static_cast<size_t>(width) ? logits[w * 32 + k] : -kInf;
+        for (int k = 0; k < 32; k += kSimdLanes) store(out + k, exp_nonpositive((load(row + k) - splat(max)) * splat(inv_temperature)));
+      }
+      for (uint32_t off = ~bits; off != 0; off &= off - 1) out[__builtin_ctz(off)] = 0.0f;
+      acc += load(out);  // in to_weights' order, so an open mask gets the sums a gathered list gets
+      acc += load(out + kSimdLanes);
+    }
+    sums[start / block] = hsum(acc);
+    total += sums[start / block];
+  }
+  return total;
+}
+
+// Appending the positions and weights of the lanes inside a bracket (lo, hi] to the split's
+// output. Portably: a lane mask from a halving tree, then lane by lane. With AVX-512: a mask
+// register compresses them into place, branch-free (the portable way spends most of a split's
+// time on the tree and on mispredicting which vectors hold one).
+struct PortableLanes {
+  static POCKET_INLINE size_t append_inside(const fv& x, size_t i, float lo, float hi, uint32_t* positions,
+                                            float* weights, size_t inside) {
+    // Weights above hi become -2, below any lo (which is at least -1); a lane inside weighs its
+    // bit of a 16-bit mask.
+    const fv in = (x > splat(hi) ? splat(-2.0f) : x) > splat(lo) ? kLaneBit : splat(0.0f);
+    for (uint32_t bits = lane_bits(in); bits != 0; bits &= bits - 1) {
+      const size_t at = static_cast<size_t>(__builtin_ctz(bits));
+      positions[inside] = static_cast<uint32_t>(i + at);
+      weights[inside++] = x[at];
+    }
+    return inside;
+  }
+};
+
+#if POCKET_X86_DISPATCH
+struct Avx512Lanes {
+  // Not always_inline: it only inlines into callers compiled for AVX-512 (flatten, below).
+  __attribute__((target("avx512f"))) static inline size_t append_inside(const fv& x, size_t i, float lo, float hi,
+                                                                         uint32_t* positions, float* weights,
+                                                                         size_t inside) {
+    __m512 v;
+    std::memcpy(&v, &x, sizeof v);
+    const __mmask16 in = _mm512_cmp_ps_mask(v, _mm512_set1_ps(lo), _CMP_GT_OQ) &
+                         _mm512_cmp_ps_mask(v, _mm512_set1_ps(hi), _CMP_LE_OQ);
+    if (in == 0) return inside;
+    const __m512i lanes = _mm512_add_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                           _mm512_set1_epi32(static_cast<int32_t>(i)));
+    // Full-width stores of the compressed lanes: the outputs have room for kSimdLanes more.
+    _mm512_storeu_ps(weights + inside, _mm512_maskz_compress_ps(in, v));
+    _mm512_storeu_si512(positions + inside, _mm512_maskz_compress_epi32(in, lanes));
+    return inside + static_cast<size_t>(__builtin_popcount(in));
+  }
+};
+#endif
+
 // Splits the weights values[0, n) at a bracket (lo, hi]: sets the mass of those above hi
 // (`any_above_hi`: whether there is one) and copies the positions and weights inside the
 // bracket, in order, to positions/weights (room for n + kSimdLanes); returns how many are inside
-// and sets their mass.
-POCKET_SIMD_CLONES
-size_t split_bracket(const float* values, size_t n, float lo, float hi, uint32_t* positions, float* weights,
-                     double& above_mass, bool& any_above_hi, double& inside_mass) {
+// and sets their mass. Every Lanes gives the same results.
+template <typename Lanes>
+POCKET_INLINE size_t split_bracket_with(const float* values, size_t n, float lo, float hi, uint32_t* positions,
+                                        float* weights, double& above_mass, bool& any_above_hi, double& inside_mass) {
   size_t inside = 0;
   double mass = 0.0;
-  double in_mass = 0.0;
   fv top = splat(-kInf);
   size_t i = 0;
   while (i + kSimdLanes <= n) {
@@ -262,16 +423,7 @@ size_t split_bracket(const float* values, size_t n, float lo, float hi, uint32_t
       const fv up = x > splat(hi) ? x : splat(0.0f);
       acc += up;
       top = vmax(top, x);
-      // Weights above hi become -2, below any lo (which is at least -1); a lane inside weighs its
-      // bit of a 16-bit mask (float sums of distinct powers of two below 2^16 are exact).
-      const fv in = (x > splat(hi) ? splat(-2.0f) : x) > splat(lo) ? kLaneBit : splat(0.0f);
-      if (!any_bits(in)) continue;
-      for (uint32_t bits = static_cast<uint32_t>(hsum(in)); bits != 0; bits &= bits - 1) {
-        const size_t at = i + __builtin_ctz(bits);
-        positions[inside] = static_cast<uint32_t>(at);
-        weights[inside++] = values[at];
-        in_mass += values[at];
-      }
+      inside = Lanes::append_inside(x, i, lo, hi, positions, weights, inside);
     }
     mass += hsum(acc);
   }
@@ -284,13 +436,38 @@ size_t split_bracket(const float* values, size_t n, float lo, float hi, uint32_t
     } else if (x > lo) {
       positions[inside] = static_cast<uint32_t>(i);
       weights[inside++] = x;
-      in_mass += x;
     }
   }
+  double in_mass = 0.0;
+  for (size_t k = 0; k < inside; ++k) in_mass += weights[k];
   above_mass = mass;
   inside_mass = in_mass;
   any_above_hi = tail_above || hmax(top) > hi;
   return inside;
+}
+
+POCKET_SIMD_CLONES
+size_t split_bracket_portable(const float* values, size_t n, float lo, float hi, uint32_t* positions, float* weights,
+                              double& above_mass, bool& any_above_hi, double& inside_mass) {
+  return split_bracket_with<PortableLanes>(values, n, lo, hi, positions, weights, above_mass, any_above_hi, inside_mass);
+}
+
+#if POCKET_X86_DISPATCH
+__attribute__((target("arch=x86-64-v4"), flatten))
+size_t split_bracket_avx512(const float* values, size_t n, float lo, float hi, uint32_t* positions, float* weights,
+                            double& above_mass, bool& any_above_hi, double& inside_mass) {
+  return split_bracket_with<Avx512Lanes>(values, n, lo, hi, positions, weights, above_mass, any_above_hi, inside_mass);
+}
+#endif
+
+size_t split_bracket(const float* values, size_t n, float lo, float hi, uint32_t* positions, float* weights,
+                     double& above_mass, bool& any_above_hi, double& inside_mass) {
+#if POCKET_X86_DISPATCH
+  // The same test target_clones makes for its x86-64-v4 clones.
+  static const bool avx512 = __builtin_cpu_supports("x86-64-v4");
+  if (avx512) return split_bracket_avx512(values, n, lo, hi, positions, weights, above_mass, any_above_hi, inside_mass);
+#endif
+  return split_bracket_portable(values, n, lo, hi, positions, weights, above_mass, any_above_hi, inside_mass);
 }
 
 // The weight above `weight` of each block of `block` weights into sums (a multiple of
@@ -653,8 +830,8 @@ int32_t MaskedSampler::sample(const float* logits, int32_t width, const uint32_t
     return id;
   }
 
-  // Room for every id plus the padding of the last vector; grows once per vocabulary width.
-  const size_t room = static_cast<size_t>(width) + kSimdLanes;
+  // Room for every id plus the padding of the last vector or word; grows once per vocabulary width.
+  const size_t room = static_cast<size_t>(width) + 32;
   if (ids_.size() < room) {
     ids_.resize(room);
     values_.resize(room);
@@ -664,13 +841,26 @@ int32_t MaskedSampler::sample(const float* logits, int32_t width, const uint32_t
     bracket_weights_.resize(room);
     block_sums_.resize(room / kBlock + 1);
   }
-  float max_logit = 0.0f;
-  count_ = gather_allowed(logits, width, mask, mask_words, ids_.data(), values_.data(), max_logit, bad);
-  if (bad) throw_first_invalid(logits, width, mask, mask_words);
-  if (count_ == 0) return -1;
-
-  if (options.top_k > 0 && static_cast<size_t>(options.top_k) < count_) keep_top_k(static_cast<size_t>(options.top_k));
-  double total = to_weights(values_.data(), count_, max_logit, 1.0f / options.temperature, kBlock, block_sums_.data());
+  const float inv_temperature = 1.0f / options.temperature;
+  // A mostly open mask (free text, string contents) is weighed in place over every position,
+  // disallowed ones weighing 0: no list of ids and logits is written. Top-k ranks logits, so it
+  // gathers them.
+  dense_ = (options.top_k <= 0 || options.top_k >= width) && mostly_open(mask, mask_words, width);
+  double total = 0.0;
+  if (dense_) {
+    const float max_logit = max_scan(logits, width, mask, mask_words, bad).best();
+    if (bad) throw_first_invalid(logits, width, mask, mask_words);
+    if (max_logit == -kInf) return -1;  // nothing allowed
+    count_ = word_count(mask_words, width) * 32;
+    total = dense_weights(logits, width, mask, mask_words, max_logit, inv_temperature, kBlock, values_.data(), block_sums_.data());
+  } else {
+    float max_logit = 0.0f;
+    count_ = gather_allowed(logits, width, mask, mask_words, ids_.data(), values_.data(), max_logit, bad);
+    if (bad) throw_first_invalid(logits, width, mask, mask_words);
+    if (count_ == 0) return -1;
+    if (options.top_k > 0 && static_cast<size_t>(options.top_k) < count_) keep_top_k(static_cast<size_t>(options.top_k));
+    total = to_weights(values_.data(), count_, max_logit, inv_temperature, kBlock, block_sums_.data());
+  }
   // Everything with any weight is kept unless top-p or min-p cut.
   Cut cut{0.0f, false, 0};
   if (options.top_p < 1.0f) cut = nucleus(std::max(0.0, static_cast<double>(options.top_p)) * total, total);
@@ -682,7 +872,8 @@ int32_t MaskedSampler::sample(const float* logits, int32_t width, const uint32_t
   }
   if (options.top_p < 1.0f || options.min_p > 0.0f) total = kept_sums(cut);
   // Candidates are walked in id order, so a seed picks the same id whatever the standard library.
-  return ids_[pick(rng.uniform() * total, cut)];
+  const size_t chosen = pick(rng.uniform() * total, cut);
+  return dense_ ? static_cast<int32_t>(chosen) : ids_[chosen];
 }
 
 }  // namespace pocket

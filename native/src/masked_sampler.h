@@ -99,6 +99,9 @@ class MaskedSampler {
   // threshold search, the positions and weights inside the nucleus bracket, and the weight sum
   // of each block of kBlock candidates (for pick).
   static constexpr size_t kBlock = 256;
+  // Whether the candidates are every position of the mask (candidate i is id i) rather than the
+  // gathered ids_.
+  bool dense_ = false;
   size_t count_ = 0;
   std::vector<int32_t> ids_;
   std::vector<float> values_;
@@ -121,7 +124,7 @@ class MaskedSampler {
   // than kSampleFrom skip it; its bracket is kSampleSigmas standard deviations wide on each side,
   // or the next kHeadSample heaviest sampled weights when the sample cannot tell (its bracket
   // would hold more than half of the sampled weights above the cut).
-  static constexpr size_t kSampleStride = 8;
+  static constexpr size_t kSampleStride = 16;
   static constexpr size_t kSampleFrom = 4096;
   static constexpr uint32_t kSampleBuckets = 4096;
   static constexpr double kSampleSigmas = 3.5;

@@ -21,6 +21,7 @@
 
 #include <napi.h>
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <utility>
@@ -53,6 +54,9 @@ class ModelWorker : public Napi::AsyncWorker {
   void Execute() override {
     try {
       result_ = job_(handle_->worker_model());
+    } catch (const InvalidLogit& e) {  // a job that samples
+      code_ = "LOGITS";
+      SetError(e.what());
     } catch (const std::exception& e) {
       SetError(e.what());
     }
@@ -63,7 +67,7 @@ class ModelWorker : public Napi::AsyncWorker {
   }
   void OnError(const Napi::Error& error) override {
     handle_->work_finished();
-    deferred_.Reject(coded_error(Env(), "DECODE", error.Message()).Value());
+    deferred_.Reject(coded_error(Env(), code_, error.Message()).Value());
   }
 
  private:
@@ -72,6 +76,7 @@ class ModelWorker : public Napi::AsyncWorker {
   Napi::Promise::Deferred deferred_;
   Job job_;
   Result result_{};
+  const char* code_ = "DECODE";
 };
 
 template <typename Backend>
@@ -124,6 +129,13 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle<Backend>> {
   Model& worker_model() const { return guard_.worker_model(); }
   void work_finished() { guard_.end_work(); }
 
+  // The sampler, for a worker job that samples right after evaluating (seed() waits for idle).
+  JsSampler& sampler() { return sampler_; }
+  // Set on the JS thread once the mask such a job reads is written (release), read by the job
+  // after its evaluation (acquire): the mask is written while the model runs.
+  void set_mask_ready(bool ready) { mask_ready_.store(ready, std::memory_order_release); }
+  bool mask_ready() const { return mask_ready_.load(std::memory_order_acquire); }
+
  private:
   template <Method F>
   Napi::Value call(const Napi::CallbackInfo& info) {
@@ -146,7 +158,7 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle<Backend>> {
   }
 
   Napi::Value seed(const Napi::CallbackInfo& info) {
-    live(info.Env());
+    idle(info.Env());  // a worker job may be drawing from the generator
     sampler_.seed(info);
     return info.Env().Undefined();
   }
@@ -159,6 +171,7 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle<Backend>> {
 
   ModelGuard<Model> guard_{Backend::kEngine, Backend::kWork};
   JsSampler sampler_;
+  std::atomic<bool> mask_ready_{false};
 };
 
 // { bytes: Buffer (every token's bytes, in id order), offsets: Uint32Array(width + 1) }: token

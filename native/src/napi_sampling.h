@@ -32,29 +32,47 @@ inline Napi::Value copy_logits(Napi::Env env, const float* logits, int32_t width
 
 class JsSampler {
  public:
-  // `logits` is the backend's last row (nullptr before any evaluation), `width` its length.
+  // sample(mask, temperature, topK, topP, minP?) on the JS thread. `logits` is the backend's last
+  // row (nullptr before any evaluation), `width` its length.
   Napi::Value sample(const Napi::CallbackInfo& info, const float* logits, int32_t width) {
     Napi::Env env = info.Env();
-    if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array) {
+    const Napi::Uint32Array mask = checked_mask(info, 0, width);
+    if (logits == nullptr) throw coded_error(env, "NO_LOGITS", "sample called before any token was evaluated");
+    try {
+      return Napi::Number::New(env, sample_now(logits, width, mask.Data(), mask.ElementLength(), read_options(info, 1)));
+    } catch (const InvalidLogit& e) {
+      throw coded_error(env, "LOGITS", e.what());
+    }
+  }
+
+  // info[index] as a mask for `width` ids (TypeError or MASK_SIZE otherwise).
+  static Napi::Uint32Array checked_mask(const Napi::CallbackInfo& info, size_t index, int32_t width) {
+    Napi::Env env = info.Env();
+    if (!info[index].IsTypedArray() || info[index].As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array) {
       throw Napi::TypeError::New(env, "sample: mask must be a Uint32Array");
     }
-    auto mask = info[0].As<Napi::Uint32Array>();
+    auto mask = info[index].As<Napi::Uint32Array>();
     if (mask.ElementLength() < (static_cast<size_t>(width) + 31) / 32) {
       throw coded_error(env, "MASK_SIZE",
                         "mask has " + std::to_string(mask.ElementLength()) + " words, the vocabulary needs " +
                             std::to_string((width + 31) / 32));
     }
-    if (logits == nullptr) throw coded_error(env, "NO_LOGITS", "sample called before any token was evaluated");
+    return mask;
+  }
+
+  // temperature, topK, topP and minP? from info[first...].
+  static SamplingOptions read_options(const Napi::CallbackInfo& info, size_t first) {
     SamplingOptions options;
-    options.temperature = static_cast<float>(info[1].ToNumber().DoubleValue());
-    options.top_k = info[2].ToNumber().Int32Value();
-    options.top_p = static_cast<float>(info[3].ToNumber().DoubleValue());
-    if (info.Length() > 4 && !info[4].IsUndefined()) options.min_p = static_cast<float>(info[4].ToNumber().DoubleValue());
-    try {
-      return Napi::Number::New(env, sampler_.sample(logits, width, mask.Data(), mask.ElementLength(), options, rng_));
-    } catch (const InvalidLogit& e) {
-      throw coded_error(env, "LOGITS", e.what());
-    }
+    options.temperature = static_cast<float>(info[first].ToNumber().DoubleValue());
+    options.top_k = info[first + 1].ToNumber().Int32Value();
+    options.top_p = static_cast<float>(info[first + 2].ToNumber().DoubleValue());
+    if (info.Length() > first + 3 && !info[first + 3].IsUndefined()) options.min_p = static_cast<float>(info[first + 3].ToNumber().DoubleValue());
+    return options;
+  }
+
+  // The draw itself, on whichever thread holds the model (throws InvalidLogit).
+  int32_t sample_now(const float* logits, int32_t width, const uint32_t* mask, size_t mask_words, const SamplingOptions& options) {
+    return sampler_.sample(logits, width, mask, mask_words, options, rng_);
   }
 
   void seed(const Napi::CallbackInfo& info) {

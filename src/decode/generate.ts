@@ -18,6 +18,7 @@
 import { PocketExtractError } from "../errors.js";
 import type { EngineSession } from "../engines/index.js";
 import type { Matcher, TokenGrammar } from "../mask/index.js";
+import type { Vocabulary } from "../tokens/index.js";
 import { DraftModel } from "./draft-model.js";
 import { PromptLookup } from "./prompt-lookup.js";
 import { buildDraft, type DraftContext, type DraftEntry, DraftLength, type Drafter, type SpeculativeOptions } from "./speculative.js";
@@ -167,7 +168,7 @@ export async function generate(
     return true;
   };
 
-  const speculation = speculationFor(session, options.speculative, promptIds, matcher);
+  const speculation = speculationFor(session, options.speculative, promptIds, matcher, grammar.vocabulary);
   const draftContext: DraftContext = {
     matcher,
     eosIds,
@@ -192,6 +193,8 @@ export async function generate(
     let row = 0;
     let guessed = 0;
     let confirmed = 0;
+    let pacedGuessed = 0;
+    let pacedConfirmed = 0;
     let going = true;
     for (; ; row++) {
       const entry = entries[row];
@@ -203,17 +206,19 @@ export async function generate(
       }
       if (entry === undefined && matcher.isClosed()) break;
       if (entry) guessed++;
+      if (entry?.paced) pacedGuessed++;
       t0 = performance.now();
       const id = await session.sampleRow!(row, rowMasks[row]!);
       engineMs += performance.now() - t0;
       going = takeChosen(id);
       if (!going || entry === undefined || id !== entry.id) break;
       confirmed++;
+      if (entry.paced) pacedConfirmed++;
       toFeed.pop(); // already fed with the draft
     }
     drafted += guessed;
     accepted += confirmed;
-    speculation?.length.record(guessed, confirmed);
+    if (pacedGuessed > 0) speculation?.length.record(pacedGuessed, pacedConfirmed);
     // The draft entries after the last one taken are in the engine's context: drop them.
     const rejected = entries.length - row;
     if (rejected > 0 && going) await session.rollback!(rejected);
@@ -266,17 +271,30 @@ export async function generate(
       }
 
       t0 = performance.now();
-      const fed = toFeed.length > 0 ? session.feed(toFeed) : undefined;
-      if (fed) passes++;
-      toFeed = [];
       // The mask is computed while the engine runs the forward pass.
       const mask = masks.get(0);
-      const maskStart = performance.now();
-      matcher.fillMask(mask);
-      const maskTime = performance.now() - maskStart;
+      let maskTime = 0;
+      const fillMask = (): void => {
+        const maskStart = performance.now();
+        matcher.fillMask(mask);
+        maskTime = performance.now() - maskStart;
+      };
+      let id: number;
+      if (toFeed.length > 0 && session.feedAndSample) {
+        // Fed and sampled in one engine call: one return from the engine per token.
+        passes++;
+        const feeding = toFeed;
+        toFeed = [];
+        id = await session.feedAndSample(feeding, mask, fillMask);
+      } else {
+        const fed = toFeed.length > 0 ? session.feed(toFeed) : undefined;
+        if (fed) passes++;
+        toFeed = [];
+        fillMask();
+        await fed;
+        id = await session.sample(mask);
+      }
       maskMs += maskTime;
-      await fed;
-      const id = await session.sample(mask);
       engineMs += performance.now() - t0 - maskTime;
       if (!takeChosen(id)) break;
     }
@@ -320,6 +338,7 @@ function speculationFor(
   option: GenerateOptions["speculative"],
   promptIds: readonly number[],
   matcher: Matcher,
+  vocabulary: Vocabulary,
 ): Speculation | undefined {
   if (option === undefined || option === false || !session.feedRows || !session.sampleRow || !session.rollback) return undefined;
   const settings = typeof option === "object" ? option : {};
@@ -327,7 +346,7 @@ function speculationFor(
   if (!(Number.isInteger(maxDraft) && maxDraft >= 1)) throw new PocketExtractError("OPTION_INVALID", `speculative.maxDraft must be a positive integer, got ${maxDraft}`);
   const lookup = settings.promptLookup === false ? undefined : new PromptLookup(promptIds);
   const draftModel = settings.draftModel ? new DraftModel(settings.draftModel, promptIds) : undefined;
-  const heldBack = settings.heldBack === false ? undefined : heldBackDrafter(matcher);
+  const heldBack = settings.heldBack === false ? undefined : heldBackDrafter(matcher, vocabulary);
   const drafters = [heldBack, lookup, draftModel].filter((d): d is Drafter => d !== undefined);
   return drafters.length > 0 ? { drafters, lookup, draftModel, length: new DraftLength(maxDraft) } : undefined;
 }
@@ -337,15 +356,45 @@ const DEFAULT_MAX_DRAFT = 8;
 /**
  * Drafts the token the grammar's forced run held back at a token boundary (`"` then `:` are
  * forced after a key, but `":"` may merge with the value's first characters): the model writes
- * it nearly always, so it is worth a verified guess.
+ * it nearly always, so it is worth a verified guess. Where the grammar allows a single token that
+ * merges it with the opening of a string, array or object (`":"`, `":["`), that is the guess: the
+ * tokenizer's split of what most values look like.
  */
-function heldBackDrafter(matcher: Matcher): Drafter {
+function heldBackDrafter(matcher: Matcher, vocabulary: Vocabulary): Drafter {
+  const merges = new Map<number, readonly number[]>();
   return {
-    propose: () => {
+    paced: false,
+    propose: (_context, _limit, mask) => {
       const id = matcher.forced().heldBack;
-      return id === undefined ? [] : [id];
+      if (id === undefined) return [];
+      let candidates = merges.get(id);
+      if (!candidates) merges.set(id, (candidates = openingMerges(vocabulary, id)));
+      const allowed = candidates.length > 0 ? mask() : undefined;
+      const merged = candidates.find((m) => (allowed![m >>> 5]! & (1 << (m & 31))) !== 0);
+      return [merged ?? id];
     },
   };
+}
+
+/** Openings a JSON value may start with, longest first. */
+const VALUE_OPENINGS = ['["', '{"', '"', "[", "{"];
+
+/** Single tokens that spell token `id` followed by a value's opening, longest opening first. */
+function openingMerges(vocabulary: Vocabulary, id: number): number[] {
+  const bytes = vocabulary.bytes(id);
+  const text = new TextDecoder().decode(bytes);
+  const merges: number[] = [];
+  for (const opening of VALUE_OPENINGS) {
+    try {
+      const [merged, ...more] = vocabulary.encode(text + opening);
+      // The merge must spell the held-back bytes first (a partial UTF-8 character would not).
+      const spelled = merged === undefined ? undefined : vocabulary.bytes(merged);
+      if (more.length === 0 && spelled && spelled.length > bytes.length && bytes.every((b, i) => spelled[i] === b) && !merges.includes(merged!)) merges.push(merged!);
+    } catch {
+      return merges; // a vocabulary without an encoder: the held-back token alone
+    }
+  }
+  return merges;
 }
 
 /** Mask buffers reused across steps (one per draft row), so decoding allocates none per token. */

@@ -34,12 +34,20 @@ export interface Drafter {
    * this round); [] when it has none. `mask` gives the grammar's mask after `context`.
    */
   propose(context: readonly number[], limit: number, mask: () => Uint32Array): number[] | Promise<number[]>;
+  /**
+   * False for guesses the grammar all but dictates (a held-back forced token): whether the model
+   * confirms them says nothing of how far to trust the other drafters, so they leave the draft
+   * length alone. Default true.
+   */
+  readonly paced?: boolean;
 }
 
 /** One drafted token: guessed (verified by sampling its row) or forced by the grammar. */
 export interface DraftEntry {
   readonly id: number;
   readonly forced: boolean;
+  /** A guess whose verification counts for the draft length (its drafter's `paced`). */
+  readonly paced?: boolean;
 }
 
 /** What drafting needs from the decode loop. */
@@ -64,7 +72,7 @@ export interface DraftContext {
  * Builds a draft of at most `limit` guessed tokens from the current state, asking the drafters in
  * order until one has a guess. The matcher is back in its current state on return. Each guess
  * must be allowed by the grammar (and not end the document); after it, the forced runs the plain
- * loop would take are appended.
+ * loop would take are appended. A guess from an unpaced drafter ends the draft.
  */
 export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[], limit: number, scratch: Uint32Array): Promise<DraftEntry[]> {
   const { matcher } = ctx;
@@ -73,6 +81,7 @@ export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[]
   const context = [...ctx.output];
   let guessed = 0;
   let proposal: number[] = [];
+  let paced = true;
   let next = 0;
   while (guessed < limit) {
     if (next >= proposal.length) {
@@ -83,6 +92,7 @@ export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[]
           matcher.fillMask(scratch);
           return scratch;
         });
+        paced = drafter.paced ?? true;
         if (proposal.length > 0) break;
       }
       if (proposal.length === 0) break;
@@ -93,7 +103,7 @@ export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[]
       matcher.rollback(1);
       break;
     }
-    entries.push({ id, forced: false });
+    entries.push({ id, forced: false, paced });
     context.push(id);
     guessed++;
     if (matcher.isClosed()) break;
@@ -108,6 +118,10 @@ export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[]
     // Forced text seldom continues the document where the guess came from: look up again.
     if (forcedAny) next = proposal.length;
     if (matcher.isClosed()) break;
+    // After a grammar guess (a key's `":"`) the context is the schema's, not the document's: a
+    // lookup there finds the same punctuation elsewhere and guesses what followed it. The value's
+    // first token is the model's to choose.
+    if (!paced) break;
   }
   matcher.rollback(matcher.length - mark);
   return entries;

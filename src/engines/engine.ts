@@ -65,6 +65,12 @@ export interface EngineSession {
    * last position, drawing from the same random stream: one choice per row, in row order.
    */
   sampleRow?(row: number, mask: Uint32Array): Promise<number>;
+  /**
+   * `feed(ids)` then `sample(mask)` in one engine call, for engines that can draw right after the
+   * forward pass without returning to JS in between. `fillMask` is called once, while the forward
+   * pass runs, and writes the mask; the mask must not change until the promise settles.
+   */
+  feedAndSample?(ids: readonly number[], mask: Uint32Array, fillMask: () => void): Promise<number>;
   /** End the session and free its context; idempotent. */
   close(): Promise<void>;
 }

@@ -16,9 +16,10 @@ import { ensureGgufFixture } from "../../fixtures/gguf/index.js";
 import { compileGrammar } from "../../src/mask/index.js";
 import { generate, type GenerateOptions } from "../../src/decode/index.js";
 import { DraftLength } from "../../src/decode/speculative.js";
-import type { Engine, SamplingOptions } from "../../src/engines/engine.js";
+import type { Engine, EngineSession, SamplingOptions } from "../../src/engines/engine.js";
 import { createLlamaEngine } from "../../src/engines/llama/index.js";
 import { RandomEngine } from "../../src/engines/testing/random-engine.js";
+import { ScriptedEngine } from "../../src/engines/testing/scripted-engine.js";
 import { buildPrompt } from "../../src/prompt/index.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
@@ -195,7 +196,7 @@ describe("speculative decoding gives the plain loop's output", () => {
 });
 
 describe("speculative decoding on real extraction outputs (grounding set gold values, zh and en, replayed)", () => {
-  it("same output as plain decoding, most drafts confirmed, fewer forward passes than output tokens / 1.5", async () => {
+  it("same output as plain decoding, most drafts confirmed, at most one forward pass per two output tokens", async () => {
     let passes = 0;
     let outputTokens = 0;
     let drafted = 0;
@@ -213,8 +214,41 @@ describe("speculative decoding on real extraction outputs (grounding set gold va
       accepted += spec.stats.tokensAccepted;
     }
     expect(accepted / drafted).toBeGreaterThan(0.5);
-    expect(passes / outputTokens).toBeLessThan(1 / 1.5);
+    // At most one forward pass per two output tokens (#21's target; 0.484 when this was written).
+    expect(passes / outputTokens).toBeLessThanOrEqual(0.5);
   }, 300_000);
+
+  it("after a key, the held-back guess is the token the value opens with (`\":\"` before a string): drafted and confirmed", async () => {
+    const c = replayCases().find((r) => r.output.includes('":"'))!;
+    const merged = vocabulary.encode('":"');
+    expect(merged).toHaveLength(1);
+    const drafts: number[][] = [];
+    const rejected: number[] = [];
+    const engine = new ScriptedEngine({ vocabulary, script: c.output, canonical: true });
+    const recorded = {
+      ...engine,
+      vocabulary,
+      name: engine.name,
+      contextLength: undefined,
+      dispose: () => engine.dispose(),
+      createSession: async (): Promise<EngineSession> => {
+        const s = await engine.createSession();
+        return {
+          feed: (ids) => s.feed(ids),
+          sample: (mask) => s.sample(mask),
+          feedRows: (ids, rows) => (drafts.push(ids.slice(ids.length - rows + 1)), s.feedRows!(ids, rows)),
+          sampleRow: (row, mask) => s.sampleRow!(row, mask),
+          rollback: (n) => (rejected.push(drafts.length - 1), s.rollback!(n)),
+          close: () => s.close(),
+        };
+      },
+    };
+    await replay(c, vocabulary, { speculative: true, maxTokens: 300 }, recorded);
+    const withMerge = drafts.flatMap((d, i) => (d.includes(merged[0]!) ? [i] : []));
+    expect(withMerge.length).toBeGreaterThan(0);
+    // A round whose draft ends with the merged opening is not cut back (the model wrote it).
+    expect(withMerge.filter((i) => drafts[i]![drafts[i]!.length - 1] === merged[0] && rejected.includes(i))).toEqual([]);
+  });
 });
 
 describe("draft length", () => {

@@ -177,6 +177,23 @@ describe("masked sampler: top-p and top-k keep exactly the nucleus", () => {
     }
   });
 
+  it("a mostly open mask (weighed in place, every position a candidate): draws stay in the nucleus and equal plain sampling over the nucleus, seed for seed", () => {
+    // 4,099 ids: the last mask word is partly past the vocabulary.
+    for (const width of [65536, 4099]) {
+      const random = mulberry32(width);
+      const mostlyOpen = maskOf(width, Array.from({ length: width }, (_, id) => id).filter(() => random() < 0.9));
+      for (const { logits: full, temperature } of distributions) {
+        const logits = full.subarray(0, width);
+        for (const o of [{ temperature, topP: 0.8 }, { temperature, minP: 0.2 }, { temperature, topP: 0.9, minP: 0.05 }]) {
+          const keep = nucleus(logits, mostlyOpen, o);
+          const [withCut, overNucleus] = draw({ ...o, logits, mask: mostlyOpen, seeds: 300 }, { temperature, logits, mask: maskOf(width, keep.keys()), seeds: 300 });
+          expect(withCut!.filter((id) => !keep.has(id)), `${width} ${JSON.stringify(o)}`).toEqual([]);
+          expect(withCut, `${width} ${JSON.stringify(o)}`).toEqual(overNucleus);
+        }
+      }
+    }
+  });
+
   it("each nucleus id is drawn as often as its renormalized probability says", () => {
     const logits = Float32Array.from({ length: 100 }, (_, i) => (i < 8 ? 3 - i * 0.4 : -2 - (i % 7)));
     const mask = allowAll(100);
@@ -436,5 +453,80 @@ describe.skipIf(previousSources === undefined)(`masked sampler: same ids as the 
       const { same, total } = compare(options, 200);
       expect(same / total, JSON.stringify(options)).toBeGreaterThanOrEqual(0.995);
     }
+  });
+});
+
+/**
+ * On x86-64 the bracket split has an AVX-512 version (mask registers, compress) next to the
+ * portable one; a harness built with -DPOCKET_X86_DISPATCH=0 has only the portable one. Both must
+ * draw the same id for every seed. (Where the machine has no AVX-512, both run the portable code
+ * and this checks nothing more than determinism.)
+ */
+describe("masked sampler: the AVX-512 and portable bracket splits draw the same ids", () => {
+  let portable: string;
+  beforeAll(() => {
+    portable = join(mkdtempSync(join(tmpdir(), "pocket-sampler-portable-")), "harness");
+    execFileSync(process.env.CXX ?? "g++", ["-std=c++17", "-O2", "-DPOCKET_X86_DISPATCH=0", `-I${nativeSrc}`, harnessSrc, join(nativeSrc, "masked_sampler.cpp"), "-o", portable]);
+  });
+
+  it("top-p and min-p over open, mostly open and half open masks, flat to peaked logits", () => {
+    const width = 65536;
+    const random = mulberry32(91);
+    const masks = [allowAll(width), maskOf(width, Array.from({ length: width }, (_, id) => id).filter(() => random() < 0.85)), new Uint32Array(maskWords(width)).map(() => (random() * 2 ** 32) >>> 0)];
+    const settings = [
+      { logits: gaussianLogits(width, 0.3, 92), temperature: 1.5, topP: 0.85 },
+      { logits: gaussianLogits(width, 2, 93), temperature: 0.8, topP: 0.9 },
+      { logits: gaussianLogits(width, 4, 94), temperature: 0.7, topP: 0.95, minP: 0.01 },
+    ];
+    const cases = settings.flatMap((o) => masks.map((mask) => ({ ...o, mask, seeds: 100 })));
+    expect(run(harness, cases)).toEqual(run(portable, cases));
+  });
+});
+
+/**
+ * The sampler before mostly open masks were weighed in place and the AVX-512 split (revision
+ * cb2545d). Over an all-open mask the candidates, their weights and block sums are the same as
+ * a gathered list's, so every seed draws the same id; over a mostly open mask the block sums group
+ * the weights differently, so only a uniform landing within rounding of a boundary can differ.
+ */
+const BEFORE_IN_PLACE = "cb2545d";
+const beforeInPlaceSources = (() => {
+  try {
+    const show = (path: string): string => execFileSync("git", ["show", `${BEFORE_IN_PLACE}:${path}`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    return { harness: show("test/engines/sampler-harness.cpp"), header: show("native/src/masked_sampler.h"), source: show("native/src/masked_sampler.cpp") };
+  } catch {
+    console.warn(`sampler.test: git revision ${BEFORE_IN_PLACE} is not available (no git history?): the comparison is skipped`);
+    return undefined;
+  }
+})();
+
+describe.skipIf(beforeInPlaceSources === undefined)(`masked sampler: same ids as before in-place weighing (${BEFORE_IN_PLACE})`, () => {
+  let before: string;
+  beforeAll(() => {
+    const dir = mkdtempSync(join(tmpdir(), "pocket-sampler-before-"));
+    writeFileSync(join(dir, "harness.cpp"), beforeInPlaceSources!.harness);
+    writeFileSync(join(dir, "masked_sampler.h"), beforeInPlaceSources!.header);
+    writeFileSync(join(dir, "masked_sampler.cpp"), beforeInPlaceSources!.source);
+    before = join(dir, "harness");
+    execFileSync(process.env.CXX ?? "g++", ["-std=c++17", "-O2", `-I${dir}`, join(dir, "harness.cpp"), join(dir, "masked_sampler.cpp"), "-o", before]);
+  });
+
+  const width = 65536;
+  const logitSets = [gaussianLogits(width, 0.3, 95), gaussianLogits(width, 2, 96), gaussianLogits(width, 4, 97)];
+  const options = [{ temperature: 0.8 }, { temperature: 0.8, topP: 0.9 }, { temperature: 1.5, topP: 0.95 }, { temperature: 0.8, topP: 0.95, minP: 0.02 }];
+  const casesFor = (mask: Uint32Array): Case[] => logitSets.flatMap((logits) => options.map((o) => ({ ...o, logits, mask, seeds: 150 })));
+
+  it("all ids allowed: every seed draws the same id", () => {
+    const cases = casesFor(allowAll(width));
+    expect(run(harness, cases)).toEqual(run(before, cases));
+  });
+
+  it("a mostly open mask: at least 99.5% of seeds draw the same id", () => {
+    const random = mulberry32(98);
+    const cases = casesFor(maskOf(width, Array.from({ length: width }, (_, id) => id).filter(() => random() < 0.9)));
+    const ours = run(harness, cases).flatMap((line) => line.split(" "));
+    const theirs = run(before, cases).flatMap((line) => line.split(" "));
+    expect(ours.length).toBe(theirs.length);
+    expect(ours.filter((id, i) => id === theirs[i]).length / ours.length).toBeGreaterThanOrEqual(0.995);
   });
 });

@@ -20,6 +20,15 @@ export interface NativeLlamaModel {
   tokenize(text: string, parseSpecial: boolean): Int32Array;
   /** One batch at the current position, off the JS thread; logits of its last `rows` (default 1) tokens. */
   decode(tokens: Int32Array, rows?: number): Promise<void>;
+  /**
+   * decode(tokens) and, on the same worker thread right after it, sample() from its last row. The
+   * caller writes `mask` while the model runs, then calls maskReady(); -2 when the decode finished
+   * first (nothing drawn: call sample()), -1 when the mask allows nothing. The mask must not change
+   * until the promise settles.
+   */
+  decodeSample(tokens: Int32Array, mask: Uint32Array, temperature: number, topK: number, topP: number, minP: number): Promise<number>;
+  /** The mask of the decodeSample in flight is written. */
+  maskReady(): void;
   /** Masked sampling on logits row `row` of the last decode (default: its last); -1 when the mask allows nothing. */
   sample(mask: Uint32Array, temperature: number, topK: number, topP: number, minP?: number, row?: number): number;
   /** A copy of the last decoded token's logits (engine-agreement checks; NO_LOGITS before any decode). */

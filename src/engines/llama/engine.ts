@@ -84,6 +84,11 @@ function nativeContext(native: NativeLlamaModel): NativeContext {
       await native.decode(tokens, rows);
     },
     cached: () => native.position(),
+    evaluateSample: (keep, tokens, mask, temperature, topK, topP, minP) => {
+      native.truncate(keep);
+      return native.decodeSample(tokens, mask, temperature, topK, topP, minP);
+    },
+    maskReady: () => native.maskReady(),
     sample: (mask, temperature, topK, topP, minP, row) => native.sample(mask, temperature, topK, topP, minP, row),
     seed: (seed) => native.seed(seed),
     free: () => native.free(),

@@ -30,6 +30,13 @@ export interface NativeContext {
    * when the mask allows nothing. Throws (code LOGITS) when an allowed id's logit is NaN or infinite.
    */
   sample(mask: Uint32Array, temperature: number, topK: number, topP: number, minP?: number, row?: number): number;
+  /**
+   * Optional: `evaluate(keep, tokens, 1)`, then `sample(mask, ...)` in the same native call, right
+   * after the forward pass (one return to JS per token). The mask is written while the model runs,
+   * then `maskReady()` is called; -2 when the evaluation finished first (nothing drawn).
+   */
+  evaluateSample?(keep: number, tokens: Int32Array, mask: Uint32Array, temperature: number, topK: number, topP: number, minP: number): Promise<number>;
+  maskReady?(): void;
   seed(seed: number): void;
   /** Idempotent; deferred by the addon until an in-flight evaluation returns. */
   free(): void;
@@ -107,7 +114,7 @@ export class CachedContextEngine implements Engine {
     let keep = 0;
     const limit = Math.min(this.cached.length, tokens.length - rows);
     while (keep < limit && this.cached[keep] === tokens[keep]) keep++;
-    await this.evaluateAfter(keep, tokens.slice(keep), rows);
+    await this.evaluateAfter(keep, tokens.slice(keep), this.evaluateRows(rows));
   }
 
   /** The version of the cache: unchanged since a session's evaluation means it holds exactly that session's tokens. */
@@ -121,7 +128,7 @@ export class CachedContextEngine implements Engine {
    */
   async extend(ids: readonly number[], rows: number): Promise<void> {
     this.checkBatch(ids, this.cached.length + ids.length);
-    await this.evaluateAfter(this.cached.length, ids, rows);
+    await this.evaluateAfter(this.cached.length, ids, this.evaluateRows(rows));
   }
 
   private checkBatch(ids: readonly number[], total: number): void {
@@ -135,13 +142,49 @@ export class CachedContextEngine implements Engine {
     if (this.evaluating) throw new PocketExtractError("ENGINE_FAILED", "feed/sample called while an evaluation is in progress (await each call)");
   }
 
-  /** Keeps the first `keep` cached tokens and evaluates `fresh` after them. */
-  private async evaluateAfter(keep: number, fresh: readonly number[], rows: number): Promise<void> {
+  private evaluateRows(rows: number): (keep: number, tokens: Int32Array) => Promise<unknown> {
+    return (keep, tokens) => this.native.evaluate(keep, tokens, rows);
+  }
+
+  /** Whether the backend can sample in the call that evaluates (extendAndSample). */
+  get samplesAfterEvaluating(): boolean {
+    return this.native.evaluateSample !== undefined && this.native.maskReady !== undefined;
+  }
+
+  /**
+   * `extend(ids, 1)` and the sample under `mask` in one native call (samplesAfterEvaluating):
+   * `fillMask` writes the mask while the model runs. -1 when the mask allows nothing.
+   */
+  async extendAndSample(ids: readonly number[], mask: Uint32Array, sampling: SamplingOptions, fillMask: () => void): Promise<number> {
+    const native = this.native;
+    this.checkBatch(ids, this.cached.length + ids.length);
+    let fillError: unknown;
+    let filled = false;
+    let id = await this.evaluateAfter(this.cached.length, ids, async (keep, tokens) => {
+      const drawn = native.evaluateSample!(keep, tokens, mask, sampling.temperature ?? 0, sampling.topK ?? 0, sampling.topP ?? 1, sampling.minP ?? 0);
+      try {
+        fillMask();
+        filled = true;
+        native.maskReady!();
+      } catch (err) {
+        // Not ready: the native side draws nothing, and the evaluation is awaited before this throws.
+        fillError = err;
+      }
+      return drawn;
+    });
+    if (!filled) throw fillError;
+    if (id === -2) id = this.sample(mask, sampling);
+    return id;
+  }
+
+  /** Keeps the first `keep` cached tokens and evaluates `fresh` after them with `run` (a native evaluate call). */
+  private async evaluateAfter<T>(keep: number, fresh: readonly number[], run: (keep: number, tokens: Int32Array) => Promise<T>): Promise<T> {
     this.evaluating = true;
     try {
       this.cached.length = keep;
-      await this.native.evaluate(keep, Int32Array.from(fresh), rows);
+      const result = await run(keep, Int32Array.from(fresh));
       for (const id of fresh) this.cached.push(id);
+      return result;
     } catch (err) {
       // A failed batch leaves the cache at whatever the backend kept: mirror that.
       if (nativeErrorCode(err) === "DECODE" && !this.disposed) {
@@ -177,6 +220,7 @@ class CachedContextSession implements EngineSession {
   private closed = false;
   readonly feedRows?: (ids: readonly number[], rows: number) => Promise<void>;
   readonly sampleRow?: (row: number, mask: Uint32Array) => Promise<number>;
+  readonly feedAndSample?: (ids: readonly number[], mask: Uint32Array, fillMask: () => void) => Promise<number>;
 
   constructor(
     private readonly engine: CachedContextEngine,
@@ -187,6 +231,7 @@ class CachedContextSession implements EngineSession {
       this.feedRows = (ids, rows) => this.feedWithRows(ids, rows);
       this.sampleRow = (row, mask) => this.sampleFromRow(row, mask);
     }
+    if (engine.samplesAfterEvaluating) this.feedAndSample = (ids, mask, fillMask) => this.feedThenSample(ids, mask, fillMask);
   }
 
   async feed(ids: readonly number[]): Promise<void> {
@@ -218,6 +263,23 @@ class CachedContextSession implements EngineSession {
     this.version = this.engine.cacheVersion;
     this.synced = true;
     this.rows = rows;
+  }
+
+  private async feedThenSample(ids: readonly number[], mask: Uint32Array, fillMask: () => void): Promise<number> {
+    this.check();
+    // Only a step that extends this session's cache goes in one call; anything else (after a
+    // rollback, another session in between) evaluates first, as feed does.
+    if (ids.length === 0 || !this.synced || this.version !== this.engine.cacheVersion) {
+      await this.feed(ids);
+      fillMask();
+      return this.sample(mask);
+    }
+    const id = await this.engine.extendAndSample(ids, mask, this.options.sampling ?? {}, fillMask);
+    for (const fed of ids) this.tokens.push(fed);
+    this.version = this.engine.cacheVersion;
+    this.rows = 1;
+    if (id < 0) throw new PocketExtractError("ENGINE_FAILED", "the mask allows no token");
+    return id;
   }
 
   private async sampleFromRow(row: number, mask: Uint32Array): Promise<number> {
