@@ -73,12 +73,12 @@ describe.skipIf(!MODEL)("MNN engine on a real MNN LLM export", () => {
   }, 600_000);
 
   it("prefix reuse: a second document sharing the instruction prefix prefills only its own tokens and decodes exactly as a fresh engine", async () => {
-    // Our own CachedContextEngine over a counting wrapper of the native model: how many tokens
-    // each request really evaluated.
-    const evaluated: number[] = [];
-    const counting = {
+    // Our own CachedContextEngine over a recording wrapper of the native model: what each
+    // request really kept of the KV cache and evaluated.
+    const calls: { keep: number; tokens: number[] }[] = [];
+    const recording = {
       evaluate: (keep: number, tokens: Int32Array) => {
-        evaluated.push(tokens.length);
+        calls.push({ keep, tokens: [...tokens] });
         return native.evaluate(keep, tokens);
       },
       cached: () => native.cached(),
@@ -86,19 +86,27 @@ describe.skipIf(!MODEL)("MNN engine on a real MNN LLM export", () => {
       seed: (s: number) => native.seed(s),
       free: () => undefined,
     };
-    const reusing = new CachedContextEngine(counting, { name: "mnn", vocabulary: engine.vocabulary, contextLength: engine.contextLength });
-    const [first, second] = SCHEMAS;
+    const reusing = new CachedContextEngine(recording, { name: "mnn", vocabulary: engine.vocabulary, contextLength: engine.contextLength });
+    // Two English documents: the prompt language follows the text, and with it the instruction.
+    const { schema } = SCHEMAS[1];
+    const [firstText, secondText] = [SCHEMAS[1].text, SCHEMAS[2].text];
     const extractor = await createExtractor({ engine: reusing as Engine, maxTokens: 48 });
-    await extractor.extract(first.schema, first.text);
-    const before = evaluated.length;
-    const reused = await extractor.extract(first.schema, second.text);
-    const prefill = evaluated[before]!;
+    await extractor.extract(schema, firstText);
+    const firstPrompt = calls[0]!;
+    const before = calls.length;
+    const reused = await extractor.extract(schema, secondText);
+    const { keep, tokens: prefilled } = calls[before]!;
+    const secondPrompt = [...firstPrompt.tokens.slice(0, keep), ...prefilled];
+    // Everything before the document came from the cache; the prefill is the document and the
+    // turn closing after it.
+    expect(firstPrompt.keep).toBe(0);
+    expect(engine.vocabulary.decode(prefilled).startsWith(secondText)).toBe(true);
+    expect(secondPrompt.length).toBe(reused.stats.promptTokens);
     const fresh = await createMnnEngine({ modelDir, threads: 1 });
     try {
-      const freshResult = await (await createExtractor({ engine: fresh as Engine, maxTokens: 48 })).extract(first.schema, second.text);
+      const freshResult = await (await createExtractor({ engine: fresh as Engine, maxTokens: 48 })).extract(schema, secondText);
       expect(reused.raw).toBe(freshResult.raw);
-      expect(prefill).toBeLessThan(reused.stats.promptTokens);
-      console.log(`mnn export prefix reuse: second prompt ${reused.stats.promptTokens} tokens, prefilled ${prefill}`);
+      console.log(`mnn export prefix reuse: second prompt ${reused.stats.promptTokens} tokens, ${keep} kept from the cache, prefilled ${prefilled.length}; output ${reused.raw}`);
     } finally {
       await fresh.dispose();
     }
