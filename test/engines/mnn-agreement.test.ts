@@ -78,10 +78,15 @@ describe.skipIf(!MODEL)("MNN vs llama.cpp on the same weights", () => {
       const byMnn = await createExtractor({ engine: mnn as Engine, maxTokens: 48 });
       const byLlama = await createExtractor({ engine: llama as Engine, maxTokens: 48 });
       for (const { name, schema, text } of SCHEMAS) {
-        const a = (await byLlama.extract(schema, text)).raw;
-        const b = (await byMnn.extract(schema, text)).raw;
+        const byL = await byLlama.extract(schema, text);
+        const byM = await byMnn.extract(schema, text);
+        const [a, b] = [byL.raw, byM.raw];
         const same = [...a].findIndex((ch, i) => ch !== b[i]);
-        console.log(`${name}: llama.cpp ${JSON.stringify(a)}\n${" ".repeat(name.length)}  MNN       ${JSON.stringify(b)}${a === b ? "  (identical)" : `  (first difference at char ${same < 0 ? a.length : same})`}`);
+        const tokens = (r: typeof byL): string => `${r.stats.tokensSampled} sampled + ${r.stats.tokensForced} forced tokens`;
+        console.log(
+          `${name}: llama.cpp ${JSON.stringify(a)} (${tokens(byL)})\n${" ".repeat(name.length)}  MNN       ${JSON.stringify(b)} (${tokens(byM)})` +
+            (a === b ? "  (identical)" : `  (first difference at char ${same < 0 ? a.length : same})`),
+        );
         if (asserted) expect(b, name).toBe(a);
       }
     } finally {
