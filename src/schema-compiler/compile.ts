@@ -11,6 +11,7 @@ import { lit, type Expr } from "../grammar/index.js";
 import { childPointer, isAnnotationKeyword, isRecord, KEYWORDS, normalizeNode, REFUSED, SchemaNode, type JsonSchema, type JsonSchemaObject, type JsonType } from "../schema/index.js";
 import { compileArray } from "./arrays.js";
 import { dependentSchemasApart, type SchemaDependencies } from "./dependencies.js";
+import { discriminatedConditionals } from "./discriminated.js";
 import { LIMITS, type CompileContext } from "./context.js";
 import { CONDITIONAL, conditionalsApart, conditionalSchema, REWRITTEN } from "./conditional.js";
 import { union } from "./format.js";
@@ -80,7 +81,8 @@ function compileSchemaObject(ctx: CompileContext, raw: JsonSchemaObject, pointer
   if (node.has("allOf")) {
     const branches = branchesOf(node, "allOf").map((b) => inlineRefs(ctx, b, pointer));
     const rest = inlineRefs(ctx, without(ctx, normalized, ["allOf"]), pointer);
-    const [first, ...others] = conditionalsApart(ctx, ownPropertiesFirst(raw, "allOf") ? [rest, ...branches] : [...branches, rest], pointer);
+    const parts = discriminatedConditionals(ctx, ownPropertiesFirst(raw, "allOf") ? [rest, ...branches] : [...branches, rest], pointer);
+    const [first, ...others] = conditionalsApart(ctx, parts, pointer);
     let merged: JsonSchema = first!;
     for (const b of others) merged = mergeSchemas(ctx, merged, b, pointer);
     if (merged === false) return null;

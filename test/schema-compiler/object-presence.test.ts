@@ -143,6 +143,30 @@ describe("if / then / else", () => {
     expectLanguage(two, JS, [{ kind: "a", x: 1 }, { kind: "b" }, { kind: "b", x: 7 }], [{ kind: "a" }, { kind: "b", x: 1 }]);
     expect(afterDecoding(two, ["if", "then", "else"])).toEqual([]);
   });
+  it("several on one discriminating property: n + 3 alternatives, not 2^n (past the 16 one by one)", () => {
+    const kindIs = (v: string, required = false) => ({ properties: { kind: { const: v } }, ...(required ? { required: ["kind"] } : {}) });
+    const schema = {
+      $schema: D2020,
+      type: "object",
+      properties: { kind: { type: "string" }, a: { type: "integer" }, b: { type: "string" } },
+      allOf: [
+        { if: kindIs("a"), then: { required: ["a"] } },
+        { if: kindIs("b", true), then: { required: ["b"] }, else: { properties: { b: false } } },
+        { if: kindIs("k"), then: { properties: { a: { minimum: 1 } } }, else: { maxProperties: 2 } },
+        { if: kindIs("ab"), else: { properties: { a: { maximum: 5 } } } },
+        { if: kindIs("c"), then: { required: ["a", "b"] } },
+        { if: kindIs("d", true), then: { properties: { a: { maximum: 3 } } } },
+      ],
+    };
+    expect(afterDecoding(schema, ["if", "then", "else"])).toEqual([]);
+    const instances = [{}, { a: 1 }, { kind: "a", a: 1 }, { kind: "a" }, { kind: "b", b: "x" }, { kind: "b" }, { kind: "k", a: 0 }, { kind: "k", a: 2 }, { kind: "ab", a: 9, b: "x" }, { kind: "z", a: 6 }, { kind: "z", a: 1 }, { b: "x" }, { kind: "b", a: 1, b: "y" }, { kind: 1 }, { kind: "c", a: 1 }, { kind: "c", a: 1, b: "x" }, { kind: "d", a: 4 }, { kind: "d", a: 3 }];
+    expect(check(schema, instances)).toBe("enforced");
+    // Without type: object, values of other types satisfy every `if` and need every `then`.
+    const { type: _object, ...anyType } = schema;
+    expect(check(anyType, instances)).toBe("enforced");
+    const acc = acceptor(anyType, JS);
+    for (const v of [1, "s", null, []]) expect({ v, dfa: acc.dfa(JSON.stringify(v)), ajv: ajv2020.validate(anyType, v) }).toEqual({ v, dfa: true, ajv: true });
+  });
   it("a condition without an exact negation is checked after decoding", () => {
     expect(afterDecoding({ if: { pattern: "^a" }, then: { minLength: 2 } }, ["if", "then"])).toEqual([" if", " then"]);
   });
