@@ -123,77 +123,67 @@ export async function replayUnconstrained(grammar: TokenGrammar, promptIds: read
   return median(perStep);
 }
 
-/** Forwards everything but `feedAndSample`: generate then feeds and samples in two engine calls. */
-function separateCalls(session: EngineSession): EngineSession {
-  return { feed: (ids) => session.feed(ids), sample: (mask) => session.sample(mask), close: () => session.close() };
-}
-
-/** Records the batches generate feeds (after the prompt), to replay them without sampling. */
-function recordingBatches(session: EngineSession, batches: number[][]): EngineSession {
-  return {
-    feed: async (ids) => {
-      batches.push([...ids]);
-      await session.feed(ids);
-    },
-    sample: (mask) => session.sample(mask),
-    close: () => session.close(),
-  };
-}
-
 export interface OneCallCost {
-  /** µs per sampled token of feed + sample in two engine calls, over the feed-only replay. */
-  readonly separateMicros: number;
+  /** µs per step of feed + sample in two engine calls, over feed-only steps: wall time and process CPU time. */
+  readonly separate: { readonly wall: number; readonly cpu: number };
   /** The same with feed and sample in one engine call (feedAndSample). */
-  readonly oneCallMicros: number;
-  /** µs per forward pass of the feed-only replay (the step itself: forward pass and its return to JS). */
+  readonly oneCall: { readonly wall: number; readonly cpu: number };
+  /** µs per feed-only step (the step itself: the forward pass and its return to JS), wall. */
   readonly feedOnlyMicros: number;
-  readonly runs: number;
+  readonly rounds: number;
+  readonly steps: number;
 }
 
 /**
- * The SDK's whole cost per sampled token with the two ways of taking a step, measured against the
- * step itself: the same generation (greedy, so the same tokens) with feed + sample as two engine
- * calls, with feedAndSample (one call), and the batches it fed replayed with feed alone (no mask,
- * no sampling, no loop). The three alternate within each round; medians over `runs` rounds.
+ * Single-token steps under one constant mask taken three ways, alternating within each round:
+ * feed then sample (two engine calls), feedAndSample (one call: drawn on the worker right after
+ * the forward pass) and feed alone (the step itself, no mask and no sampling). The SDK's cost per
+ * step is each way's time minus feed alone's in the same round; medians over `rounds`, in wall
+ * time (what a user waits) and in process CPU time (all threads: the forward pass's work cancels out).
  */
 export async function oneCallVersusTwo(
   engine: { createSession(): Promise<EngineSession> },
-  grammar: TokenGrammar,
   promptIds: readonly number[],
-  options: GenerateOptions,
-  runs = 15,
+  mask: Uint32Array,
+  steps = 64,
+  rounds = 31,
 ): Promise<OneCallCost> {
-  const batches: number[][] = [];
-  const recorder = await engine.createSession();
-  if (!recorder.feedAndSample) throw new Error("the engine's sessions have no feedAndSample");
-  const { stats } = await generate(recordingBatches(recorder, batches), grammar, promptIds, options);
-  await recorder.close();
-  batches.shift(); // the prompt
-  const samples = stats.tokensSampled;
-  const timedGeneration = async (wrap: (s: EngineSession) => EngineSession): Promise<number> => {
-    const session = await engine.createSession();
-    const t = performance.now();
-    await generate(wrap(session), grammar, promptIds, options);
-    const ms = performance.now() - t;
-    await session.close();
-    return ms;
-  };
-  const separate: number[] = [];
-  const oneCall: number[] = [];
+  const ways = ["separate", "oneCall", "feedOnly"] as const;
+  const cost = { separate: { wall: [] as number[], cpu: [] as number[] }, oneCall: { wall: [] as number[], cpu: [] as number[] } };
   const feedOnly: number[] = [];
-  for (let i = -2; i < runs; i++) {
-    const a = await timedGeneration(separateCalls);
-    const b = await timedGeneration((s) => s);
-    const session = await engine.createSession();
-    const t = performance.now();
-    await session.feed(promptIds);
-    for (const batch of batches) await session.feed(batch);
-    const c = performance.now() - t;
-    await session.close();
-    if (i < 0) continue; // warm-up
-    separate.push(((a - c) * 1000) / samples);
-    oneCall.push(((b - c) * 1000) / samples);
-    feedOnly.push((c * 1000) / (batches.length + 1));
+  const scratch = new Uint32Array(mask.length);
+  for (let round = -2; round < rounds; round++) {
+    const times = new Map<(typeof ways)[number], { wall: number; cpu: number }>();
+    for (const way of ways) {
+      const session = await engine.createSession();
+      if (way === "oneCall" && !session.feedAndSample) throw new Error("the engine's sessions have no feedAndSample");
+      await session.feed(promptIds);
+      let id = promptIds[promptIds.length - 1]!;
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      for (let i = 0; i < steps; i++) {
+        if (way === "oneCall") id = await session.feedAndSample!([id], scratch, () => scratch.set(mask));
+        else if (way === "separate") {
+          await session.feed([id]);
+          scratch.set(mask);
+          id = await session.sample(scratch);
+        } else {
+          await session.feed([id]);
+          id = (id * 7919 + 13) % 60000; // any tokens: a forward pass costs the same
+        }
+      }
+      const used = process.cpuUsage(c0);
+      times.set(way, { wall: ((performance.now() - t0) * 1000) / steps, cpu: (used.user + used.system) / steps });
+      await session.close();
+    }
+    if (round < 0) continue; // warm-up
+    const base = times.get("feedOnly")!;
+    for (const way of ["separate", "oneCall"] as const) {
+      cost[way].wall.push(times.get(way)!.wall - base.wall);
+      cost[way].cpu.push(times.get(way)!.cpu - base.cpu);
+    }
+    feedOnly.push(base.wall);
   }
-  return { separateMicros: median(separate), oneCallMicros: median(oneCall), feedOnlyMicros: median(feedOnly), runs };
+  const med = (d: { wall: number[]; cpu: number[] }) => ({ wall: median(d.wall), cpu: median(d.cpu) });
+  return { separate: med(cost.separate), oneCall: med(cost.oneCall), feedOnlyMicros: median(feedOnly), rounds, steps };
 }

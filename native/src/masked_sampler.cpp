@@ -132,18 +132,29 @@ POCKET_INLINE fv allowed_lanes(uint32_t half_word) {
   return __builtin_convertvector((iv{} + static_cast<int32_t>(half_word)) & kLaneBits, fv);
 }
 
-// Whether a mask word has at most two bits set: those are cheaper id by id than as vectors (a
-// sparse mask is mostly such words).
-POCKET_INLINE bool few_bits(uint32_t bits) {
-  const uint32_t rest = bits & (bits - 1);
-  return (rest & (rest - 1)) == 0;
+// Partly allowed words with at least this many allowed ids are read as vectors (a string's mask
+// with scattered exclusions); sparser ones id by id, so that a sparse mask's maximum is found in
+// one pass, as before (a maximum held by a vector word needs a second pass to find its id).
+constexpr int kVectorBits = 8;
+
+// Whether partly allowed words are read as vectors at all: with AVX-512 the lane selection is a
+// mask register; GCC 12 compiles it lane by lane for AVX2 (more instructions than going id by
+// id, by callgrind), and it is untried elsewhere.
+bool partial_words_as_vectors() {
+#if POCKET_X86_DISPATCH
+  static const bool avx512 = __builtin_cpu_supports("x86-64-v4");
+  return avx512;
+#else
+  return false;
+#endif
 }
 
 // The highest allowed logit, read in place: `vector_top` over the words read as vectors, and
-// `scalar_top` with its first id over the words read id by id (-inf and -1 when none). A word
-// with more than two allowed ids is read as two vectors, the disallowed lanes replaced by -inf
-// (so a string's mask with scattered exclusions costs about what an open one does); other words,
-// and a last word reaching past `width`, go id by id. One maximum per lane, no horizontal step
+// `scalar_top` with its first id over the words read id by id (-inf and -1 when none). A fully
+// allowed word, and with AVX-512 a word with at least kVectorBits allowed ids, is read as two
+// vectors, the disallowed lanes replaced by -inf (so a string's mask with scattered exclusions
+// costs about what an open one does); other words, and a last word reaching past `width`, go id
+// by id. One maximum per lane, no horizontal step
 // per word. `bad` is set when an allowed logit is not finite (the rest is then meaningless).
 struct MaxScan {
   float vector_top;
@@ -152,12 +163,16 @@ struct MaxScan {
   float best() const { return std::max(vector_top, scalar_top); }
 };
 
-POCKET_INLINE bool read_as_vectors(uint32_t bits, size_t w, size_t full_words) { return w < full_words && !few_bits(bits); }
+// Whether a partly allowed word w is read as vectors (see max_scan).
+POCKET_INLINE bool partial_as_vector(uint32_t bits, size_t w, size_t full_words, bool partial_as_vectors) {
+  return partial_as_vectors && w < full_words && __builtin_popcount(bits) >= kVectorBits;
+}
 
 POCKET_SIMD_CLONES
 MaxScan max_scan(const float* logits, int32_t width, const uint32_t* mask, size_t mask_words, bool& bad) {
   const size_t words = word_count(mask_words, width);
   const size_t full_words = static_cast<size_t>(width) / 32;  // words whose 32 logits all exist
+  const bool partial_as_vectors = partial_words_as_vectors();
   fv top = splat(-kInf);
   fv poison = splat(0.0f);
   float scalar_top = -kInf;
@@ -167,13 +182,13 @@ MaxScan max_scan(const float* logits, int32_t width, const uint32_t* mask, size_
     uint32_t bits = allowed_bits(mask, w, width);
     if (bits == 0) continue;
     const float* p = logits + w * 32;
-    if (bits == ~uint32_t{0} && w < full_words) {
+    if (bits == ~uint32_t{0}) {  // a full word lies inside the vocabulary (bits past it are clear)
       const fv a = load(p), b = load(p + kSimdLanes);
       poison += (a - a) + (b - b);
       top = vmax(top, vmax(a, b));
       continue;
     }
-    if (read_as_vectors(bits, w, full_words)) {
+    if (partial_as_vector(bits, w, full_words, partial_as_vectors)) {
       const fv low = allowed_lanes(bits & 0xffffu), high = allowed_lanes(bits >> 16);
       const fv a = load(p), b = load(p + kSimdLanes);
       poison += (low > splat(0.0f) ? a - a : splat(0.0f)) + (high > splat(0.0f) ? b - b : splat(0.0f));
@@ -203,14 +218,15 @@ int32_t greedy(const float* logits, int32_t width, const uint32_t* mask, size_t 
   if (bad || best == -kInf) return -1;
   if (!(scan.vector_top == best)) return scan.scalar_best_id;
   const size_t full_words = static_cast<size_t>(width) / 32;
+  const bool partial_as_vectors = partial_words_as_vectors();
   const size_t end = scan.scalar_best_id >= 0 && scan.scalar_top == best ? static_cast<size_t>(scan.scalar_best_id) / 32
                                                                           : word_count(mask_words, width);
   for (size_t w = 0; w < end; ++w) {
     const uint32_t bits = allowed_bits(mask, w, width);
     const float* p = logits + w * 32;
-    if (bits == ~uint32_t{0} && w < full_words) {
+    if (bits == ~uint32_t{0}) {
       if (!any_bits(load(p) == splat(best) ? splat(1.0f) : splat(0.0f)) && !any_bits(load(p + kSimdLanes) == splat(best) ? splat(1.0f) : splat(0.0f))) continue;
-    } else if (bits != 0 && read_as_vectors(bits, w, full_words)) {
+    } else if (bits != 0 && partial_as_vector(bits, w, full_words, partial_as_vectors)) {
       const fv low = allowed_lanes(bits & 0xffffu), high = allowed_lanes(bits >> 16);
       if (!any_bits(load(p) == splat(best) ? low : splat(0.0f)) && !any_bits(load(p + kSimdLanes) == splat(best) ? high : splat(0.0f))) continue;
     } else {

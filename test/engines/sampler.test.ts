@@ -458,18 +458,19 @@ describe.skipIf(previousSources === undefined)(`masked sampler: same ids as the 
 
 /**
  * On x86-64 the bracket split has an AVX-512 version (mask registers, compress) next to the
- * portable one; a harness built with -DPOCKET_X86_DISPATCH=0 has only the portable one. Both must
- * draw the same id for every seed. (Where the machine has no AVX-512, both run the portable code
- * and this checks nothing more than determinism.)
+ * portable one, and with AVX-512 greedy reads partly allowed words as vectors; a harness built
+ * with -DPOCKET_X86_DISPATCH=0 has only the portable code. Both must draw the same id for every
+ * seed. (Where the machine has no AVX-512, both run the portable code and this checks nothing
+ * more than determinism.)
  */
-describe("masked sampler: the AVX-512 and portable bracket splits draw the same ids", () => {
+describe("masked sampler: the AVX-512 and portable code draw the same ids", () => {
   let portable: string;
   beforeAll(() => {
     portable = join(mkdtempSync(join(tmpdir(), "pocket-sampler-portable-")), "harness");
     execFileSync(process.env.CXX ?? "g++", ["-std=c++17", "-O2", "-DPOCKET_X86_DISPATCH=0", `-I${nativeSrc}`, harnessSrc, join(nativeSrc, "masked_sampler.cpp"), "-o", portable]);
   });
 
-  it("top-p and min-p over open, mostly open and half open masks, flat to peaked logits", () => {
+  it("greedy, top-p and min-p over open, mostly open and half open masks, flat to peaked logits", () => {
     const width = 65536;
     const random = mulberry32(91);
     const masks = [allowAll(width), maskOf(width, Array.from({ length: width }, (_, id) => id).filter(() => random() < 0.85)), new Uint32Array(maskWords(width)).map(() => (random() * 2 ** 32) >>> 0)];
@@ -477,9 +478,16 @@ describe("masked sampler: the AVX-512 and portable bracket splits draw the same 
       { logits: gaussianLogits(width, 0.3, 92), temperature: 1.5, topP: 0.85 },
       { logits: gaussianLogits(width, 2, 93), temperature: 0.8, topP: 0.9 },
       { logits: gaussianLogits(width, 4, 94), temperature: 0.7, topP: 0.95, minP: 0.01 },
+      // Rounded: many ties, which go to the lowest id.
+      { logits: gaussianLogits(width, 2, 99).map((x) => Math.round(x * 2) / 2), temperature: 0 },
     ];
-    const cases = settings.flatMap((o) => masks.map((mask) => ({ ...o, mask, seeds: 100 })));
-    expect(run(harness, cases)).toEqual(run(portable, cases));
+    // Disallowed ids far above the allowed ones: a lane read where it is not allowed shows.
+    const base = gaussianLogits(width, 2, 100);
+    const traps = masks.map((mask) => ({ logits: base.map((x, id) => (allowed(mask, id) ? x : 50 + x)), temperature: 0, mask, seeds: 1 }));
+    const cases = [...settings.flatMap((o) => masks.map((mask) => ({ ...o, mask, seeds: 100 }))), ...traps];
+    const ours = run(harness, cases);
+    expect(ours).toEqual(run(portable, cases));
+    traps.forEach((t, i) => expect(allowed(t.mask, Number(ours[settings.length * masks.length + i]))).toBe(true));
   });
 });
 
