@@ -160,7 +160,9 @@ async function build(backend) {
   mkdirSync(objectDir, { recursive: true });
   const cxx = process.env.CXX ?? "g++";
   const cflags = [
-    "-std=c++17", "-O2", "-fPIC", "-fvisibility=hidden", "-Wall", "-Wextra",
+    // No FMA contraction (GCC contracts by default in C++ modes): the sampler's AVX-512, AVX2 and
+    // portable loops must round alike so a seed draws the same id on every x86-64 machine.
+    "-std=c++17", "-O2", "-ffp-contract=off", "-fPIC", "-fvisibility=hidden", "-Wall", "-Wextra",
     "-DNAPI_VERSION=8", "-DNAPI_CPP_EXCEPTIONS", "-DNODE_ADDON_API_DISABLE_DEPRECATED",
     `-I${nodeIncludeDir()}`, `-I${addonApiIncludeDir(require)}`, ...target.includes,
   ];

@@ -13,8 +13,8 @@
 //
 // Vectors are GCC/Clang vector extensions of 16 floats (portable to ARM); on x86-64 Linux the hot
 // loops are also compiled for AVX-512 and AVX2 and picked at load time. Every variant does the
-// same per-lane operations in the same order, and without FMA contraction (ISO C++ mode) they
-// round identically, so a seed draws the same id on any x86-64 machine.
+// same per-lane operations in the same order, and without FMA contraction (native/build.mjs
+// passes -ffp-contract=off) they round identically, so a seed draws the same id on any x86-64 machine.
 #include "masked_sampler.h"
 
 #include <algorithm>
