@@ -58,3 +58,10 @@ export function formatAgreement(label: string, rows: readonly PositionAgreement[
   const lines = rows.map((r) => `  pos ${String(r.position).padStart(3)}  max|Δ| ${r.maxAbsDiff.toExponential(3)}  cos ${r.cosine.toFixed(7)}  argmax ${r.sameArgmax ? "same" : "DIFFERENT"}`);
   return [`${label}:`, ...lines].join("\n");
 }
+
+/** One line: worst and median cosine, worst max |Δ|, positions with the same argmax. */
+export function summarizeAgreement(label: string, rows: readonly PositionAgreement[]): string {
+  const cosines = rows.map((r) => r.cosine).sort((a, b) => a - b);
+  const worstDiff = Math.max(...rows.map((r) => r.maxAbsDiff));
+  return `${label}: worst max|Δ| ${worstDiff.toExponential(3)}, worst cosine ${cosines[0]!.toFixed(7)}, median cosine ${cosines[cosines.length >> 1]!.toFixed(7)}, argmax same at ${rows.filter((r) => r.sameArgmax).length}/${rows.length} positions`;
+}
