@@ -15,11 +15,13 @@ import { mulberry32 } from "../../src/engines/testing/prng.js";
 
 const nativeSrc = fileURLToPath(new URL("../../native/src/", import.meta.url));
 const harnessSrc = fileURLToPath(new URL("./sampler-harness.cpp", import.meta.url));
+/** The addon's code generation flags (native/build.mjs): no FMA contraction, so variants round alike. */
+const CXX_FLAGS = ["-std=c++17", "-O2", "-ffp-contract=off"];
 let harness: string;
 
 beforeAll(() => {
   harness = join(mkdtempSync(join(tmpdir(), "pocket-sampler-")), "harness");
-  execFileSync(process.env.CXX ?? "g++", ["-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror", `-I${nativeSrc}`, harnessSrc, join(nativeSrc, "masked_sampler.cpp"), "-o", harness], {
+  execFileSync(process.env.CXX ?? "g++", [...CXX_FLAGS, "-Wall", "-Wextra", "-Werror", `-I${nativeSrc}`, harnessSrc, join(nativeSrc, "masked_sampler.cpp"), "-o", harness], {
     stdio: "inherit",
   });
 });
@@ -418,7 +420,7 @@ describe.skipIf(previousSources === undefined)(`masked sampler: same ids as the 
     writeFileSync(join(dir, "masked_sampler.h"), previousSources!.header);
     writeFileSync(join(dir, "masked_sampler.cpp"), previousSources!.source);
     previous = join(dir, "harness");
-    execFileSync(process.env.CXX ?? "g++", ["-std=c++17", "-O2", `-I${dir}`, join(dir, "harness.cpp"), join(dir, "masked_sampler.cpp"), "-o", previous]);
+    execFileSync(process.env.CXX ?? "g++", [...CXX_FLAGS, `-I${dir}`, join(dir, "harness.cpp"), join(dir, "masked_sampler.cpp"), "-o", previous]);
   });
 
   const width = 65536;
@@ -467,7 +469,7 @@ describe("masked sampler: the AVX-512 and portable code draw the same ids", () =
   let portable: string;
   beforeAll(() => {
     portable = join(mkdtempSync(join(tmpdir(), "pocket-sampler-portable-")), "harness");
-    execFileSync(process.env.CXX ?? "g++", ["-std=c++17", "-O2", "-DPOCKET_X86_DISPATCH=0", `-I${nativeSrc}`, harnessSrc, join(nativeSrc, "masked_sampler.cpp"), "-o", portable]);
+    execFileSync(process.env.CXX ?? "g++", [...CXX_FLAGS, "-DPOCKET_X86_DISPATCH=0", `-I${nativeSrc}`, harnessSrc, join(nativeSrc, "masked_sampler.cpp"), "-o", portable]);
   });
 
   it("greedy, top-p and min-p over open, mostly open and half open masks, flat to peaked logits", () => {
@@ -516,7 +518,7 @@ describe.skipIf(beforeInPlaceSources === undefined)(`masked sampler: same ids as
     writeFileSync(join(dir, "masked_sampler.h"), beforeInPlaceSources!.header);
     writeFileSync(join(dir, "masked_sampler.cpp"), beforeInPlaceSources!.source);
     before = join(dir, "harness");
-    execFileSync(process.env.CXX ?? "g++", ["-std=c++17", "-O2", `-I${dir}`, join(dir, "harness.cpp"), join(dir, "masked_sampler.cpp"), "-o", before]);
+    execFileSync(process.env.CXX ?? "g++", [...CXX_FLAGS, `-I${dir}`, join(dir, "harness.cpp"), join(dir, "masked_sampler.cpp"), "-o", before]);
   });
 
   const width = 65536;
