@@ -204,8 +204,8 @@ describe.skipIf(!HAS_MNN)("MNN engine (native addon, toy MNN model)", () => {
     expect(thrownCode(() => native.sample(new Uint32Array(3), 0, 0, 1))).toBe("MASK_SIZE");
   });
 
-  it("evaluates a decode step's batch (a sampled token and the forced run after it) in MNN's decode mode: only prompts reach the prefill module", async () => {
-    // MNN resizes its prefill module whenever a batch's length differs from the last one's (~0.35 s
+  it("feeds a decode step's batch (a sampled token and the forced run after it) to MNN's decode module: only prompts reach the prefill module", async () => {
+    // MNN resizes its prefill module whenever a batch's length differs from the last one's (~0.4 s
     // on the pocket INT4 export): forced runs sent there made constrained decoding slower than unconstrained.
     const start = native.prefillBatches();
     await native.evaluate(0, Int32Array.from([1, 2, 3])); // after a reset: a prompt

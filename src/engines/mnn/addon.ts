@@ -15,8 +15,8 @@ export interface NativeMnnModel extends NativeContext {
   evaluate(keep: number, tokens: Int32Array): Promise<number>;
   /**
    * Batches MNN's prefill module evaluated since load: those after a reset (keep 0) and those
-   * longer than 16 tokens (prompts). Shorter ones run in decode mode, where MNN keeps a module per
-   * batch length; the prefill module resizes whenever the length changes (native/src/mnn_model.cpp).
+   * longer than 16 tokens (prompts). Shorter ones are fed token by token to the decode module: the
+   * prefill module resizes whenever the batch length changes (native/src/mnn_model.cpp).
    */
   prefillBatches(): number;
   /** A copy of the last evaluated token's logits (engine-agreement checks; NO_LOGITS before any evaluate). */
