@@ -55,6 +55,10 @@ Napi::Value cached(Handle& handle, const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(handle.idle(info.Env()).cached()));
 }
 
+Napi::Value prefill_batches(Handle& handle, const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), static_cast<double>(handle.idle(info.Env()).prefill_batches()));
+}
+
 // { bytes: Buffer (all pieces, from MNN's tokenizer_decode), offsets: Uint32Array(width + 1) }.
 Napi::Value vocabulary(Handle& handle, const Napi::CallbackInfo& info) {
   pocket::MnnModel& model = handle.live(info.Env());
@@ -116,6 +120,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
   return pocket::register_addon<MnnBackend>(env, exports,
                                             {
                                                 Handle::method<cached>("cached"),
+                                                Handle::method<prefill_batches>("prefillBatches"),
                                                 Handle::method<vocabulary>("vocabulary"),
                                                 Handle::method<tokenize>("tokenize"),
                                                 Handle::method<apply_chat_template>("applyChatTemplate"),

@@ -1,9 +1,16 @@
 // MnnModel over MNN::Transformer::Llm. How the Llm's state is driven (read from MNN's llm.cpp):
 // - forward(ids) embeds the ids, runs the module and advances the context (all_seq_len += n,
 //   gen_seq_len += 1); its is_prefill argument is ignored. gen_seq_len == 0 selects the prefill
-//   module (any length); otherwise a length-1 batch uses the decode module and any other length
-//   makes MNN clone one more module for that length. So every multi-token batch first calls
-//   generate_init(), which zeroes gen_seq_len; with reuse_kv on it keeps the KV cache.
+//   module (any length); otherwise the batch goes to a module kept for its length (length 1: the
+//   decode module; MNN clones one more the first time another length comes).
+// - A module resizes whenever its input length differs from its last call's: ~0.4 s on the pocket
+//   INT4 export (1 thread), 12x a decode step; and each module's first resize adds ~100 MB
+//   resident, whatever the length. So a decode step's batch (a sampled token and the grammar's
+//   forced run after it, up to kMaxStepBatch tokens) is fed token by token to the decode module:
+//   sending it to the prefill module cost a resize at every change of batch length (constrained
+//   decoding ran slower than unconstrained), and a module per length ~100 MB each. Longer batches
+//   (prompts) call generate_init() first, which zeroes gen_seq_len so the prefill module takes
+//   them; with reuse_kv on it keeps the KV cache.
 // - reset() forgets the whole cache; eraseHistory(keep, 0) forgets every token from `keep` on.
 //   Both only schedule the removal: MNN applies it during the next forward, which is why
 //   getCurrentHistory() lags one forward, and why we count cached tokens ourselves.
@@ -18,6 +25,10 @@ namespace pocket {
 
 using MNN::Express::VARP;
 using MNN::Transformer::Llm;
+
+// Longest batch fed token by token (see the top of this file): past it, one resize of the prefill
+// module and one batched forward pass cost less than the single steps.
+constexpr size_t kMaxStepBatch = 16;
 
 void MnnModel::LlmDeleter::operator()(Llm* llm) const { Llm::destroy(llm); }
 
@@ -75,13 +86,21 @@ void MnnModel::evaluate(size_t keep, const std::vector<int32_t>& tokens) {
   if (tokens.empty()) throw std::invalid_argument("evaluate needs at least one token");
   if (keep == 0) {
     llm_->reset();
-  } else {
-    if (keep < cached_) llm_->eraseHistory(keep, 0);
-    if (tokens.size() > 1) llm_->generate_init();
+  } else if (keep < cached_) {
+    llm_->eraseHistory(keep, 0);
   }
   cached_ = keep;
-  forward(tokens);
-  cached_ = keep + tokens.size();
+  if (keep == 0 || tokens.size() > kMaxStepBatch) {
+    if (keep > 0) llm_->generate_init();
+    prefill_batches_++;
+    forward(tokens);
+    cached_ += tokens.size();
+    return;
+  }
+  for (const int32_t token : tokens) {
+    forward({token});
+    cached_++;
+  }
 }
 
 std::vector<int32_t> MnnModel::tokenize(const std::string& text) const {

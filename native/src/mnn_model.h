@@ -37,6 +37,9 @@ class MnnModel {
   int32_t width() const { return width_; }
   // Tokens held by the KV cache after the last forward pass.
   size_t cached() const { return cached_; }
+  // Batches evaluated by MNN's prefill module since load (prompts; see mnn_model.cpp): a decode
+  // step's batch going there costs a module resize, so tests check that none does.
+  size_t prefill_batches() const { return prefill_batches_; }
 
   // Keeps the first `keep` cached tokens (keep <= cached()), drops the rest and evaluates
   // `tokens` after them. Throws std::runtime_error when MNN reports a failure; the model is then
@@ -64,6 +67,7 @@ class MnnModel {
   const float* last_logits_ = nullptr;
   int32_t width_ = 0;
   size_t cached_ = 0;
+  size_t prefill_batches_ = 0;
   bool failed_ = false;
 };
 

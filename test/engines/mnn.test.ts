@@ -12,7 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureMnnToyModel } from "../../fixtures/mnn/index.js";
 import { mnnTokenizerText } from "../../fixtures/mnn/tokenizer-txt.js";
 import { ensureFixtureTokenizer } from "../../fixtures/vocab/index.js";
+import { generate } from "../../src/decode/generate.js";
+import { CachedContextEngine } from "../../src/engines/native-shared/cached-context-engine.js";
 import { createExtractor } from "../../src/index.js";
+import { compileGrammar } from "../../src/mask/index.js";
 import type { Engine } from "../../src/engines/engine.js";
 import { loadMnnAddon, type NativeMnnModel } from "../../src/engines/mnn/addon.js";
 import { createMnnEngine, readMnnModelDir, type MnnEngine } from "../../src/engines/mnn/index.js";
@@ -199,6 +202,32 @@ describe.skipIf(!HAS_MNN)("MNN engine (native addon, toy MNN model)", () => {
     expect(thrownCode(() => native.evaluate(0, Int32Array.from([WIDTH])))).toBe("RANGE");
     expect(thrownCode(() => native.evaluate(5, Int32Array.from([1])))).toBe("RANGE");
     expect(thrownCode(() => native.sample(new Uint32Array(3), 0, 0, 1))).toBe("MASK_SIZE");
+  });
+
+  it("feeds a decode step's batch (a sampled token and the forced run after it) to MNN's decode module: only prompts reach the prefill module", async () => {
+    // MNN resizes its prefill module whenever a batch's length differs from the last one's (~0.4 s
+    // on the pocket INT4 export): forced runs sent there made constrained decoding slower than unconstrained.
+    const start = native.prefillBatches();
+    await native.evaluate(0, Int32Array.from([1, 2, 3])); // after a reset: a prompt
+    await native.evaluate(3, Int32Array.from([4, 5, 6]));
+    await native.evaluate(5, Int32Array.from([7, 8])); // after dropping a cached token too
+    await native.evaluate(7, Int32Array.from([9]));
+    expect(native.prefillBatches() - start).toBe(1);
+    await native.evaluate(8, Int32Array.from({ length: 17 }, (_, i) => 100 + i)); // a prompt-sized batch
+    expect(native.prefillBatches() - start).toBe(2);
+
+    const { tokens: grammar } = compileGrammar(
+      { type: "object", properties: { customer_name: { type: "string", maxLength: 8 }, order_total: { type: "integer" } }, required: ["customer_name", "order_total"], additionalProperties: false },
+      fixture,
+    );
+    const session = await new CachedContextEngine(native, { name: "mnn", vocabulary: fixture, contextLength: 4096 }).createSession();
+    const before = native.prefillBatches();
+    const { stats } = await generate(session, grammar, fixture.encode("<|im_start|>assistant\n"), { maxTokens: 40 });
+    await session.close();
+    // Fewer batches after the prompt than tokens: the forced runs ({"customer_name":" and more) went
+    // in multi-token batches, and none of them to the prefill module.
+    expect(stats.forwardPasses - 1).toBeLessThan(stats.tokensSampled + stats.tokensForced);
+    expect(native.prefillBatches() - before).toBe(1);
   });
 
   it("constrained extraction on several schemas returns complete valid JSON through the real MNN forward path", async () => {

@@ -13,6 +13,12 @@ import type { NativeContext } from "../native-shared/cached-context-engine.js";
 export interface NativeMnnModel extends NativeContext {
   /** Resolves with the microseconds MNN spent on the worker thread (the rest is the thread hop). */
   evaluate(keep: number, tokens: Int32Array): Promise<number>;
+  /**
+   * Batches MNN's prefill module evaluated since load: those after a reset (keep 0) and those
+   * longer than 16 tokens (prompts). Shorter ones are fed token by token to the decode module: the
+   * prefill module resizes whenever the batch length changes (native/src/mnn_model.cpp).
+   */
+  prefillBatches(): number;
   /** A copy of the last evaluated token's logits (engine-agreement checks; NO_LOGITS before any evaluate). */
   logits(): Float32Array;
   /** Logits width (read from a probe forward pass at load). */
