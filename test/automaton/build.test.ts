@@ -248,6 +248,23 @@ describe("rules built on first use (eagerStates)", () => {
       expect(built.map((a) => accepts(a, text)), text).toEqual(built.map(() => accepts(built[3]!, text)));
     }
   });
+  it("build only the members of a recursive component a document enters, not the whole component", () => {
+    // m0 -> m1 -> ... -> m9 -> m0: one recursive component of ten rules.
+    const ring: Record<string, Expr> = {};
+    for (let i = 0; i < 10; i++) ring[`m${i}`] = seq(lit(`(${i}`), repeat(seq(lit(","), ref(`m${(i + 1) % 10}`)), 0, 1), lit(")"));
+    const g2 = grammar(seq(lit("<"), ref("m0"), lit(">")), ring);
+    const lazy = buildAutomaton(g2, { eagerStates: 0 });
+    const eager = buildAutomaton(g2, { eagerStates: Infinity });
+    expect(accepts(lazy, "<(0)>")).toBe(true);
+    // The start rule and m0: analysing m0 neither builds nor analyses m1..m9 (a call is weighed
+    // by its callee's shortest text, read off the IR).
+    expect(lazy.ruleCount).toBe(2);
+    expect(accepts(lazy, "<(0,(1,(2))>")).toBe(false);
+    expect(lazy.ruleCount).toBe(4);
+    for (const text of ["<(0,(1,(2)))>", "<(0,(1,(2,(3,(4,(5,(6,(7)))))))))>", "<(0,(2))>", "<(0,(1,(2,(3,(4,(5,(6,(7,(8,(9))))))))))>", "<(0)"]) {
+      expect(accepts(lazy, text), text).toBe(accepts(eager, text));
+    }
+  });
   it("report an error in a rule when a document reaches it, as a typed error", () => {
     // A rule whose NFA alone is over maxStates (15,000 optional copies of "ab").
     const tooBig = grammar(alt(lit("x"), seq(lit("y"), ref("big"))), { big: seq(lit("("), repeat(lit("ab"), 0, 15_000), lit(")")) });

@@ -17,7 +17,10 @@ import type { RuleSet } from "./rule-automata.js";
 
 export class RuleAnalysis {
   /** tables[rule][k]: k = depth left for recursive rules, a single entry otherwise. Made on first
-   *  use, like the rules themselves (a recursive component all at once). */
+   *  use of that rule at that depth, like the rules themselves: a call is weighed by its callee's
+   *  shortest text, read off the IR (min-length.ts), so no other rule's tables (nor automaton)
+   *  are needed, and a document entering one rule of a big recursive component builds that rule
+   *  alone, not the whole component at every depth. */
   private readonly tables: RuleTables[][] = [];
 
   constructor(private readonly rules: RuleSet) {}
@@ -26,8 +29,7 @@ export class RuleAnalysis {
   of(rule: number, depth: number): RuleTables {
     const tables = (this.tables[rule] ??= []);
     if (!this.rules.recursive(rule)) return (tables[0] ??= this.sharedAnalysis(rule));
-    if (tables.length === 0) this.analyzeComponent(rule);
-    return tables[depth]!;
+    return (tables[depth] ??= this.analyze(rule, depth));
   }
 
   /** Depth left inside `callee` when `caller` (with `depth` left) calls it; -1 when not allowed. */
@@ -35,15 +37,6 @@ export class RuleAnalysis {
     const { rules } = this;
     if (rules.component(caller) !== rules.component(callee)) return rules.maxDepth;
     return rules.head(callee) ? depth - 1 : depth;
-  }
-
-  /** Every member of a recursive component, every depth: a non-head callee before its callers
-   *  (calls into heads read the depth below, already done). */
-  private analyzeComponent(rule: number): void {
-    const members = this.rules.componentMembers(rule);
-    const order = calleesFirst(members, this.rules);
-    for (const id of members) this.tables[id] ??= [];
-    for (let k = 0; k <= this.rules.maxDepth; k++) for (const id of order) this.tables[id]![k] = this.analyze(id, k);
   }
 
   /** A non-recursive rule's analysis, taken from (or given to) its shared cache entry. */
@@ -92,23 +85,6 @@ function withoutDeadMoves(dfa: ByteDfa, firstCall: number, dist: Int32Array, cal
 }
 
 const NO_CALLEES = new Int32Array(0);
-
-
-/** Rules of one recursive component ordered so that a non-head callee comes before its callers
- *  (calls into heads cost depth and are read from the previous depth, so they impose no order). */
-function calleesFirst(members: readonly number[], rules: RuleSet): number[] {
-  const order: number[] = [];
-  const seen = new Set<number>();
-  const visit = (id: number): void => {
-    seen.add(id);
-    for (const callee of rules.dfa(id).callees ?? NO_CALLEES) {
-      if (rules.component(callee) === rules.component(id) && !rules.head(callee) && !seen.has(callee)) visit(callee);
-    }
-    order.push(id);
-  };
-  for (const id of members) if (!seen.has(id)) visit(id);
-  return order;
-}
 
 /** Fewest bytes to an accepting state; a byte weighs 1, a call its callee's shortest text. */
 function distances(dfa: ByteDfa, firstCall: number, callWeight: readonly number[]): Int32Array {

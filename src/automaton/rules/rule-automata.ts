@@ -167,12 +167,6 @@ export class RuleSet {
     return this.recursives[id]!;
   }
 
-  /** Ids of the rules in `id`'s component. */
-  componentMembers(id: number): number[] {
-    const c = this.component(id);
-    return [...this.graph.component].filter(([, comp]) => comp === c).map(([name]) => this.idOf(name));
-  }
-
   /** Builds rules in the order they were found, nearest the start first (a rule's callees get
    *  their ids when it is built), until their NFAs total `limit` states or every rule reachable
    *  from the start is built. */

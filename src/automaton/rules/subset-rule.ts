@@ -156,8 +156,7 @@ class SubsetTables implements RuleTables {
   private readonly byteColumns: number;
   private distances: Int32Array | undefined;
 
-  /** `nfaDistances` is computed when first needed (a recursive component makes tables for every
-   *  member at every depth at once; a document reads a few). */
+  /** `nfaDistances` is computed when first needed. */
   constructor(
     private readonly rule: SubsetRule,
     private readonly nfaDistances: () => Int32Array,
