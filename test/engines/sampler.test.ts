@@ -390,6 +390,35 @@ describe("masked sampler: ties, edge values and options", () => {
   });
 });
 
+interface SamplerSources {
+  readonly harness: string;
+  readonly header: string;
+  readonly source: string;
+}
+
+/** The harness and sampler as they were at a git revision; undefined (with a warning saying the
+ *  comparison is skipped) where the checkout has no history. */
+function samplerSourcesAt(revision: string): SamplerSources | undefined {
+  try {
+    const show = (path: string): string => execFileSync("git", ["show", `${revision}:${path}`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    return { harness: show("test/engines/sampler-harness.cpp"), header: show("native/src/masked_sampler.h"), source: show("native/src/masked_sampler.cpp") };
+  } catch {
+    console.warn(`sampler.test: git revision ${revision} is not available (no git history?): the comparison with it is skipped`);
+    return undefined;
+  }
+}
+
+/** Compiles a revision's harness with today's flags; returns the executable's path. */
+function buildHarnessFrom(sources: SamplerSources): string {
+  const dir = mkdtempSync(join(tmpdir(), "pocket-sampler-revision-"));
+  writeFileSync(join(dir, "harness.cpp"), sources.harness);
+  writeFileSync(join(dir, "masked_sampler.h"), sources.header);
+  writeFileSync(join(dir, "masked_sampler.cpp"), sources.source);
+  const executable = join(dir, "harness");
+  execFileSync(process.env.CXX ?? "g++", [...CXX_FLAGS, `-I${dir}`, join(dir, "harness.cpp"), join(dir, "masked_sampler.cpp"), "-o", executable]);
+  return executable;
+}
+
 /**
  * The sampler before its memory-speed rewrite (revision e9c114d), built from git with its own
  * harness. Greedy and the choice of the top-k set are the same algorithm, so they must agree
@@ -398,29 +427,12 @@ describe("masked sampler: ties, edge values and options", () => {
  * when its uniform lands within a few ulps of a boundary between two ids' cumulative weights.
  */
 const PREVIOUS = "e9c114d";
-const previousSources = (() => {
-  try {
-    const show = (path: string): string => execFileSync("git", ["show", `${PREVIOUS}:${path}`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-    return {
-      harness: show("test/engines/sampler-harness.cpp"),
-      header: show("native/src/masked_sampler.h"),
-      source: show("native/src/masked_sampler.cpp"),
-    };
-  } catch {
-    console.warn(`sampler.test: git revision ${PREVIOUS} is not available (no git history?): the comparison with the previous sampler is skipped`);
-    return undefined;
-  }
-})();
+const previousSources = samplerSourcesAt(PREVIOUS);
 
 describe.skipIf(previousSources === undefined)(`masked sampler: same ids as the previous sampler (${PREVIOUS}) for the same seeds`, () => {
   let previous: string;
   beforeAll(() => {
-    const dir = mkdtempSync(join(tmpdir(), "pocket-sampler-previous-"));
-    writeFileSync(join(dir, "harness.cpp"), previousSources!.harness);
-    writeFileSync(join(dir, "masked_sampler.h"), previousSources!.header);
-    writeFileSync(join(dir, "masked_sampler.cpp"), previousSources!.source);
-    previous = join(dir, "harness");
-    execFileSync(process.env.CXX ?? "g++", [...CXX_FLAGS, `-I${dir}`, join(dir, "harness.cpp"), join(dir, "masked_sampler.cpp"), "-o", previous]);
+    previous = buildHarnessFrom(previousSources!);
   });
 
   const width = 65536;
@@ -500,25 +512,12 @@ describe("masked sampler: the AVX-512 and portable code draw the same ids", () =
  * the weights differently, so only a uniform landing within rounding of a boundary can differ.
  */
 const BEFORE_IN_PLACE = "cb2545d";
-const beforeInPlaceSources = (() => {
-  try {
-    const show = (path: string): string => execFileSync("git", ["show", `${BEFORE_IN_PLACE}:${path}`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-    return { harness: show("test/engines/sampler-harness.cpp"), header: show("native/src/masked_sampler.h"), source: show("native/src/masked_sampler.cpp") };
-  } catch {
-    console.warn(`sampler.test: git revision ${BEFORE_IN_PLACE} is not available (no git history?): the comparison is skipped`);
-    return undefined;
-  }
-})();
+const beforeInPlaceSources = samplerSourcesAt(BEFORE_IN_PLACE);
 
 describe.skipIf(beforeInPlaceSources === undefined)(`masked sampler: same ids as before in-place weighing (${BEFORE_IN_PLACE})`, () => {
   let before: string;
   beforeAll(() => {
-    const dir = mkdtempSync(join(tmpdir(), "pocket-sampler-before-"));
-    writeFileSync(join(dir, "harness.cpp"), beforeInPlaceSources!.harness);
-    writeFileSync(join(dir, "masked_sampler.h"), beforeInPlaceSources!.header);
-    writeFileSync(join(dir, "masked_sampler.cpp"), beforeInPlaceSources!.source);
-    before = join(dir, "harness");
-    execFileSync(process.env.CXX ?? "g++", [...CXX_FLAGS, `-I${dir}`, join(dir, "harness.cpp"), join(dir, "masked_sampler.cpp"), "-o", before]);
+    before = buildHarnessFrom(beforeInPlaceSources!);
   });
 
   const width = 65536;
