@@ -19,6 +19,7 @@ import { PocketExtractError } from "../errors.js";
 import type { EngineSession } from "../engines/index.js";
 import type { Matcher, TokenGrammar } from "../mask/index.js";
 import type { Vocabulary } from "../tokens/index.js";
+import { hasBit } from "../util/index.js";
 import { DraftModel } from "./draft-model.js";
 import { PromptLookup } from "./prompt-lookup.js";
 import { buildDraft, type DraftContext, type DraftEntry, DraftLength, type Drafter, type SpeculativeOptions } from "./speculative.js";
@@ -370,7 +371,7 @@ function heldBackDrafter(matcher: Matcher, vocabulary: Vocabulary): Drafter {
       let candidates = merges.get(id);
       if (!candidates) merges.set(id, (candidates = openingMerges(vocabulary, id)));
       const allowed = candidates.length > 0 ? mask() : undefined;
-      const merged = candidates.find((m) => (allowed![m >>> 5]! & (1 << (m & 31))) !== 0);
+      const merged = candidates.find((m) => hasBit(allowed!, m));
       return [merged ?? id];
     },
   };
