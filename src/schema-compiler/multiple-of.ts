@@ -104,13 +104,12 @@ class MultipleWriter {
     const from = max(a, unit);
     if (from > b) return small;
     const [qa, ta, qb, tb] = [from / unit, from % unit, b / unit, b % unit];
-    if (qa === qb) return union([small, cat(lit(qa.toString()), this.tails(ta, tb, t))]);
-    const between = naturalRange(qa + 1n, qb - 1n);
+    if (qa === qb) return union([small, followedBy(lit(qa.toString()), this.tails(ta, tb, t))]);
     return union([
       small,
-      cat(lit(qa.toString()), this.tails(ta, unit - 1n, t)),
-      between === null ? null : cat(between, this.tails(0n, unit - 1n, t)),
-      cat(lit(qb.toString()), this.tails(0n, tb, t)),
+      followedBy(lit(qa.toString()), this.tails(ta, unit - 1n, t)),
+      followedBy(naturalRange(qa + 1n, qb - 1n), this.tails(0n, unit - 1n, t)),
+      followedBy(lit(qb.toString()), this.tails(0n, tb, t)),
     ]);
   }
 
@@ -176,6 +175,12 @@ function digitTree(entries: ReadonlyMap<string, Expr | null>): Expr | null {
   }
   for (const { codes, expr } of bySubtree.values()) parts.push(cat(charClass(codes), expr));
   return union(parts);
+}
+
+/** `head` then `rest`; null (no text) when either has none. Unlike `cat`, whose null parts are
+ *  left out, a null here is an empty set: a Q whose tails in range hold no multiple has no text. */
+function followedBy(head: Expr | null, rest: Expr | null): Expr | null {
+  return head === null || rest === null ? null : cat(head, rest);
 }
 
 /** One character from a set of code points (a literal when there is one). */

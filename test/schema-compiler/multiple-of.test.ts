@@ -162,6 +162,13 @@ describe("multipleOf in the grammar", () => {
     expect(["104", "988", "91", "1001", "105", "104.0"].map(thirteen.dfa)).toEqual([true, true, false, false, false, true]);
   });
 
+  it("refuses a leading digit group whose tails in range hold no multiple (fast-check seed 290013084)", () => {
+    // Multiples of 5 in [-99.993, -16.635): the magnitudes 17..99 start with "1", whose tails 7..9
+    // hold none; "-1" was accepted when that empty tail set was left out of the concatenation.
+    const acc = acceptor({ type: "number", multipleOf: 5, minimum: -99.993, maximum: -1, exclusiveMinimum: -76809, exclusiveMaximum: -16.635 }, JS);
+    expect(["-1", "-10", "-15", "-20", "-95", "-100", "-20.0"].map(acc.dfa)).toEqual([false, false, false, true, true, false, true]);
+  });
+
   it("bounds trailing zeros and magnitude (15 significant digits)", () => {
     const acc = acceptor({ type: "number", multipleOf: 0.5 }, JS);
     expect(acc.dfa(`1.5${"0".repeat(16)}`)).toBe(true);
