@@ -17,13 +17,30 @@
  */
 import { PocketExtractError } from "../errors.js";
 import { RuleAnalysis, type RuleSet } from "./rules/index.js";
-import { IntList, MANY_BYTES, NO_BYTE, UNREACHABLE } from "./fsa/index.js";
+import { IntList, MANY_BYTES, NO_BYTE, UNREACHABLE, type RuleTables } from "./fsa/index.js";
 import { Frames, grow, NO_FRAME } from "./frames.js";
 import { TransitionPages, UNKNOWN } from "./transition-pages.js";
 
 /** Transition entry of a move canStepClass found without building its state: like UNKNOWN (below
  *  -1: not computed) for stepping, alive for a trie leaf. */
 const LEAF_ALIVE = -3;
+
+/** True when rule state `state` accepts and has no move, byte or call (a rule's final state). */
+function ends(tables: RuleTables, state: number, firstCall: number, calls: number): boolean {
+  if (tables.dist(state) !== 0 || tables.singleByte(state) !== NO_BYTE) return false;
+  for (let i = 0; i < calls; i++) if (tables.next(state, firstCall + i) >= 0) return false;
+  return true;
+}
+
+/** The grammar classes of a rule's byte column col: classes[start[col] .. start[col + 1]). */
+interface ColumnClasses {
+  readonly start: Int32Array;
+  readonly classes: Int32Array;
+}
+
+/** States with at least this many configurations get their row of live and dead classes filled
+ *  when built (see markLiveClasses); smaller ones are asked class by class. */
+const ROW_SCAN_MIN_FRAMES = 8;
 
 /**
  * The byte-level automaton of a whole grammar: a stack of rule automata stepped one byte at a time,
@@ -61,6 +78,8 @@ export class GrammarAutomaton {
   private readonly closureOut = new IntList();
   private readonly closureStack = new IntList();
   private readonly kernelScratch = new IntList();
+  /** Per rule id: the grammar classes of each byte column of the rule (see columnsOf). */
+  private readonly classesOfColumn: (ColumnClasses | undefined)[] = [];
 
   constructor(
     private readonly rules: RuleSet,
@@ -226,6 +245,7 @@ export class GrammarAutomaton {
     const closure = this.closure(kernel);
     this.closures[id] = closure;
     this.describe(id, closure);
+    if (closure.length >= ROW_SCAN_MIN_FRAMES) this.markLiveClasses(id, closure);
     return id;
   }
 
@@ -258,7 +278,11 @@ export class GrammarAutomaton {
           const ret = tables.next(state, first + i);
           if (ret < 0) continue;
           const callee = callees[i]!;
-          const caller = frames.intern(frames.parent[f]!, rule, ret, depth, analysis);
+          // A call in tail position (its return state can only end the rule) returns straight
+          // to the caller's caller, as the return frame would at once: a chain of optional
+          // members (each rule calling the next last) is then one frame per member instead of
+          // two, and its frames are the same wherever the chain is entered from.
+          const caller = ends(tables, ret, first, callees.length) ? frames.parent[f]! : frames.intern(frames.parent[f]!, rule, ret, depth, analysis);
           stack.push(frames.intern(caller, callee, rules.dfa(callee).start, analysis.calleeDepth(rule, callee, depth), analysis));
         }
       }
@@ -266,6 +290,47 @@ export class GrammarAutomaton {
       if (frames.parent[f] !== NO_FRAME && analysis.of(rule, depth).dist(state) === 0) stack.push(frames.parent[f]!);
     }
     return out.copy();
+  }
+
+  /**
+   * Fills the row of a state with many configurations (a value followed by a long chain of
+   * optional members has one per member): dead for every class no configuration moves on, and
+   * LEAF_ALIVE for the others. Asked class by class, each of a mask walk's dead classes and trie
+   * leaves went through every configuration; a configuration's own moves are a few columns of
+   * its rule, so one pass over those answers every class.
+   */
+  private markLiveClasses(id: number, closure: Int32Array): void {
+    const { frames, analysis, table } = this;
+    for (let c = 0; c < this.numClasses; c++) table.set(id, c, -1);
+    for (let i = 0; i < closure.length; i++) {
+      const f = closure[i]!;
+      const rule = frames.rule[f]!;
+      const state = frames.state[f]!;
+      const tables = analysis.of(rule, frames.depth[f]!);
+      const { start, classes } = this.columnsOf(rule);
+      for (let col = 0; col + 1 < start.length; col++) {
+        if (tables.next(state, col) < 0) continue;
+        for (let j = start[col]!; j < start[col + 1]!; j++) table.set(id, classes[j]!, LEAF_ALIVE);
+      }
+    }
+  }
+
+  /** Rule `rule`'s byte columns with the grammar classes whose bytes each reads. */
+  private columnsOf(rule: number): ColumnClasses {
+    let columns = this.classesOfColumn[rule];
+    if (columns === undefined) {
+      const dfa = this.rules.dfa(rule);
+      const columnOf = (c: number): number => dfa.classOf[this.classByte[c]!]!;
+      // Grammar classes grouped by column (a counting sort).
+      const start = new Int32Array(dfa.numClasses - (dfa.callees?.length ?? 0) + 1);
+      for (let c = 0; c < this.numClasses; c++) start[columnOf(c) + 1]!++;
+      for (let col = 1; col < start.length; col++) start[col]! += start[col - 1]!;
+      const classes = new Int32Array(this.numClasses);
+      const fill = start.slice(0, -1);
+      for (let c = 0; c < this.numClasses; c++) classes[fill[columnOf(c)]!++] = c;
+      columns = this.classesOfColumn[rule] = { start, classes };
+    }
+    return columns;
   }
 
   private describe(id: number, closure: Int32Array): void {
