@@ -11,17 +11,36 @@
  * the rule analysis removed every move that cannot complete within the depth left, every state
  * built can still finish the document: the automaton is trimmed by construction.
  *
- * Transitions are memoized in a table that grows as states appear (UNKNOWN until first used), so
- * only the states a document (or a mask computation) visits are ever built. The number of states
+ * Transitions are memoized in a table that grows as states appear (transition-pages.ts; UNKNOWN
+ * until first used), so only the states a document (or a mask computation) visits are ever built. The number of states
  * is bounded by `maxStates`; going past it is AUTOMATON_TOO_LARGE, never unbounded memory.
  */
 import { PocketExtractError } from "../errors.js";
 import { RuleAnalysis, type RuleSet } from "./rules/index.js";
-import { IntList, MANY_BYTES, NO_BYTE, UNREACHABLE } from "./fsa/index.js";
+import { IntList, MANY_BYTES, NO_BYTE, UNREACHABLE, type RuleTables } from "./fsa/index.js";
 import { Frames, grow, NO_FRAME } from "./frames.js";
+import { TransitionPages, UNKNOWN } from "./transition-pages.js";
 
-/** Transition table entry not computed yet; -1 is dead. */
-export const UNKNOWN = -2;
+/** Transition entry of a move canStepClass found without building its state: like UNKNOWN (below
+ *  -1: not computed) for stepping, alive for a trie leaf. */
+const LEAF_ALIVE = -3;
+
+/** True when rule state `state` accepts and has no move, byte or call (a rule's final state). */
+function ends(tables: RuleTables, state: number, firstCall: number, calls: number): boolean {
+  if (tables.dist(state) !== 0 || tables.singleByte(state) !== NO_BYTE) return false;
+  for (let i = 0; i < calls; i++) if (tables.next(state, firstCall + i) >= 0) return false;
+  return true;
+}
+
+/** The grammar classes of a rule's byte column col: classes[start[col] .. start[col + 1]). */
+interface ColumnClasses {
+  readonly start: Int32Array;
+  readonly classes: Int32Array;
+}
+
+/** States with at least this many configurations get their row of live and dead classes filled
+ *  when built (see markLiveClasses); smaller ones are asked class by class. */
+const ROW_SCAN_MIN_FRAMES = 8;
 
 /**
  * The byte-level automaton of a whole grammar: a stack of rule automata stepped one byte at a time,
@@ -33,15 +52,12 @@ export class GrammarAutomaton {
    *  when rules are built on demand (their classes are not known up front). */
   readonly classOf: Uint8Array;
   readonly numClasses: number;
-  /** trans[s * numClasses + c]: next state, -1 dead, UNKNOWN not computed (see step). Replaced
-   *  when the table grows: re-read it after any call that may build states. */
-  trans: Int32Array;
+  /** Next state of s on class c (transition-pages.ts): a state, -1 dead, below -1 not computed
+   *  (see step). Pages are added as states are built; the array holding them stays the same. */
+  private readonly table: TransitionPages;
   /** plainBudget[s * 4 + p]: plain-text characters state s provably survives at UTF-8 position p
-   *  (rule-analysis.ts). Replaced when it grows, like `trans`. */
+   *  (rule-analysis.ts). Replaced when it grows: re-read it after any call that may build states. */
   plainBudget: Int32Array;
-  /** leafAlive[s * numClasses + c] = 1: canStepClass found a move there without building its
-   *  state (trans stays UNKNOWN until something reads past it). */
-  private leafAlive: Uint8Array;
 
   private readonly analysis: RuleAnalysis;
   /** A byte of each class (what a rule's own class of it is read from). */
@@ -62,6 +78,8 @@ export class GrammarAutomaton {
   private readonly closureOut = new IntList();
   private readonly closureStack = new IntList();
   private readonly kernelScratch = new IntList();
+  /** Per rule id: the grammar classes of each byte column of the rule (see columnsOf). */
+  private readonly classesOfColumn: (ColumnClasses | undefined)[] = [];
 
   constructor(
     private readonly rules: RuleSet,
@@ -75,12 +93,34 @@ export class GrammarAutomaton {
     this.numClasses = numClasses;
     this.classByte = new Uint8Array(numClasses);
     for (let b = 255; b >= 0; b--) this.classByte[classOf[b]!] = b;
-    this.trans = new Int32Array(64 * this.numClasses).fill(UNKNOWN);
+    this.table = new TransitionPages(numClasses);
     this.plainBudget = new Int32Array(64 * 4);
-    this.leafAlive = new Uint8Array(64 * this.numClasses);
     const root = rules.root;
     this.kernelScratch.push(this.frames.intern(NO_FRAME, root, rules.dfa(root).start, rules.maxDepth, this.analysis));
     this.start = this.intern(this.kernelScratch);
+  }
+
+  /** The transition table's pages: state s's row is page s >> transShift, at (s & low bits) *
+   *  numClasses (what the mask walk reads directly). */
+  get transPages(): readonly Int32Array[] {
+    return this.table.pages;
+  }
+
+  get transShift(): number {
+    return this.table.shift;
+  }
+
+  /** Rows 0 .. numStates - 1 of the transition table, flat ([s * numClasses + c]), with moves
+   *  known alive but not built as UNKNOWN (a copy, for serializing). */
+  transitions(): Int32Array {
+    const flat = this.table.flat(this.count);
+    for (let at = 0; at < flat.length; at++) if (flat[at]! < UNKNOWN) flat[at] = UNKNOWN;
+    return flat;
+  }
+
+  /** Sets a transition found elsewhere (a loaded grammar's) where none is known yet. */
+  learn(state: number, cls: number, next: number): void {
+    if (this.table.get(state, cls) < -1) this.table.set(state, cls, next);
   }
 
   /** States built so far (they are built on demand). */
@@ -102,14 +142,14 @@ export class GrammarAutomaton {
   /** Next state after `byte`, or -1 (dead). */
   step(state: number, byte: number): number {
     const cls = this.classOf[byte]!;
-    const t = this.trans[state * this.numClasses + cls]!;
-    return t === UNKNOWN ? this.stepClass(state, cls) : t;
+    const t = this.table.get(state, cls);
+    return t < -1 ? this.stepClass(state, cls) : t;
   }
 
   /** Computes (and memoizes) the transition of `state` on class `cls`. */
   stepClass(state: number, cls: number): number {
-    const at = state * this.numClasses + cls;
-    if (this.trans[at] !== UNKNOWN) return this.trans[at]!;
+    const known = this.table.get(state, cls);
+    if (known >= -1) return known;
     const { frames, analysis } = this;
     // Scratch: intern reads the kernel and keeps none of it (closure copies what it keeps).
     const kernel = this.kernelScratch;
@@ -121,29 +161,27 @@ export class GrammarAutomaton {
       if (t >= 0) kernel.push(frames.intern(frames.parent[f]!, frames.rule[f]!, t, frames.depth[f]!, analysis));
     }
     const next = kernel.length === 0 ? -1 : this.intern(kernel);
-    // Re-read: interning may have grown the table.
-    this.trans[at] = next;
+    this.table.set(state, cls, next);
     return next;
   }
 
   /** Whether class `cls` can follow `state`, without building the state it leads to (for trie
    *  leaves, whose next state nothing reads). */
   canStepClass(state: number, cls: number): boolean {
-    const at = state * this.numClasses + cls;
-    const known = this.trans[at]!;
-    if (known !== UNKNOWN) return known >= 0;
-    if (this.leafAlive[at] === 1) return true;
+    const known = this.table.get(state, cls);
+    if (known >= -1) return known >= 0;
+    if (known === LEAF_ALIVE) return true;
     // A trie walk asks this for every leaf: sibling leaves share a class, and other states'
     // walks reach the same (state, class). A death is final (the same -1 stepClass would
     // store); a move is only marked, since building its state is what this avoids.
     const closure = this.closures[state]!;
     for (let i = 0; i < closure.length; i++) {
       if (this.frameNext(closure[i]!, cls) >= 0) {
-        this.leafAlive[at] = 1;
+        this.table.set(state, cls, LEAF_ALIVE);
         return true;
       }
     }
-    this.trans[at] = -1;
+    this.table.set(state, cls, -1);
     return false;
   }
 
@@ -183,7 +221,7 @@ export class GrammarAutomaton {
     let closures = 0;
     for (const c of this.closures) closures += c.byteLength;
     const perState = this.accepting.byteLength + this.dist.byteLength + this.forced.byteLength;
-    return this.trans.byteLength + this.leafAlive.byteLength + this.plainBudget.byteLength + perState + closures + this.frames.memoryBytes() + this.stateOfFrame.byteLength;
+    return this.table.byteLength() + this.plainBudget.byteLength + perState + closures + this.frames.memoryBytes() + this.stateOfFrame.byteLength;
   }
 
   /** The state of `kernel` (scratch: sorted and deduplicated here, which makes it canonical). */
@@ -207,6 +245,7 @@ export class GrammarAutomaton {
     const closure = this.closure(kernel);
     this.closures[id] = closure;
     this.describe(id, closure);
+    if (closure.length >= ROW_SCAN_MIN_FRAMES) this.markLiveClasses(id, closure);
     return id;
   }
 
@@ -239,7 +278,11 @@ export class GrammarAutomaton {
           const ret = tables.next(state, first + i);
           if (ret < 0) continue;
           const callee = callees[i]!;
-          const caller = frames.intern(frames.parent[f]!, rule, ret, depth, analysis);
+          // A call in tail position (its return state can only end the rule) returns straight
+          // to the caller's caller, as the return frame would at once: a chain of optional
+          // members (each rule calling the next last) is then one frame per member instead of
+          // two, and its frames are the same wherever the chain is entered from.
+          const caller = ends(tables, ret, first, callees.length) ? frames.parent[f]! : frames.intern(frames.parent[f]!, rule, ret, depth, analysis);
           stack.push(frames.intern(caller, callee, rules.dfa(callee).start, analysis.calleeDepth(rule, callee, depth), analysis));
         }
       }
@@ -247,6 +290,47 @@ export class GrammarAutomaton {
       if (frames.parent[f] !== NO_FRAME && analysis.of(rule, depth).dist(state) === 0) stack.push(frames.parent[f]!);
     }
     return out.copy();
+  }
+
+  /**
+   * Fills the row of a state with many configurations (a value followed by a long chain of
+   * optional members has one per member): dead for every class no configuration moves on, and
+   * LEAF_ALIVE for the others. Asked class by class, each of a mask walk's dead classes and trie
+   * leaves went through every configuration; a configuration's own moves are a few columns of
+   * its rule, so one pass over those answers every class.
+   */
+  private markLiveClasses(id: number, closure: Int32Array): void {
+    const { frames, analysis, table } = this;
+    for (let c = 0; c < this.numClasses; c++) table.set(id, c, -1);
+    for (let i = 0; i < closure.length; i++) {
+      const f = closure[i]!;
+      const rule = frames.rule[f]!;
+      const state = frames.state[f]!;
+      const tables = analysis.of(rule, frames.depth[f]!);
+      const { start, classes } = this.columnsOf(rule);
+      for (let col = 0; col + 1 < start.length; col++) {
+        if (tables.next(state, col) < 0) continue;
+        for (let j = start[col]!; j < start[col + 1]!; j++) table.set(id, classes[j]!, LEAF_ALIVE);
+      }
+    }
+  }
+
+  /** Rule `rule`'s byte columns with the grammar classes whose bytes each reads. */
+  private columnsOf(rule: number): ColumnClasses {
+    let columns = this.classesOfColumn[rule];
+    if (columns === undefined) {
+      const dfa = this.rules.dfa(rule);
+      const columnOf = (c: number): number => dfa.classOf[this.classByte[c]!]!;
+      // Grammar classes grouped by column (a counting sort).
+      const start = new Int32Array(dfa.numClasses - (dfa.callees?.length ?? 0) + 1);
+      for (let c = 0; c < this.numClasses; c++) start[columnOf(c) + 1]!++;
+      for (let col = 1; col < start.length; col++) start[col]! += start[col - 1]!;
+      const classes = new Int32Array(this.numClasses);
+      const fill = start.slice(0, -1);
+      for (let c = 0; c < this.numClasses; c++) classes[fill[columnOf(c)]!++] = c;
+      columns = this.classesOfColumn[rule] = { start, classes };
+    }
+    return columns;
   }
 
   private describe(id: number, closure: Int32Array): void {
@@ -273,15 +357,11 @@ export class GrammarAutomaton {
   }
 
   private ensureCapacity(n: number): void {
+    // A page at a time: the table is most of the memory a state takes.
+    this.table.ensureRows(n);
     if (n <= this.accepting.length) return;
     const size = Math.max(n, this.accepting.length * 2);
-    // Only the new rows need UNKNOWN: the old ones are copied over.
-    const trans = new Int32Array(size * this.numClasses);
-    trans.set(this.trans);
-    trans.fill(UNKNOWN, this.trans.length);
-    this.trans = trans;
     this.plainBudget = grow(this.plainBudget, size * 4);
-    this.leafAlive = grow(this.leafAlive, size * this.numClasses);
     this.accepting = grow(this.accepting, size);
     this.dist = grow(this.dist, size);
     this.forced = grow(this.forced, size);

@@ -8,6 +8,7 @@
  */
 export { buildAutomaton, clearSharedAutomata, DEFAULT_MAX_RECURSION_DEPTH, DEFAULT_MAX_STATES, type BuildOptions } from "./build.js";
 export { stepByte, type ByteDfa } from "./fsa/index.js";
-export { GrammarAutomaton, UNKNOWN } from "./grammar-automaton.js";
+export { GrammarAutomaton } from "./grammar-automaton.js";
+export { pagesOf, pageShiftFor, UNKNOWN } from "./transition-pages.js";
 export { plainLeadPending } from "./strings/index.js";
 export { acceptsBytes, acceptsText } from "./run.js";

@@ -9,7 +9,6 @@
  * A state inside a free string body (a plain loop, plain-tails.ts) takes a shortcut with the same
  * result: the precomputed mask of all-plain tokens, plus walks of the other tokens' tails only.
  */
-import { UNKNOWN } from "../automaton/index.js";
 import { setBit, setRange, wordsFor } from "../util/index.js";
 import type { MaskAutomaton, VocabIndex } from "./mask-types.js";
 import { plainStep } from "./plain-tails.js";
@@ -128,7 +127,9 @@ export class MaskComputer {
     const { byte, depth, subtreeEnd, tokenStart, numNodes } = trie;
     const automaton = this.automaton;
     const { classOf, numClasses } = automaton;
-    let { trans, plainBudget: budget } = automaton;
+    const { transShift: shift } = automaton;
+    const low = (1 << shift) - 1;
+    let { transPages: pages, plainBudget: budget } = automaton;
     const stateAtDepth = this.stateAtDepth;
     stateAtDepth[0] = state;
     let accepted = 0;
@@ -138,8 +139,8 @@ export class MaskComputer {
       visited++;
       const from = stateAtDepth[depth[node]! - 1]!;
       const cls = classOf[byte[node]!]!;
-      let t = trans[from * numClasses + cls]!;
-      if (t === UNKNOWN) {
+      let t = pages[from >> shift]![(from & low) * numClasses + cls]!;
+      if (t < -1) {
         if (subtreeEnd[node] === node + 1) {
           // A leaf only needs to know whether its last byte is alive: no state is built for it.
           if (automaton.canStepClass(from, cls)) {
@@ -150,7 +151,7 @@ export class MaskComputer {
           continue;
         }
         t = automaton.stepClass(from, cls);
-        ({ trans, plainBudget: budget } = automaton);
+        ({ transPages: pages, plainBudget: budget } = automaton);
       }
       if (t < 0) {
         node = subtreeEnd[node]!;

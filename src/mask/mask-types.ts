@@ -39,16 +39,22 @@ export interface VocabIndex {
 /**
  * What the mask engine reads of a grammar automaton: the GrammarAutomaton (states built on
  * demand) or a RestoredAutomaton (states loaded from a serialized grammar, rebuilt from the
- * source when a document goes past them). `trans` and `plainBudget` may be replaced by any call
- * that builds states: re-read them after one.
+ * source when a document goes past them). The transition of state s on class c is
+ * `transPages[s >> transShift][(s & (2 ** transShift - 1)) * numClasses + c]`: a state, -1 dead,
+ * below -1 not computed (stepClass computes it). `transPages` and `plainBudget` may be replaced
+ * by any call that builds states: re-read them after one.
  */
 export interface MaskAutomaton {
   readonly start: number;
   readonly classOf: Uint8Array;
   readonly numClasses: number;
-  readonly trans: Int32Array;
+  readonly transPages: readonly Int32Array[];
+  readonly transShift: number;
   readonly plainBudget: Int32Array;
   readonly numStates: number;
+  /** The transitions of states 0 .. numStates - 1 as one array ([s * numClasses + c]; not
+   *  computed: UNKNOWN), a copy (what a serialized grammar keeps). */
+  transitions(): Int32Array;
   step(state: number, byte: number): number;
   stepClass(state: number, cls: number): number;
   canStepClass(state: number, cls: number): boolean;

@@ -9,7 +9,7 @@
  * rebuilt states describe themselves as the loaded ones did: a difference is a typed error,
  * never a wrong mask.
  */
-import { UNKNOWN, type GrammarAutomaton } from "../automaton/index.js";
+import { pagesOf, pageShiftFor, UNKNOWN, type GrammarAutomaton } from "../automaton/index.js";
 import { GrammarFileError } from "../errors.js";
 import type { MaskAutomaton } from "./mask-types.js";
 
@@ -48,7 +48,7 @@ export function snapshotTables(automaton: MaskAutomaton): AutomatonTables {
     numStates: n,
     classOf: automaton.classOf.slice(),
     numClasses: automaton.numClasses,
-    trans: automaton.trans.slice(0, n * automaton.numClasses),
+    trans: automaton.transitions(),
     plainBudget: automaton.plainBudget.slice(0, n * 4),
     dist,
     forced,
@@ -86,6 +86,9 @@ export class RestoredAutomaton implements MaskAutomaton {
   readonly start: number;
   readonly classOf: Uint8Array;
   readonly numClasses: number;
+  readonly transShift: number;
+  /** The loaded transitions as pages (views of tables.trans). */
+  private readonly loadedPages: readonly Int32Array[];
   private live: GrammarAutomaton | undefined;
 
   constructor(
@@ -96,10 +99,12 @@ export class RestoredAutomaton implements MaskAutomaton {
     this.start = tables.start;
     this.classOf = tables.classOf;
     this.numClasses = tables.numClasses;
+    this.loadedPages = pagesOf(tables.trans, tables.numClasses);
+    this.transShift = pageShiftFor(tables.numClasses);
   }
 
-  get trans(): Int32Array {
-    return this.live ? this.live.trans : this.tables.trans;
+  get transPages(): readonly Int32Array[] {
+    return this.live ? this.live.transPages : this.loadedPages;
   }
 
   get plainBudget(): Int32Array {
@@ -110,14 +115,19 @@ export class RestoredAutomaton implements MaskAutomaton {
     return this.live ? this.live.numStates : this.tables.numStates;
   }
 
+  transitions(): Int32Array {
+    return this.live ? this.live.transitions() : this.tables.trans.slice();
+  }
+
   /** True once a document went past the loaded states and the automaton was rebuilt. */
   get rebuilt(): boolean {
     return this.live !== undefined;
   }
 
   step(state: number, byte: number): number {
+    if (this.live) return this.live.step(state, byte);
     const cls = this.classOf[byte]!;
-    const t = this.trans[state * this.numClasses + cls]!;
+    const t = this.tables.trans[state * this.numClasses + cls]!;
     return t === UNKNOWN ? this.stepClass(state, cls) : t;
   }
 
@@ -171,10 +181,10 @@ export class RestoredAutomaton implements MaskAutomaton {
       if (!describesAlike(live, tables, s)) throw mismatch(`state ${s}`);
     }
     // Transitions the loaded states had that the replay did not take.
-    const trans = live.trans;
+    const nc = tables.numClasses;
     for (let at = 0; at < tables.trans.length; at++) {
       const t = tables.trans[at]!;
-      if (t !== UNKNOWN && trans[at] === UNKNOWN) trans[at] = t;
+      if (t !== UNKNOWN) live.learn(Math.floor(at / nc), at % nc, t);
     }
     this.live = live;
     return live;

@@ -9,6 +9,7 @@ import { DEFAULT_SCHEMA_LIMITS, detectDraft, RefResolver, type SchemaLimits } fr
 import { checkInteger } from "../util/index.js";
 import { cat, gapExpr } from "./format.js";
 import { ReportBuilder } from "./report.js";
+import { LoggedMap, LoggedSet, UndoLog } from "./undo-log.js";
 import { DEFAULT_MAX_STRING_LENGTH, type CompileOptions, type NullEscape, type ResolvedCompileOptions } from "./types.js";
 
 /** Bounds on the work one compilation may do (documented in the README of src/schema). */
@@ -42,8 +43,10 @@ export interface Unsat {
 }
 
 export class CompileContext {
-  readonly rules = new Map<string, Expr>();
-  readonly report = new ReportBuilder();
+  /** What checkpoint() rolls the rules, names and report back with. */
+  private readonly undo = new UndoLog();
+  readonly rules: Map<string, Expr> = new LoggedMap(this.undo);
+  readonly report = new ReportBuilder(this.undo);
   readonly nullEscapes: NullEscape[] = [];
   readonly options: ResolvedCompileOptions;
   readonly resolver: RefResolver;
@@ -57,10 +60,10 @@ export class CompileContext {
   readonly conditionals: boolean;
   /** The most recent reason a subschema turned out to accept nothing (for the root error). */
   lastUnsat: Unsat | undefined;
-  private readonly refRules = new Map<string, string>();
-  private readonly usedNames = new Set<string>();
+  private readonly refRules = new LoggedMap<string, string>(this.undo);
+  private readonly usedNames = new LoggedSet<string>(this.undo);
   /** Per name base: the suffix to try next (see ruleName). */
-  private readonly nextSuffix = new Map<string, number>();
+  private readonly nextSuffix = new LoggedMap<string, number>(this.undo);
   private compiled = 0;
   private properties = 0;
   depth = 0;
@@ -225,23 +228,14 @@ export class CompileContext {
    * the grammar kept, are given back.
    */
   checkpoint(): () => void {
-    const rules = new Map(this.rules);
-    const refRules = new Map(this.refRules);
-    const usedNames = new Set(this.usedNames);
-    const nextSuffix = new Map(this.nextSuffix);
+    const mark = this.undo.mark();
     const { properties, lastUnsat } = this;
     const nullEscapes = this.nullEscapes.length;
-    const restoreReport = this.report.checkpoint();
     return () => {
-      replaceContents(this.rules, rules);
-      replaceContents(this.refRules, refRules);
-      replaceContents(this.nextSuffix, nextSuffix);
-      this.usedNames.clear();
-      for (const name of usedNames) this.usedNames.add(name);
+      this.undo.rollBack(mark);
       this.properties = properties;
       this.lastUnsat = lastUnsat;
       this.nullEscapes.length = nullEscapes;
-      restoreReport();
     };
   }
 
@@ -249,11 +243,6 @@ export class CompileContext {
     this.lastUnsat = { message, keyword, pointer };
     return null;
   }
-}
-
-function replaceContents<K, V>(target: Map<K, V>, from: ReadonlyMap<K, V>): void {
-  target.clear();
-  for (const [k, v] of from) target.set(k, v);
 }
 
 /** Expressions with more nodes than this become rules of their own (see `outline`). */

@@ -10,19 +10,27 @@
  */
 
 import { defaultClass, forEachSubschema, isRecord, type KeywordClass } from "../schema/index.js";
+import { LoggedMap, LoggedSet, type UndoLog } from "./undo-log.js";
 import type { CompileReport, KeywordUse } from "./types.js";
 
 const key = (pointer: string, keyword: string): string => `${pointer}\u0000${keyword}`;
 const afterKey = (pointer: string, keyword: string): string => `${key(pointer, keyword)}\u0000after`;
 
 export class ReportBuilder {
-  private readonly entries = new Map<string, { cls: KeywordClass; use: KeywordUse }>();
+  private readonly entries: Map<string, { cls: KeywordClass; use: KeywordUse }>;
   /** Input schema nodes by identity, with their pointers. */
   private readonly origins = new WeakMap<object, string>();
   /** Built nodes and the nodes their keywords were taken from. */
   private readonly sources = new WeakMap<object, object[]>();
   /** Occurrences with an inexact use: one is enough, so no later exact verdict upgrades them. */
-  private readonly inexact = new Set<string>();
+  private readonly inexact: Set<string>;
+
+  /** `undo` records the changes to entries and inexact uses (CompileContext.checkpoint rolls
+   *  them back); derivations stay, they only describe built nodes. */
+  constructor(undo: UndoLog) {
+    this.entries = new LoggedMap(undo);
+    this.inexact = new LoggedSet(undo);
+  }
 
   set(pointer: string, keyword: string, cls: KeywordClass, note?: string): void {
     this.entries.set(key(pointer, keyword), { cls, use: note === undefined ? { keyword, pointer } : { keyword, pointer, note } });
@@ -80,18 +88,6 @@ export class ReportBuilder {
     };
     visit(node);
     return out;
-  }
-
-  /** The entries as they are now, to return to (CompileContext.checkpoint); derivations stay, they only describe built nodes. */
-  checkpoint(): () => void {
-    const entries = new Map(this.entries);
-    const inexact = new Set(this.inexact);
-    return () => {
-      this.entries.clear();
-      for (const [k, v] of entries) this.entries.set(k, v);
-      this.inexact.clear();
-      for (const k of inexact) this.inexact.add(k);
-    };
   }
 
   /** Classifies every keyword reachable from `root` (visiting each schema object once). */

@@ -42,6 +42,15 @@ const SCHEMAS: Record<string, JsonSchemaObject> = {
     additionalProperties: false,
   },
   freeString: { type: "string" },
+  // Twelve optional members: after a value the state holds the chain of the remaining members'
+  // optional rules, each calling the next in tail position (grammar-automaton.ts).
+  manyOptional: {
+    type: "object",
+    properties: Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`k${i}`, [{ type: "integer" }, { type: "string", maxLength: 5 }, { type: "object", properties: { x: { type: "boolean" } } }][i % 3]!]),
+    ),
+    additionalProperties: false,
+  },
   // A pattern under a long maximum: computed, not tabulated (counted-string.ts).
   url: { type: "string", pattern: "^https?://[a-z.]+/", maxLength: 300 },
   // A recursive rule too big to build minimal (100 copies of the child call): expanded state by
@@ -154,6 +163,8 @@ describe("mask engine on the 64K fixture vocabulary", () => {
       ["pattern", "AB-123"],
       ["nested", { items: [{ sku: "x1", qty: -1.5e3 }, { sku: "长度六个字符" }], note: null }],
       ["freeString", "tab\tnewline\n emoji 😀 and \u0001 control"],
+      ["manyOptional", { k1: "ab", k5: { x: true }, k6: 7, k11: {} }],
+      ["manyOptional", { k10: "x" }],
       ["url", `https://example.com/${"路径".repeat(140)}`],
       ["tree", { field0: "a", children: [{ children: [{ field11: "深" }] }, {}] }],
       ["tree", { children: Array(100).fill({ children: [{}] }) }],
@@ -187,6 +198,8 @@ describe("mask engine on the 64K fixture vocabulary", () => {
       ["pattern", JSON.stringify("AB-12")],
       ["nested", JSON.stringify({ items: [{ sku: "x" }] })],
       ["freeString", "\"raw \u0001 control\""],
+      ["manyOptional", JSON.stringify({ k5: { x: 1 } })],
+      ["manyOptional", JSON.stringify({ k6: 1, k2: {} })],
       ["url", JSON.stringify(`https://example.com/${"x".repeat(281)}`)],
       ["url", JSON.stringify("ftp://example.com/")],
       ["tree", JSON.stringify({ children: [{ children: [{ children: [{ children: [{ children: [{ children: [{ children: [{ children: [{ children: [{}] }] }] }] }] }] }] }] }] })],
