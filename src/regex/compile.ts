@@ -12,6 +12,7 @@ import { alt, chars, seq, type Expr } from "../grammar/index.js";
 import { anchorKinds, BOTH, END, START, type Kinds } from "./anchors.js";
 import { ANY } from "./charset.js";
 import { parseRegex, type RegexNode } from "./parse.js";
+import { unicodeModeSource } from "./unicode-mode.js";
 
 /**
  * A set of texts, split by how a text is recognised:
@@ -43,7 +44,9 @@ export interface PatternLanguage {
 /** Matches any text (`[^]*`). */
 export const anyText: Expr = { kind: "repeat", item: chars(...ANY), min: 0, max: Infinity };
 
-export function patternLanguage(pattern: string): PatternLanguage {
+/** The texts `written` matches, read as its Unicode-mode form (unicode-mode.ts). */
+export function patternLanguage(written: string): PatternLanguage {
+  const pattern = unicodeModeSource(written);
   const root = parseRegex(pattern);
   const plainAlternatives: RegexNode[] = [];
   const branches: PatternBranch[] = [];

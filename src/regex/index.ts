@@ -6,3 +6,4 @@ export { allParts, anyText, patternLanguage, type PatternBranch, type PatternLan
 export { parseRegex, type RegexNode } from "./parse.js";
 export { PatternError } from "./pattern-error.js";
 export { printLlamaGbnf, toLlamaGbnf, type LlamaGbnf } from "./llama-gbnf.js";
+export { unicodeModeSource } from "./unicode-mode.js";

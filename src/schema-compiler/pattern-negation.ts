@@ -7,6 +7,7 @@
  *   `^C+$`                    ->  empty, or as above:        `^$|C'`
  * Other patterns have no form here (undefined).
  */
+import { unicodeModeSource } from "../regex/index.js";
 
 /** A class's complement, by its source text; undefined when it is not one character class. */
 function complementClass(c: string): string | undefined {
@@ -21,11 +22,12 @@ function complementClass(c: string): string | undefined {
   return undefined;
 }
 
-/** The pattern matching exactly the strings `source` does not match, for the shapes above
- *  (none for a pattern that is not a valid Unicode-mode regex: the compiler refuses those). */
-export function complementPattern(source: string): string | undefined {
+/** The pattern matching exactly the strings `written` does not match, for the shapes above
+ *  (read in Unicode mode; none for a pattern that has no Unicode-mode form: the compiler refuses those). */
+export function complementPattern(written: string): string | undefined {
+  let source: string;
   try {
-    new RegExp(source, "u");
+    source = unicodeModeSource(written);
   } catch {
     return undefined;
   }
