@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { buildAutomaton, type GrammarAutomaton } from "../../src/automaton/index.js";
 import { PocketExtractError } from "../../src/errors.js";
 import { PatternError, parseRegex } from "../../src/regex/index.js";
+import { complementPattern } from "../../src/schema-compiler/pattern-negation.js";
 import { accepts, grammar, jsonString } from "../automaton/helpers.js";
 
 /** The automaton of "strings in which `pattern` finds a match". */
@@ -148,6 +149,33 @@ const errorOf = (p: string): PatternError => {
   throw new Error(`pattern ${p} was accepted`);
 };
 
+describe("complement of a pattern (not: {pattern})", () => {
+  it("matches exactly the strings the pattern does not match", () => {
+    let tooLarge = 0;
+    fc.assert(
+      fc.property(anchorsAnywhere, fc.array(text, { minLength: 5, maxLength: 5 }), (p, strings) => {
+        const complement = complementPattern(p);
+        expect(complement, p).toBeDefined();
+        const re = new RegExp(p, "u");
+        let dfa: GrammarAutomaton;
+        try {
+          dfa = contentDfa(complement!, 20_000);
+        } catch (e) {
+          if (e instanceof PocketExtractError && e.code === "AUTOMATON_TOO_LARGE") return void tooLarge++;
+          if (e instanceof PocketExtractError && e.code === "SCHEMA_UNSATISFIABLE") {
+            for (const s of strings) expect(re.test(s), `${p} on ${JSON.stringify(s)}`).toBe(true);
+            return;
+          }
+          throw e;
+        }
+        for (const s of strings) expect(matches(dfa, s), `not ${p} on ${JSON.stringify(s)}`).toBe(!re.test(s));
+      }),
+      { numRuns: 150 },
+    );
+    expect(tooLarge).toBeLessThan(30);
+  }, 300_000);
+});
+
 describe("edge cases", () => {
   it("refuses, as unsatisfiable, patterns whose anchors leave no match", () => {
     for (const p of ["/^[0-9]{4}$/", "x(^|$)y", "a^", "$a", "^(?!)", "^(?=a)(?!a)"]) {
@@ -157,10 +185,11 @@ describe("edge cases", () => {
   });
 
 
-  it("treats a lone brace as a literal (Annex B) and an empty class as matching nothing", () => {
-    const brace = contentDfa("a{,2}");
-    expect(matches(brace, "xa{,2}")).toBe(true);
+  it("treats a lone brace as a literal (Annex B), refuses `{,n}` (a quantifier in Python), and an empty class matches nothing", () => {
+    const brace = contentDfa("a{x,2}");
+    expect(matches(brace, "xa{x,2}")).toBe(true);
     expect(matches(brace, "aa")).toBe(false);
+    expect(() => contentDfa("a{,2}")).toThrow(expect.objectContaining({ code: "PATTERN_UNSUPPORTED" }));
     expect(() => contentDfa("[]")).toThrow(expect.objectContaining({ code: "SCHEMA_UNSATISFIABLE" }));
   });
 });
