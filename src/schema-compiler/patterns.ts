@@ -46,6 +46,20 @@ export function testPattern(source: string, text: string): boolean {
   return re.test(text);
 }
 
+/** One pattern matching the texts both match (`^(?=[^]*(?:A))[^]*(?:B)`: A somewhere, then a
+ *  search for B from the start); undefined when either has no supported form or combining them
+ *  would nest look-arounds. */
+export function bothPatterns(a: string, b: string): string | undefined {
+  try {
+    const both = `^(?=[^]*(?:${unicodeModeSource(a)}))[^]*(?:${unicodeModeSource(b)})`;
+    patternLanguage(both);
+    return both;
+  } catch (err) {
+    if (err instanceof PatternError) return undefined;
+    throw err;
+  }
+}
+
 /** Rough size of the regex with counted repetitions expanded (sum of atoms, times counts). */
 function estimateSize(src: string): number {
   const whole = { total: 0, last: 0 };

@@ -4,6 +4,7 @@ import { buildAutomaton, type GrammarAutomaton } from "../../src/automaton/index
 import { PocketExtractError } from "../../src/errors.js";
 import { PatternError, parseRegex } from "../../src/regex/index.js";
 import { complementPattern } from "../../src/schema-compiler/pattern-negation.js";
+import { bothPatterns } from "../../src/schema-compiler/patterns.js";
 import { accepts, grammar, jsonString } from "../automaton/helpers.js";
 
 /** The automaton of "strings in which `pattern` finds a match". */
@@ -169,6 +170,33 @@ describe("complement of a pattern (not: {pattern})", () => {
           throw e;
         }
         for (const s of strings) expect(matches(dfa, s), `not ${p} on ${JSON.stringify(s)}`).toBe(!re.test(s));
+      }),
+      { numRuns: 150 },
+    );
+    expect(tooLarge).toBeLessThan(30);
+  }, 300_000);
+});
+
+describe("two patterns as one (allOf)", () => {
+  it("matches exactly the strings both patterns match", () => {
+    let tooLarge = 0;
+    fc.assert(
+      fc.property(anchorsAnywhere, anchorsAnywhere, fc.array(text, { minLength: 5, maxLength: 5 }), (a, b, strings) => {
+        const both = bothPatterns(a, b);
+        expect(both, `${a} and ${b}`).toBeDefined();
+        const [ra, rb] = [new RegExp(a, "u"), new RegExp(b, "u")];
+        let dfa: GrammarAutomaton;
+        try {
+          dfa = contentDfa(both!, 20_000);
+        } catch (e) {
+          if (e instanceof PocketExtractError && e.code === "AUTOMATON_TOO_LARGE") return void tooLarge++;
+          if (e instanceof PocketExtractError && e.code === "SCHEMA_UNSATISFIABLE") {
+            for (const s of strings) expect(ra.test(s) && rb.test(s), `${a} and ${b} on ${JSON.stringify(s)}`).toBe(false);
+            return;
+          }
+          throw e;
+        }
+        for (const s of strings) expect(matches(dfa, s), `${a} and ${b} on ${JSON.stringify(s)}`).toBe(ra.test(s) && rb.test(s));
       }),
       { numRuns: 150 },
     );
