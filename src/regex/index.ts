@@ -7,3 +7,4 @@ export { parseRegex, type RegexNode } from "./parse.js";
 export { PatternError } from "./pattern-error.js";
 export { printLlamaGbnf, toLlamaGbnf, type LlamaGbnf } from "./llama-gbnf.js";
 export { unicodeModeSource } from "./unicode-mode.js";
+export { regexOfRule } from "./expr-regex.js";
