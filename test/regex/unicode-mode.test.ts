@@ -5,6 +5,7 @@ import { compileSchema } from "../../src/schema-compiler/index.js";
 import { PatternError, unicodeModeSource } from "../../src/regex/index.js";
 import { validate } from "../../src/validate/index.js";
 import { accepts, grammar, jsonString } from "../automaton/helpers.js";
+import { expectLanguage } from "../schema-compiler/support/expect.js";
 
 /** Patterns valid only without the u flag: escapes of characters that need none, lone braces. */
 const annexBAtom = fc.constantFrom("\\:", "\\_", "\\-", "\\<", "\\>", "\\'", '\\"', "\\@", "\\ ", "\\=", "\\!", "\\,", "\\~", "\\#", "[\\@\\-a]", "[\\:_]", "{", "}", "a{x}", "]", "a", "b", ":", "\\d", "[^a]", ".");
@@ -49,6 +50,10 @@ describe("patterns valid only without the u flag (Annex B)", () => {
     expect(validate({ time: "12:30", "x-a": 1 }, schema).ok).toBe(true);
     expect(validate({ time: "12-30" }, schema).ok).toBe(false);
     expect(validate({ "x-a": "text" }, schema).ok).toBe(false);
+  });
+
+  it("are decided the same way on enum values at compile time", () => {
+    expectLanguage({ enum: ["a:b", "x:y"], pattern: "^a\\:" }, { mode: "jsonschema" }, ["a:b"], ["x:y"]);
   });
 
   it("keep patterns already valid in Unicode mode as written", () => {
