@@ -2,8 +2,9 @@
  * Parser for the supported subset of ECMAScript regular expressions (as JSON Schema `pattern`
  * uses them, read with the `u` flag's code point semantics, plus Annex B leniency for literal
  * `{`, `}`, `]` and escaped punctuation). Produces a small AST of code point sets, sequences,
- * alternatives, repeats and anchors. Captures are irrelevant for matching and are dropped.
- * Rejects, with the construct and position: look-arounds, back-references, \b and \B, inline
+ * alternatives, repeats, anchors and look-arounds (where those may stand is compile.ts's
+ * business). Captures are irrelevant for matching and are dropped.
+ * Rejects, with the construct and position: back-references, \b and \B, inline
  * modifiers, and unknown letter escapes (e.g. PCRE's \A \z, which would otherwise silently
  * mean a letter).
  */
@@ -15,7 +16,9 @@ export type RegexNode =
   | { readonly type: "seq"; readonly items: readonly RegexNode[] }
   | { readonly type: "alt"; readonly items: readonly RegexNode[] }
   | { readonly type: "repeat"; readonly item: RegexNode; readonly min: number; readonly max: number }
-  | { readonly type: "anchor"; readonly at: "start" | "end"; readonly position: number };
+  | { readonly type: "anchor"; readonly at: "start" | "end"; readonly position: number }
+  /** A look-around: `ahead` for `(?=` `(?!`, `negated` for `(?!` `(?<!`. Zero-width. */
+  | { readonly type: "look"; readonly ahead: boolean; readonly negated: boolean; readonly body: RegexNode; readonly position: number };
 
 /** Largest repeat bound accepted; larger bounds could never fit the automaton limits anyway. */
 const MAX_BOUND = 100_000;
@@ -74,7 +77,8 @@ class Parser {
       if (q === null) {
         items.push(atom);
       } else {
-        if (atom.type === "anchor") this.fail("PATTERN_UNSUPPORTED", "quantified anchor", at);
+        // A bare assertion (not one inside a group, which may be repeated) takes no quantifier.
+        if ((atom.type === "anchor" || atom.type === "look") && atom.position === at) this.fail("PATTERN_INVALID", `quantified ${atom.type === "anchor" ? "anchor" : "look-around"}`, at);
         items.push({ type: "repeat", item: atom, min: q[0], max: q[1] });
       }
     }
@@ -118,9 +122,10 @@ class Parser {
   private group(): RegexNode {
     const at = this.i;
     this.i++; // (
-    if (this.startsWith("?=") || this.startsWith("?!")) this.fail("PATTERN_UNSUPPORTED", "look-ahead assertion", at);
-    if (this.startsWith("?<=") || this.startsWith("?<!")) this.fail("PATTERN_UNSUPPORTED", "look-behind assertion", at);
-    if (this.startsWith("?:")) {
+    const look = /^\?(<?)([=!])/.exec(this.src.slice(this.i, this.i + 3));
+    if (look !== null) {
+      this.i += look[0].length;
+    } else if (this.startsWith("?:")) {
       this.i += 2;
     } else if (this.startsWith("?<")) {
       const close = this.src.indexOf(">", this.i);
@@ -133,7 +138,8 @@ class Parser {
     const inner = this.disjunction();
     if (this.peek() !== ")") this.fail("PATTERN_INVALID", "unterminated group", at);
     this.i++;
-    return inner;
+    if (look === null) return inner;
+    return { type: "look", ahead: look[1] === "", negated: look[2] === "!", body: inner, position: at };
   }
 
   /** Parses `{n}`, `{n,}` or `{n,m}` at the cursor without consuming it; null if not one. */

@@ -5,12 +5,13 @@
  * and excluded names (a trie of the names, each node allowing every other continuation). What
  * plain rules cannot say is widened, never narrowed, and described in `approximations`:
  * a pattern under length bounds it does not imply (the bounds are dropped), exclusions next to a
- * pattern, excluded patterns (dropped), and a verbatim field's source (any text of its characters,
- * up to its length). The wider grammar accepts everything the exact one does.
+ * pattern, excluded patterns and a pattern's look-arounds (dropped), and a verbatim field's
+ * source (any text of its characters, up to its length). The wider grammar accepts everything
+ * the exact one does.
  */
 import { alt, lit, never, ref, repeat, seq, type Expr } from "../grammar/index.js";
 import { ANY, negate, normalize } from "./charset.js";
-import { anyText, patternParts } from "./compile.js";
+import { anyText, patternLanguage } from "./compile.js";
 import { jsonChars, jsonEncode } from "./json-encode.js";
 import { boundLength } from "./length-bound.js";
 
@@ -47,7 +48,8 @@ export function plainJsonString(spec: JsonStringSpec, names: RuleNames): PlainJs
   }
   if (spec.pattern !== undefined) {
     if (spec.exclude !== undefined) approximations.push(`excluded names ${spec.exclude.map((n) => JSON.stringify(n)).join(", ")} not enforced next to pattern ${JSON.stringify(spec.pattern)}`);
-    const content = patternContent(spec.pattern);
+    const { content, looksDropped } = patternContent(spec.pattern);
+    if (looksDropped) approximations.push(`look-arounds of pattern ${JSON.stringify(spec.pattern)} not enforced`);
     const bounded = boundLength(content, min, max);
     if (bounded === null) approximations.push(`${bounds} not enforced on pattern ${JSON.stringify(spec.pattern)}`);
     return quoted(jsonEncode(bounded ?? content));
@@ -57,10 +59,12 @@ export function plainJsonString(spec: JsonStringSpec, names: RuleNames): PlainJs
   return quoted(excludedNames(spec.exclude, min, max, anyChar, rules, names));
 }
 
-/** The texts `pattern` finds a match in (search semantics), over decoded characters. */
-function patternContent(pattern: string): Expr {
-  const { prefix, whole } = patternParts(pattern);
-  return alt(...(prefix ? [seq(prefix, anyText)] : []), ...(whole ? [whole] : []));
+/** The texts `pattern` finds a match in (search semantics), over decoded characters; plain rules
+ *  cannot intersect, so look-arounds are dropped (`looksDropped`: the content is then wider). */
+function patternContent(pattern: string): { content: Expr; looksDropped: boolean } {
+  const { branches } = patternLanguage(pattern);
+  const content = alt(...branches.flatMap(({ search: { prefix, whole } }) => [...(prefix ? [seq(prefix, anyText)] : []), ...(whole ? [whole] : [])]));
+  return { content, looksDropped: branches.some((b) => b.require.length > 0 || b.forbid.length > 0) };
 }
 
 /** Texts of length [min, max] other than `names`: one rule per trie node of the names. */

@@ -10,6 +10,7 @@
 
 import { isAnnotationKeyword, isRecord, jsonEqual, keywordSpec, normalizeNode, SchemaNode, type InstanceType } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
+import { unicodeModeSource } from "../regex/index.js";
 
 /** true / false, or undefined when undecided. */
 export type Verdict = boolean | undefined;
@@ -52,11 +53,12 @@ function hasType(value: unknown, type: unknown): Verdict {
   }
 }
 
-/** An unanchored ECMAScript regex test (undecided for an invalid regex). */
+/** An unanchored ECMAScript regex test, read in Unicode mode as the grammar reads it (undecided
+ *  for a regex without a Unicode-mode form). */
 export function testRegex(source: unknown, text: string): Verdict {
   if (typeof source !== "string") return undefined;
   try {
-    return new RegExp(source, "u").test(text);
+    return new RegExp(unicodeModeSource(source), "u").test(text);
   } catch {
     return undefined;
   }

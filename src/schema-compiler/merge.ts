@@ -11,7 +11,7 @@
 import { SchemaError } from "../errors.js";
 import { isAnnotationKeyword, isRecord, jsonEqual, keywordSpec, keywordsWhere, normalizeNode, SchemaNode, type JsonSchema } from "../schema/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
-import { testPattern, checkPattern } from "./patterns.js";
+import { bothPatterns, checkPattern, testPattern } from "./patterns.js";
 
 type Mutable = { [k: string]: unknown };
 const NO_SCHEMAS: ReadonlyMap<string, unknown> = new Map();
@@ -138,6 +138,8 @@ function mergeValues(ctx: CompileContext, k: string, x: SchemaNode, y: SchemaNod
       }
       return l[0].flatMap((p) => l[1].map((q) => both(p, q)));
     }
+    case "bothPatterns":
+      return typeof va === "string" && typeof vb === "string" ? bothPatterns(va, vb) : undefined;
     case "mapBoth":
       return isRecord(va) && isRecord(vb) ? mergeMaps(new Map(Object.entries(va)), new Map(Object.entries(vb))) : undefined;
     default:

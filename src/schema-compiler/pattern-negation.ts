@@ -1,12 +1,15 @@
 /**
- * `not: {pattern: P}` for the pattern shapes whose complement is again a regex without
- * look-arounds (the byte automaton has no complement): with C one character class (`[...]`,
- * `[^...]`, `\d` `\w` `\s` and their capitals, or one literal character) and C' its complement,
+ * `not: {pattern: P}` as a positive pattern. With C one character class (`[...]`, `[^...]`, `\d`
+ * `\w` `\s` and their capitals, or one literal character) and C' its complement, a pattern
+ * without look-arounds (which every grammar backend reads exactly, llama.cpp's GBNF included):
  *   C anywhere  (`C`, `(C)`)  ->  no character in C:         `^C'*$`
  *   `^C*$`                    ->  some character outside C:  `C'`
  *   `^C+$`                    ->  empty, or as above:        `^$|C'`
- * Other patterns have no form here (undefined).
+ * Any other supported P: `^(?![^]*(?:P))`, "no position where P matches" (a look-ahead at the
+ * start, which the automaton builder subtracts: regex/compile.ts). Undefined when P has no
+ * supported form (its own look-arounds, back-references, ...).
  */
+import { PatternError, patternLanguage, unicodeModeSource } from "../regex/index.js";
 
 /** A class's complement, by its source text; undefined when it is not one character class. */
 function complementClass(c: string): string | undefined {
@@ -21,14 +24,18 @@ function complementClass(c: string): string | undefined {
   return undefined;
 }
 
-/** The pattern matching exactly the strings `source` does not match, for the shapes above
- *  (none for a pattern that is not a valid Unicode-mode regex: the compiler refuses those). */
-export function complementPattern(source: string): string | undefined {
+/** The pattern matching exactly the strings `written` does not match (read in Unicode mode). */
+export function complementPattern(written: string): string | undefined {
+  let source: string;
   try {
-    new RegExp(source, "u");
+    source = unicodeModeSource(written);
   } catch {
     return undefined;
   }
+  return complementOfClassPattern(source) ?? complementByLookAhead(source);
+}
+
+function complementOfClassPattern(source: string): string | undefined {
   const anchored = /^\^(.+)([*+])\$$/su.exec(source);
   if (anchored !== null) {
     const complement = complementClass(anchored[1]!);
@@ -38,4 +45,15 @@ export function complementPattern(source: string): string | undefined {
   const grouped = /^\((?:\?:)?(.+)\)$/su.exec(source);
   const complement = complementClass(grouped === null ? source : grouped[1]!);
   return complement === undefined ? undefined : `^${complement}*$`;
+}
+
+function complementByLookAhead(source: string): string | undefined {
+  const complement = `^(?![^]*(?:${source}))`;
+  try {
+    patternLanguage(complement);
+    return complement;
+  } catch (err) {
+    if (err instanceof PatternError) return undefined;
+    throw err;
+  }
 }

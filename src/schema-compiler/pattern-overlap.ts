@@ -55,6 +55,9 @@ function edgeOfItem(item: RegexNode, end: End): Edge {
     }
     case "anchor":
       return { sets: [], complete: false };
+    case "look":
+      // Zero-width: it only narrows the matches, so the sets read past it still hold.
+      return { sets: [], complete: true };
   }
 }
 

@@ -1,65 +1,63 @@
 /**
  * Regex checks for `pattern`, `patternProperties` and `propertyNames.pattern`: the source must be
- * a valid ECMAScript regex in Unicode mode (the automaton builder parses the same subset),
- * without look-arounds or back-references (a byte automaton cannot express them), and its
+ * a valid ECMAScript regex, read in Unicode mode (a pattern valid only without the u flag is
+ * rewritten to its Unicode-mode form where every dialect reads it the same, else refused:
+ * regex/unicode-mode.ts); its anchors and look-arounds must stand where the automaton builder can
+ * place them, with no back-references (regex/compile.ts says where, with the position); and its
  * counted repetitions must not expand past LIMITS.maxPatternSize (e.g. `(a{1000}){1000}`).
  * Also a cached `RegExp` for testing names against patterns at compile time.
  */
 
 import { SchemaError } from "../errors.js";
+import { PatternError, patternLanguage, unicodeModeSource } from "../regex/index.js";
 import { LIMITS } from "./context.js";
 
+/** Checked patterns (as written) and their RegExp (of the Unicode-mode form). */
 const cache = new Map<string, RegExp>();
 
-export function checkPattern(source: unknown, keyword: string, pointer: string): string {
-  if (typeof source !== "string") throw new SchemaError("SCHEMA_INVALID", "a pattern must be a string", { keyword, pointer });
-  if (cache.has(source)) return source;
-  let re: RegExp;
+/** `written` once it is known supported (the grammar reads it as its Unicode-mode form). */
+export function checkPattern(written: unknown, keyword: string, pointer: string): string {
+  if (typeof written !== "string") throw new SchemaError("SCHEMA_INVALID", "a pattern must be a string", { keyword, pointer });
+  if (cache.has(written)) return written;
+  let source: string;
   try {
-    re = new RegExp(source, "u");
+    source = unicodeModeSource(written);
+    patternLanguage(source);
   } catch (err) {
-    throw new SchemaError("SCHEMA_INVALID", `pattern ${JSON.stringify(source)} is not a valid ECMAScript regex in Unicode mode: ${(err as Error).message}`, { keyword, pointer });
-  }
-  const unsupported = findUnsupported(source);
-  if (unsupported !== undefined) {
-    throw new SchemaError("PATTERN_UNSUPPORTED", `pattern ${JSON.stringify(source)} uses ${unsupported}, which a byte automaton cannot express`, { keyword, pointer });
+    if (!(err instanceof PatternError)) throw err;
+    const code = err.code === "PATTERN_INVALID" ? "SCHEMA_INVALID" : err.code;
+    throw new SchemaError(code, `pattern ${JSON.stringify(written)}: ${err.message}`, { keyword, pointer }, { cause: err });
   }
   const size = estimateSize(source);
   if (size > LIMITS.maxPatternSize) {
-    throw new SchemaError("SCHEMA_TOO_LARGE", `pattern ${JSON.stringify(source.slice(0, 80))} expands to about ${size} items (limit ${LIMITS.maxPatternSize})`, { keyword, pointer });
+    throw new SchemaError("SCHEMA_TOO_LARGE", `pattern ${JSON.stringify(written.slice(0, 80))} expands to about ${size} items (limit ${LIMITS.maxPatternSize})`, { keyword, pointer });
   }
-  cache.set(source, re);
-  return source;
+  cache.set(written, new RegExp(source, "u"));
+  return written;
 }
 
 /** Unanchored test, as JSON Schema applies patterns. `source` must have passed checkPattern. */
 export function testPattern(source: string, text: string): boolean {
   let re = cache.get(source);
   if (re === undefined) {
-    re = new RegExp(source, "u");
+    re = new RegExp(unicodeModeSource(source), "u");
     cache.set(source, re);
   }
   return re.test(text);
 }
 
-function findUnsupported(src: string): string | undefined {
-  let inClass = false;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (c === "\\") {
-      const n = src[i + 1];
-      if (!inClass && n !== undefined && /[1-9]/.test(n)) return "a back-reference";
-      if (!inClass && n === "k" && src[i + 2] === "<") return "a named back-reference";
-      i++;
-    } else if (inClass) {
-      if (c === "]") inClass = false;
-    } else if (c === "[") inClass = true;
-    else if (c === "(" && src[i + 1] === "?") {
-      const look = src.slice(i + 2, i + 4);
-      if (look[0] === "=" || look[0] === "!" || look === "<=" || look === "<!") return "a look-around";
-    }
+/** One pattern matching the texts both match (`^(?=[^]*(?:A))[^]*(?:B)`: A somewhere, then a
+ *  search for B from the start); undefined when either has no supported form or combining them
+ *  would nest look-arounds. */
+export function bothPatterns(a: string, b: string): string | undefined {
+  try {
+    const both = `^(?=[^]*(?:${unicodeModeSource(a)}))[^]*(?:${unicodeModeSource(b)})`;
+    patternLanguage(both);
+    return both;
+  } catch (err) {
+    if (err instanceof PatternError) return undefined;
+    throw err;
   }
-  return undefined;
 }
 
 /** Rough size of the regex with counted repetitions expanded (sum of atoms, times counts). */

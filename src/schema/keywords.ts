@@ -40,6 +40,8 @@ export type InstanceType = "string" | "number" | "array" | "object";
  *  second, different value is checked after decoding (annotations: the first is kept). */
 export type MergeRule =
   | "intersectTypes" | "intersectValues" | "union" | "tighter" | "both" | "either" | "concat" | "multiply" | "mapBoth"
+  /** two regexes as one (a look-ahead: schema-compiler/patterns.ts) */
+  | "bothPatterns"
   /** merged with its siblings as an object or array shape (properties, items, ...) */
   | "shape";
 
@@ -131,7 +133,7 @@ export const KEYWORDS = {
   // Strings.
   minLength: enforced("count", { instance: "string", decided: true, bound: "lower", opposite: "maxLength", merge: "tighter", onKeys: true }),
   maxLength: enforced("count", { instance: "string", decided: true, bound: "upper", opposite: "minLength", merge: "tighter", onKeys: true }),
-  pattern: enforced("pattern", { instance: "string", decided: true, onKeys: true }),
+  pattern: enforced("pattern", { instance: "string", decided: true, onKeys: true, merge: "bothPatterns" }),
   format: enforced("string", { instance: "string" }),
 
   // Numbers.

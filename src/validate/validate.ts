@@ -12,6 +12,7 @@ import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { SchemaError } from "../errors.js";
+import { unicodeModeSource } from "../regex/index.js";
 import type { JsonSchema, JsonSchemaObject, ZodLike } from "../schema/index.js";
 import { fromPointer, isDecimalMultiple, toPointer } from "../util/index.js";
 import type { Issue } from "./types.js";
@@ -60,6 +61,16 @@ const EXACT_MULTIPLE_OF: FuncKeywordDefinition = {
 };
 
 /**
+ * Patterns as the grammar reads them: in Unicode mode, a pattern valid only without the u flag
+ * rewritten where every regex dialect agrees on it (regex/unicode-mode.ts), so `\:` or `\_`
+ * compile here as they do in Python's and Rust's validators; ajv's own `new RegExp(p, "u")`
+ * would refuse the whole schema. `code` names the function in ajv's standalone output (unused).
+ */
+const unicodeModeRegExp = Object.assign((source: string, flags: string): RegExp => new RegExp(unicodeModeSource(source), flags), {
+  code: "unicodeModeRegExp",
+});
+
+/**
  * Whether the schema needs ajv to track which properties and items were evaluated: only
  * `unevaluatedProperties`/`unevaluatedItems` read it. Conservative (any mention of the word).
  */
@@ -72,7 +83,7 @@ function ajvFor(draft: Draft, evaluated: boolean): AjvInstance {
   let ajv = instances.get(key);
   if (!ajv) {
     // addUsedSchema: false so that two schemas sharing an $id do not collide in the instance.
-    const opts = { strict: false, allErrors: true, addUsedSchema: false } as const;
+    const opts = { strict: false, allErrors: true, addUsedSchema: false, code: { regExp: unicodeModeRegExp } } as const;
     ajv = draft === "2020" ? new Ajv2020(opts) : draft === "2019" ? new Ajv2019(opts) : new Ajv(opts);
     // Ajv2019/2020 always track evaluated properties, and ajv 8.20's tracking throws a TypeError
     // ("Cannot set properties of undefined") when an `if` clause with `properties` did not run

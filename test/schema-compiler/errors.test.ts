@@ -73,7 +73,7 @@ describe("bounded time and size", () => {
   });
   it("exploding and unsupported regexes", () => {
     expect(where(failure(() => compileSchema({ type: "string", pattern: "(a{1000}){1000}" })))).toEqual({ code: "SCHEMA_TOO_LARGE", keyword: "pattern", pointer: "" });
-    expect(where(failure(() => compileSchema({ type: "string", pattern: "^(?!x)a" })))).toEqual({ code: "PATTERN_UNSUPPORTED", keyword: "pattern", pointer: "" });
+    expect(where(failure(() => compileSchema({ type: "string", pattern: "a(?!x)" })))).toEqual({ code: "PATTERN_UNSUPPORTED", keyword: "pattern", pointer: "" });
     expect(where(failure(() => compileSchema({ type: "string", pattern: "(a)\\1" })))).toEqual({ code: "PATTERN_UNSUPPORTED", keyword: "pattern", pointer: "" });
   });
   it("deep nesting and combinatorial blow-up", () => {

@@ -240,7 +240,7 @@ describe("not: rewritten to an exact positive schema", () => {
       { $schema: D7, definitions: { s: { type: "string" } }, not: { $ref: "#/definitions/s" } },
     ]);
     expectAll("unsatisfiable", [{ not: {} }, { not: true }, { type: "string", not: { type: "string" } }]);
-    expectAll("validatedAfter", [{ not: { type: "integer" } }, { not: { multipleOf: 2 } }, { not: { oneOf: [{ type: "string" }] } }, { not: { pattern: "^a" } }]);
+    expectAll("validatedAfter", [{ not: { type: "integer" } }, { not: { multipleOf: 2 } }, { not: { oneOf: [{ type: "string" }] } }, { not: { pattern: "(?=a)b" } }]);
   });
 
   it("enum/const: strings excluded from the string token, booleans and null by type", () => {
@@ -282,8 +282,12 @@ describe("not: rewritten to an exact positive schema", () => {
       // A string without "b", or a non-string (which every pattern accepts).
       { oneOf: [{ type: "string" }, { pattern: "b" }] },
     ]);
-    // Not a single class: no complement here. A pattern beside another's complement: two patterns on one string are not intersected.
-    expectAll("validatedAfter", [{ not: { pattern: "^ab" } }, { not: { pattern: "^[ab]+" } }, { not: { pattern: "^.+$" } }, { oneOf: [{ pattern: "^[a]+$" }, { pattern: "b" }] }]);
+    // Not a single class: the complement is a look-ahead at the start ("no position where P matches").
+    expectAll("enforced", [{ not: { pattern: "^ab" } }, { not: { pattern: "^[ab]+" } }, { not: { pattern: "^.+$" } }, { not: { pattern: "^a" } }]);
+    // A pattern beside another's complement: one pattern with a look-ahead (patterns.ts bothPatterns),
+    // unless that nests look-arounds.
+    expectAll("enforced", [{ oneOf: [{ pattern: "^[a]+$" }, { pattern: "b" }] }]);
+    expectAll("validatedAfter", [{ oneOf: [{ pattern: "^a" }, { pattern: "^(?!b)c" }] }]);
   });
 
   it("enum values decided per value against the sibling keywords", () => {

@@ -10,7 +10,7 @@
  * (test/automaton/rules/grammar-byte-classes.test.ts checks it): far fewer than 256 single bytes.
  */
 import type { Expr, Grammar } from "../../grammar/index.js";
-import { anyText, patternParts } from "../../regex/index.js";
+import { allParts, anyText, patternLanguage } from "../../regex/index.js";
 import { encodeCodePoint, partitionFromCuts, utf8Sequences, type Partition } from "../fsa/index.js";
 import { ESCAPE_ALPHABET, type JsonStringSpec } from "../strings/index.js";
 
@@ -70,9 +70,10 @@ class ByteCuts {
     for (const pattern of [...(spec.pattern === undefined ? [] : [spec.pattern]), ...(spec.excludePatterns ?? [])]) {
       if (this.patterns.has(pattern)) continue;
       this.patterns.add(pattern);
-      const { prefix, whole } = patternParts(pattern);
-      if (prefix !== null) this.addExpr(prefix);
-      if (whole !== null) this.addExpr(whole);
+      for (const { prefix, whole } of allParts(patternLanguage(pattern))) {
+        if (prefix !== null) this.addExpr(prefix);
+        if (whole !== null) this.addExpr(whole);
+      }
     }
     if (spec.exclude !== undefined && !this.nameLists.has(spec.exclude)) {
       this.nameLists.add(spec.exclude);

@@ -8,7 +8,7 @@
  * per build.
  */
 import type { Expr } from "../../grammar/index.js";
-import { anyText, patternParts } from "../../regex/index.js";
+import { anyText, patternLanguage, type PatternParts } from "../../regex/index.js";
 import {
   boundLength,
   Budget,
@@ -140,9 +140,28 @@ export class JsonStrings {
     return anyTextDfa;
   }
 
-  /** Texts in which the pattern finds a match (JSON Schema `pattern` semantics). */
+  /** Texts in which the pattern finds a match (JSON Schema `pattern` semantics): each branch's
+   *  search, cut by its look-arounds, then the union of the branches. */
   private search(pattern: string, what: string): ByteDfa | null {
-    const { prefix, whole } = patternParts(pattern);
+    let matched: ByteDfa | null = null;
+    for (const branch of patternLanguage(pattern).branches) {
+      let texts = this.parts(branch.search, what);
+      for (const required of branch.require) {
+        const other = texts === null ? null : this.parts(required, what);
+        texts = texts === null || other === null ? null : product(texts, other, "intersect", this.budget, what);
+      }
+      for (const forbidden of branch.forbid) {
+        const other = texts === null ? null : this.parts(forbidden, what);
+        if (texts !== null && other !== null) texts = product(texts, other, "difference", this.budget, what);
+      }
+      if (texts === null) continue;
+      matched = matched === null ? texts : product(matched, texts, "union", this.budget, what);
+    }
+    return matched;
+  }
+
+  /** The texts with a prefix in `prefix` or equal to a text of `whole`. */
+  private parts({ prefix, whole }: PatternParts, what: string): ByteDfa | null {
     const upToMatch = prefix === null ? null : compileExpr(prefix, this.budget, what, { stopAtAccept: true });
     const open = upToMatch === null ? null : concatAfterSinks(upToMatch, this.anyText(), this.budget, what);
     const closed = whole === null ? null : compileExpr(whole, this.budget, what);
