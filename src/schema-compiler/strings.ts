@@ -1,7 +1,8 @@
 /**
  * String subschemas: `minLength`/`maxLength` (code points), `pattern`, and `format` for the
- * formats in grammars/*.gbnf. A known format is enforced by its grammar rule; length bounds or a
- * pattern next to a format are then checked after decoding (the IR cannot intersect them).
+ * formats in grammars/*.gbnf. A known format is enforced by its grammar rule, cut to length
+ * bounds where there are any (hostname's 253 characters included); a pattern next to a format is
+ * then checked after decoding (the IR cannot intersect two patterns).
  * A format JSON Schema defines but without a grammar is never reported as enforced: checked after
  * decoding where the validator knows it (regex, uri-template, ...), else reported as not
  * enforced (iri, iri-reference, idn-*). Other formats are annotations. In extraction mode an unbounded string gets
@@ -12,6 +13,7 @@ import { jsonString, lit, type Expr } from "../grammar/index.js";
 import { KNOWN_FORMATS, keywordsWhere, SPEC_FORMATS, VALIDATOR_FORMATS, VENDOR_KEY, type SchemaNode } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
 import { cat } from "./format.js";
+import { formatPattern } from "./format-patterns.js";
 import { checkPattern } from "./patterns.js";
 
 const FORMAT_FILES: Record<string, string> = {
@@ -20,8 +22,11 @@ const FORMAT_FILES: Record<string, string> = {
   uri: "network", "uri-reference": "network", uuid: "uuid",
 };
 
-/** The string keywords besides `format` (a format's grammar cannot intersect them). */
+/** The string keywords besides `format`: a format's grammar intersects the lengths, not a pattern. */
 const BESIDE_FORMAT = keywordsWhere((s, k) => s.instance === "string" && k !== "format");
+const LENGTHS: readonly string[] = ["minLength", "maxLength"];
+/** RFC 1123: a host name is at most 253 characters (ASCII, so code points too). */
+const MAX_HOSTNAME_LENGTH = 253;
 
 /** How a compile report's note on a format without grammar or validator begins (bench/support/evaluate.ts reads it). */
 export const FORMAT_NOT_ENFORCED = "not enforced";
@@ -34,13 +39,16 @@ export function compileString(ctx: CompileContext, node: SchemaNode): Expr | nul
   const format = node.get("format");
   if (format !== undefined && KNOWN_FORMATS.has(format)) {
     // The pattern is not compiled here (Zod writes look-aheads into e.g. its email pattern);
-    // the verify step checks it, with the lengths, after decoding.
+    // the verify step checks it after decoding.
     node.get("pattern"); // a malformed pattern is refused all the same
     for (const k of BESIDE_FORMAT) {
-      if (node.has(k)) ctx.report.set(pointer, k, "validatedAfter", `format "${format}" is enforced; ${k} is checked after decoding`);
+      if (node.has(k) && !LENGTHS.includes(k)) ctx.report.set(pointer, k, "validatedAfter", `format "${format}" is enforced; ${k} is checked after decoding`);
     }
-    if (format === "hostname") ctx.report.alsoAfter(pointer, "format", "hostname: the 253-character total length is checked after decoding");
-    return cat(lit('"'), ctx.library(FORMAT_FILES[format]!, format), lit('"'));
+    // Length bounds cut the format's language in the string token (its rule as a pattern, format-patterns.ts).
+    if (format === "hostname") maxLength = Math.min(maxLength, MAX_HOSTNAME_LENGTH);
+    if (minLength > maxLength) return ctx.unsat(`minLength ${minLength} > ${maxLength}, the longest ${format}`, "minLength", pointer);
+    if (minLength === 0 && maxLength === Infinity) return cat(lit('"'), ctx.library(FORMAT_FILES[format]!, format), lit('"'));
+    return jsonString({ minLength, maxLength, pattern: formatPattern(FORMAT_FILES[format]!, format) });
   }
   const written = node.get("pattern");
   const pattern = written === undefined ? undefined : checkPattern(written, "pattern", pointer);
