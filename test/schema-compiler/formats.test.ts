@@ -10,6 +10,8 @@
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { formatNames } from "ajv-formats/dist/formats.js";
 import { describe, expect, it } from "vitest";
 import { notEnforced } from "../../bench/support/evaluate.js";
@@ -160,5 +162,28 @@ describe("a format cut to length bounds (its rule printed as a pattern)", () => 
 
   it("a minLength past the longest hostname is unsatisfiable", () => {
     expect(() => compileSchema({ type: "string", format: "hostname", minLength: 254 }, { mode: "jsonschema" })).toThrow(/minLength 254/);
+  });
+});
+
+describe("format beside enum/const, decided per value as ajv-formats checks it", () => {
+  const ajv = new Ajv2020({ strict: false, logger: false });
+  addFormats(ajv);
+  const values: unknown[] = [
+    ...Object.values(SAMPLES).flat(), "http://test.example.org/a", "ftp://x.y.zz", "not a url", "1/2", "/a~1b", "0#", "{x}", "(", "[a-z]+",
+    "2147483647", 2147483647, 2147483648, 1.5, -3, null, true, ["a"], { a: 1 },
+  ];
+  it.each([...formatNames, "iri", "idn-hostname", "no-such-format"])("%s", (format) => {
+    const schema = { enum: values, format };
+    const { report } = compileSchema(schema, { mode: "jsonschema" });
+    const afterDecoding = report.validatedAfter.some((u) => u.keyword === "format");
+    // Undecided only where ajv-formats has no check (iri, idn-*) and a value is a string.
+    expect(afterDecoding).toBe(["iri", "idn-hostname"].includes(format));
+    if (afterDecoding) return;
+    const accepts = acceptor(schema, { mode: "jsonschema" });
+    const validate = ajv.compile(schema);
+    for (const v of values) {
+      const text = JSON.stringify(v);
+      expect({ format, v, dfa: accepts.dfa(text), ref: accepts.ref(text) }).toEqual({ format, v, dfa: validate(v), ref: validate(v) });
+    }
   });
 });
