@@ -23,7 +23,7 @@ const ajv7 = new Ajv({ strict: false });
 
 type Schema = boolean | Record<string, unknown>;
 
-const SCALARS: unknown[] = [null, true, false, 0, 1, -1, 2, 1.5, "", "a", "b", "ab", "abc"];
+const SCALARS: unknown[] = [null, true, false, 0, 1, -1, 2, 1.5, "", "a", "b", "ab", "ba", "abc"];
 const POOL: unknown[] = [
   ...SCALARS, [], [1], ["a"], [1, "a"], [1, 2, 3], [[]], [{ a: 1 }],
   {}, { a: 1 }, { a: "a" }, { b: 1 }, { kind: "a" }, { kind: "b", a: 1 }, { kind: 1 }, { a: 1, b: "b" }, { a: null, b: 2, kind: "a" }, { a: { a: 1 } }, { a: [] },
@@ -240,7 +240,7 @@ describe("not: rewritten to an exact positive schema", () => {
       { $schema: D7, definitions: { s: { type: "string" } }, not: { $ref: "#/definitions/s" } },
     ]);
     expectAll("unsatisfiable", [{ not: {} }, { not: true }, { type: "string", not: { type: "string" } }]);
-    expectAll("validatedAfter", [{ not: { type: "integer" } }, { not: { multipleOf: 2 } }, { not: { oneOf: [{ type: "string" }] } }, { not: { pattern: "^a" } }]);
+    expectAll("validatedAfter", [{ not: { type: "integer" } }, { not: { multipleOf: 2 } }, { not: { oneOf: [{ type: "string" }] } }]);
   });
 
   it("enum/const: strings excluded from the string token, booleans and null by type", () => {
@@ -270,7 +270,7 @@ describe("not: rewritten to an exact positive schema", () => {
     expectAll("validatedAfter", [{ not: { patternProperties: { "^a": { type: "string" } } } }, { not: { items: { type: "string" } } }, { not: { uniqueItems: true } }]);
   });
 
-  it("patterns of one character class: anywhere, all characters (* and +), negated classes and escapes", () => {
+  it("patterns excluded from the string token (any pattern the automaton runs), non-strings refused", () => {
     expectAll("enforced", [
       { not: { pattern: "b" } },
       { type: "string", not: { pattern: "(c)" } },
@@ -278,12 +278,26 @@ describe("not: rewritten to an exact positive schema", () => {
       { not: { pattern: "^[ab]*$" } },
       { not: { pattern: "^[^b]+$" } },
       { not: { pattern: "^\\w+$" } },
+      { not: { pattern: "^ab" } },
+      { not: { pattern: "^[ab]+" } },
+      { not: { pattern: "^.+$" } },
+      { type: "string", minLength: 1, not: { pattern: "^[a\\s]+$" } },
       { type: "object", properties: { a: { not: { pattern: "^[a-z]+$" } } } },
+      // Two exclusions merge into one `not` of both; a pattern beside an exclusion.
+      { allOf: [{ not: { pattern: "^a" } }, { not: { pattern: "c$" } }] },
+      { pattern: "a", not: { pattern: "^ab" } },
+      { anyOf: [{ not: { pattern: "a" } }, { type: "number" }] },
       // A string without "b", or a non-string (which every pattern accepts).
       { oneOf: [{ type: "string" }, { pattern: "b" }] },
+      // Overlapping patterns: each branch excludes the others'.
+      { type: "string", oneOf: [{ pattern: "a" }, { pattern: "b" }, { pattern: "c" }] },
+      { oneOf: [{ pattern: "^[a]+$" }, { pattern: "b" }] },
+      { type: "string", oneOf: [{ pattern: "^[a-z]+$" }, { pattern: "^[a-c]{2}$" }] },
     ]);
-    // Not a single class: no complement here. A pattern beside another's complement: two patterns on one string are not intersected.
-    expectAll("validatedAfter", [{ not: { pattern: "^ab" } }, { not: { pattern: "^[ab]+" } }, { not: { pattern: "^.+$" } }, { oneOf: [{ pattern: "^[a]+$" }, { pattern: "b" }] }]);
+    // Strings and patterns together: non-strings still fail the pattern's part.
+    expectAll("enforced", [{ not: { anyOf: [{ pattern: "a" }, { const: "b" }] } }, { allOf: [{ not: { pattern: "^a" } }, { not: { const: "c" } }] }]);
+    // No automaton for a look-ahead; a format's grammar has no exclusion list.
+    expectAll("validatedAfter", [{ not: { pattern: "^(?=a)" } }, { type: "string", format: "date", not: { pattern: "^2" } }]);
   });
 
   it("enum values decided per value against the sibling keywords", () => {
@@ -323,6 +337,8 @@ const objectLeaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   // Closed name sets (the oneOf rewriting negates additionalProperties over them).
   fc.tuple(fc.constantFrom("a", "b", "kind"), fc.constantFrom<Schema>({}, { type: "string" }, { const: 1 })).map(([k, s]) => ({ properties: { [k]: s }, additionalProperties: false })),
   fc.tuple(fc.constantFrom("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"), fc.nat(2)).map(([k, n]) => ({ [k]: n })),
+  // Patterns (a `not` of one is excluded from the string token).
+  fc.constantFrom("a", "^a", "b$", "^[ab]+$", "^.?$", "ab|ba").map((p) => ({ pattern: p })),
 );
 
 /** Schemas over `leaf` (a `$ref` is a leaf only: beside siblings, draft 7 and ajv disagree). */
