@@ -258,6 +258,11 @@ export class DisjointnessProver {
     return disjoint(this.conjunction(a), this.conjunction(b));
   }
 
+  /** When finitely many values can satisfy all of `schemas`: a list that holds them all (a superset). */
+  values(schemas: readonly unknown[]): readonly unknown[] | undefined {
+    return this.conjunction(schemas).values;
+  }
+
   /** What every value satisfying all of `schemas` is known to satisfy (for negateWithin). */
   beside(schemas: readonly unknown[]): Beside {
     return this.besideOf(this.conjunction(schemas));

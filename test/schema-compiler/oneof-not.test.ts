@@ -111,8 +111,21 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       { oneOf: [{ enum: [{ a: 1 }] }, { type: "object", required: ["b"] }] },
       { enum: ["a", "ab"], oneOf: [{ maxLength: 1 }, { minLength: 2 }] },
     ]);
-    // A number in an enum has no exact complement.
+    // A number in an enum has no exact complement (the second branch needs one).
     expectAll("validatedAfter", [{ oneOf: [{ enum: [1, 2] }, { type: "integer" }] }]);
+  });
+
+  it("branches with finitely many values: each keeps the values no other branch accepts", () => {
+    expectAll("enforced", [
+      { oneOf: [{ enum: ["a", 1, 2, [1]] }, { enum: ["a", "b", 2, null, [1]] }] },
+      { $defs: { e: { enum: [1, 1.5, "ab", { a: 1 }] } }, oneOf: [{ $ref: "#/$defs/e" }, { enum: [1.5, true, { a: 1 }] }] },
+      // Values from the siblings; the other branch decided per value (its bounds, length, not).
+      { enum: [0, 1, 2, "a", "ab", "abc"], oneOf: [{ minimum: 1 }, { maxLength: 1 }, { type: "string", not: { const: "ab" } }] },
+    ]);
+    // No value in exactly one branch.
+    expectAll("unsatisfiable", [{ enum: [1, 2], oneOf: [{ const: 1 }, { const: 1 }, { const: 2 }, { enum: [2] }] }]);
+    // An undecided verdict (multipleOf is not decided at compile time) keeps the check after decoding.
+    expectAll("validatedAfter", [{ oneOf: [{ enum: [1, 2, 3] }, { enum: [2, 4], multipleOf: 2 }, { enum: [3], multipleOf: 3, not: { multipleOf: 2 } }] }]);
   });
 
   it("discriminators and forbidden names, through allOf and $ref", () => {
