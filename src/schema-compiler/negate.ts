@@ -13,15 +13,17 @@
  *   properties {p: S, ..} -> an object whose p is not S, or ...;
  *   minLength n -> a string with maxLength n-1 (and so for the other counts and numeric bounds);
  *   items: false -> a non-empty array;
+ *   format F -> false for a name neither JSON Schema nor ajv-formats defines (an annotation);
  *   pattern P -> `{type: "string", not: {pattern: P}}`, which the compiler applies as the string
  *     token's excluded patterns (any pattern the automaton can run);
- * Anything else (oneOf, format, multipleOf, patternProperties, contains, if, ...) has no
+ * Anything else (oneOf, other formats, multipleOf, patternProperties, contains, if, ...) has no
  * exact positive form here; the compiler then checks the `not` after decoding.
  */
 
+import { formatNames } from "ajv-formats/dist/formats.js";
 import { SchemaError } from "../errors.js";
 import { jsonString, type Expr } from "../grammar/index.js";
-import { isAnnotationKeyword, isKeyword, isRecord, jsonEqual, KEYWORDS, normalizeNode, SchemaNode, type JsonSchema, type JsonType, type Keyword, type KeywordSpec } from "../schema/index.js";
+import { isAnnotationKeyword, isKeyword, isRecord, jsonEqual, KEYWORDS, normalizeNode, SchemaNode, SPEC_FORMATS, type JsonSchema, type JsonType, type Keyword, type KeywordSpec } from "../schema/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
 import { testRegex } from "./evaluate.js";
 import { checkPattern } from "./patterns.js";
@@ -198,6 +200,9 @@ class Negator {
       }
       case "uniqueItems":
         return node.get("uniqueItems") === false ? false : undefined;
+      case "format":
+        // A name neither JSON Schema nor the validator defines is an annotation: it never fails.
+        return isAnnotationFormat(node.get("format")) ? false : undefined;
       case "pattern": {
         // Excluded from the string token rather than a complement regex: it merges with another pattern.
         const p = node.get("pattern");
@@ -282,6 +287,8 @@ class Negator {
     return !JSON.stringify(a).includes('"$ref"') && jsonEqual(a, b);
   }
 }
+
+const isAnnotationFormat = (format: unknown): boolean => typeof format === "string" && !SPEC_FORMATS.has(format) && !(formatNames as readonly string[]).includes(format);
 
 const mapDefined = <T, R>(v: T | undefined, f: (v: T) => R): R | undefined => (v === undefined ? undefined : f(v));
 

@@ -307,6 +307,10 @@ describe("not: rewritten to an exact positive schema", () => {
       { oneOf: [{ pattern: "^[a]+$" }, { pattern: "b" }] },
       { type: "string", oneOf: [{ pattern: "^[a-z]+$" }, { pattern: "^[a-c]{2}$" }] },
     ]);
+    // A format name nobody defines is an annotation: it never fails, so its negation is empty.
+    expectAll("enforced", [{ type: "string", oneOf: [{ maxLength: 0 }, { format: "html-selector", minLength: 1 }] }]);
+    expectAll("unsatisfiable", [{ not: { format: "html-selector" } }]);
+    expectAll("validatedAfter", [{ not: { format: "date" } }, { not: { format: "url" } }]);
     // Strings and patterns together: non-strings still fail the pattern's part.
     expectAll("enforced", [{ not: { anyOf: [{ pattern: "a" }, { const: "b" }] } }, { allOf: [{ not: { pattern: "^a" } }, { not: { const: "c" } }] }]);
     // No automaton for a look-ahead; a format's grammar has no exclusion list.
