@@ -141,6 +141,11 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       { oneOf: [kind("a"), { type: "object", properties: { kind: { type: "integer" } } }] },
       { type: "object", oneOf: [{ required: ["a", "b"] }, { properties: { a: { type: "integer" } }, additionalProperties: false }] },
       { type: "object", oneOf: [{ required: ["a"] }, { properties: { a: false } }] },
+      // A required name's value against the other side's patternProperties or additionalProperties.
+      { type: "object", oneOf: [{ required: ["a"], properties: { a: { type: "string" } } }, { patternProperties: { "^a": { type: "number" } } }] },
+      { type: "object", oneOf: [{ required: ["kind"], properties: { kind: { type: "string" } } }, { properties: { a: true }, additionalProperties: { enum: [false] } }] },
+      // More required names than the other side allows properties.
+      { oneOf: [{ type: "object", required: ["kind", "a"] }, { type: "object", additionalProperties: { type: "boolean" }, minProperties: 1, maxProperties: 1 }] },
     ]);
     expectAll("validatedAfter", [
       // Overlap, and "a: not integer" has no positive form.
