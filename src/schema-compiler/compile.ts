@@ -16,7 +16,7 @@ import { LIMITS, type CompileContext } from "./context.js";
 import { CONDITIONAL, conditionalsApart, conditionalSchema, REWRITTEN } from "./conditional.js";
 import { union } from "./format.js";
 import { mergeSchemas } from "./merge.js";
-import { excludeStrings, negate, stringExclusion } from "./negate.js";
+import { excludesOtherTypes, excludeStrings, negate, stringExclusion } from "./negate.js";
 import { exactOneOfBranches } from "./one-of.js";
 import { compileInteger, compileNumber } from "./numbers.js";
 import { compileObject } from "./objects.js";
@@ -110,8 +110,11 @@ function unlessTooLarge(ctx: CompileContext, attempt: () => Expr | null, before:
 }
 
 function compileWithoutDependencyRewriting(ctx: CompileContext, node: SchemaNode, instancePath: string): Expr | null {
-  // An enum decides its `not` per value (values.ts); a string exclusion goes to the string token.
-  if (node.has("not") && !node.has("enum") && stringExclusion(node.get("not")) === undefined) return compileNot(ctx, node, instancePath);
+  // An enum decides its `not` per value (values.ts); a string exclusion goes to the string token
+  // (one of patterns only where the node admits strings only: other types fail it, compileNot says so).
+  const exclusion = stringExclusion(node.get("not"));
+  const toStringToken = exclusion !== undefined && (!excludesOtherTypes(exclusion) || onlyStrings(node.get("type")));
+  if (node.has("not") && !node.has("enum") && !toStringToken) return compileNot(ctx, node, instancePath);
   const groups = (["anyOf", "oneOf"] as const).filter((k) => node.has(k));
   if (groups.length > 0) return compileAlternatives(ctx, node, groups, instancePath);
   return compileTyped(ctx, node, instancePath);
@@ -216,9 +219,11 @@ function compileTyped(ctx: CompileContext, node: SchemaNode, instancePath: strin
   return union(parts);
 }
 
+const onlyStrings = (types: ReadonlySet<JsonType> | undefined): boolean => types !== undefined && types.size === 1 && types.has("string");
+
 /**
- * The string part, minus the strings of a `not: {enum: [strings]}` (the string token's exclusion
- * list, exact; a format's grammar has none, and then the `not` is checked after decoding).
+ * The string part, minus what a `not` of strings or patterns excludes (the string token's
+ * exclusion lists, exact; a format's grammar has none, and then the `not` is checked after decoding).
  */
 function compileStrings(ctx: CompileContext, node: SchemaNode, admitted: boolean): Expr | null {
   const expr = admitted ? compileString(ctx, node) : null;

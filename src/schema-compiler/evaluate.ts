@@ -2,13 +2,14 @@
  * Decides at compile time whether a given JSON value satisfies a schema, with the semantics ajv 8
  * gives the keywords whose meaning is plain: type, enum/const, lengths, pattern, numeric bounds,
  * object and array shape, required, propertyNames, uniqueItems, not/allOf/anyOf/oneOf and
- * in-document `$ref`. Any other keyword (format, multipleOf, contains, if/then/else,
+ * in-document `$ref`, and `format` as ajv-formats checks it. Any other keyword (multipleOf, contains, if/then/else,
  * dependencies, unevaluated*, ...) is undecided, and so is a verdict that depends on one.
  * The compiler uses it to filter enum values by their sibling keywords and to prove oneOf
  * branches disjoint; both are exact only where the verdict is decided.
  */
 
-import { isAnnotationKeyword, isRecord, jsonEqual, keywordSpec, normalizeNode, SchemaNode, type InstanceType } from "../schema/index.js";
+import { fullFormats, type FormatName } from "ajv-formats/dist/formats.js";
+import { isAnnotationKeyword, isRecord, jsonEqual, keywordSpec, normalizeNode, SchemaNode, SPEC_FORMATS, type InstanceType } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
 import { unicodeModeSource } from "../regex/index.js";
 
@@ -105,6 +106,8 @@ export class Evaluator {
         return mapDefined(node.peek("anyOf"), (list) => some(list.map((s) => () => sub(s, value))));
       case "oneOf":
         return mapDefined(node.peek("oneOf"), (list) => this.judge(raw, "oneOf", exactlyOne(list.map((s) => sub(s, value)))));
+      case "format":
+        return formatVerdict(node.raw.format, value);
       default:
         return this.shapeKeyword(node, k, value, sub);
     }
@@ -205,6 +208,26 @@ function objectKeyword(node: SchemaNode, k: string, value: Record<string, unknow
     default:
       return mapDefined(node.peek("maxProperties"), (n) => names.length <= n);
   }
+}
+
+/**
+ * `format` as the after-decoding validator judges it (ajv with ajv-formats, full mode): by its
+ * ajv-formats check where it has one (a check for numbers passes other values, one for strings
+ * other types); a defined format ajv-formats lacks (iri, idn-*) is undecided on strings; any other
+ * name is an annotation.
+ */
+function formatVerdict(format: unknown, value: unknown): Verdict {
+  if (typeof format !== "string") return undefined;
+  const check = Object.prototype.hasOwnProperty.call(fullFormats, format) ? fullFormats[format as FormatName] : undefined;
+  if (check === undefined) return typeof value === "string" && SPEC_FORMATS.has(format) ? undefined : true;
+  if (check === true) return true; // a name ajv-formats knows and accepts anything under (password, binary)
+  const forNumbers = typeof check === "object" && !(check instanceof RegExp) && check.type === "number";
+  if (forNumbers ? typeof value !== "number" : typeof value !== "string") return true;
+  const test = typeof check === "object" && !(check instanceof RegExp) ? check.validate : check;
+  if (test instanceof RegExp) return test.test(value as string);
+  if (typeof test === "string") return new RegExp(test, "u").test(value as string);
+  const verdict: unknown = (test as (v: unknown) => unknown)(value);
+  return typeof verdict === "boolean" ? verdict : undefined;
 }
 
 /** "if `condition` then `verdict`", three-valued. */

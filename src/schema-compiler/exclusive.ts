@@ -41,6 +41,8 @@ interface Shape {
   readonly admits: (v: unknown) => boolean;
   /** When defined, object instances have no other names (additionalProperties: false). */
   readonly names?: ReadonlySet<string>;
+  /** Object instances have at most this many properties. */
+  readonly maxProperties: number;
   /** Subschemas the value of property `name` satisfies in object instances that have it. */
   readonly schemasOf: (name: string) => readonly unknown[];
   /** The shape of every item of array instances, and subschemas every item satisfies. */
@@ -58,7 +60,7 @@ const MAX_DEPTH = 6;
 const has = (o: Record<string, unknown>, name: string): boolean => Object.prototype.hasOwnProperty.call(o, name);
 const NO_SCHEMAS: ReadonlyMap<string, unknown> = new Map();
 
-const ANY: Shape = { kinds: new Set(ALL_KINDS), required: new Set(), property: () => ANY, absent: () => false, admits: () => true, schemasOf: () => [], item: () => ANY, itemSchemas: [] };
+const ANY: Shape = { kinds: new Set(ALL_KINDS), required: new Set(), property: () => ANY, absent: () => false, admits: () => true, maxProperties: Infinity, schemasOf: () => [], item: () => ANY, itemSchemas: [] };
 const NONE: Shape = { ...ANY, kinds: new Set() };
 
 function kindOf(v: unknown): Kind {
@@ -103,6 +105,7 @@ function intersect(a: Shape, b: Shape): Shape {
     absent: (n) => a.absent(n) || b.absent(n),
     admits: (v) => a.admits(v) && b.admits(v),
     ...(a.names === undefined ? b.names === undefined ? {} : { names: b.names } : { names: b.names === undefined ? a.names : new Set([...a.names].filter((n) => b.names!.has(n))) }),
+    maxProperties: Math.min(a.maxProperties, b.maxProperties),
     schemasOf: (n) => [...a.schemasOf(n), ...b.schemasOf(n)],
     item: () => intersect(a.item(), b.item()),
     itemSchemas: [...a.itemSchemas, ...b.itemSchemas],
@@ -114,8 +117,8 @@ function unite(a: Shape, b: Shape): Shape {
   if (b.kinds.size === 0) return a;
   // Object facts of a side without objects say nothing about the union's objects.
   if (!a.kinds.has("object") || !b.kinds.has("object")) {
-    const { required, property, absent, names, schemasOf } = a.kinds.has("object") ? a : b;
-    return { kinds: new Set([...a.kinds, ...b.kinds]), ...valuesOfEither(a, b), required, property, absent, admits: eitherAdmits(a, b), ...(names !== undefined ? { names } : {}), schemasOf, ...itemsOfEither(a, b) };
+    const { required, property, absent, names, maxProperties, schemasOf } = a.kinds.has("object") ? a : b;
+    return { kinds: new Set([...a.kinds, ...b.kinds]), ...valuesOfEither(a, b), required, property, absent, admits: eitherAdmits(a, b), ...(names !== undefined ? { names } : {}), maxProperties, schemasOf, ...itemsOfEither(a, b) };
   }
   return {
     kinds: new Set([...a.kinds, ...b.kinds]),
@@ -125,6 +128,7 @@ function unite(a: Shape, b: Shape): Shape {
     absent: (n) => a.absent(n) && b.absent(n),
     admits: eitherAdmits(a, b),
     ...(a.names !== undefined && b.names !== undefined ? { names: new Set([...a.names, ...b.names]) } : {}),
+    maxProperties: Math.max(a.maxProperties, b.maxProperties),
     schemasOf: (n) => a.schemasOf(n).filter((x) => b.schemasOf(n).includes(x)),
     ...itemsOfEither(a, b),
   };
@@ -150,9 +154,9 @@ function disjoint(a: Shape, b: Shape): boolean {
   return common.length === 1 && common[0] === "object" && (objectsDisjoint(a, b) || objectsDisjoint(b, a));
 }
 
-/** A name `a` requires that `b` forbids, or whose value shapes exclude each other. */
+/** A name `a` requires that `b` forbids, or whose value shapes exclude each other; or more required names than `b` allows properties. */
 function objectsDisjoint(a: Shape, b: Shape): boolean {
-  return [...a.required].some((n) => b.absent(n) || disjoint(a.property(n), b.property(n)));
+  return a.required.size > b.maxProperties || [...a.required].some((n) => b.absent(n) || disjoint(a.property(n), b.property(n)));
 }
 
 /** Shapes of schemas within one compilation ($ref targets resolved, results cached by node). */
@@ -205,14 +209,30 @@ class Shaper {
       kinds,
       ...(values !== undefined ? { values } : {}),
       required: new Set(node.peek("required")),
-      property: memo((n) => (properties.has(n) ? this.of(properties.get(n), depth + 1) : ANY)),
+      property: memo((n) => this.propertyShape(node, properties, patterns, n, depth)),
       absent: (n) => forbidden(node, properties, patterns, n),
       admits: () => true,
       ...(closed ? { names: new Set([...properties].filter(([, v]) => v !== false).map(([n]) => n)) } : {}),
+      maxProperties: node.peek("maxProperties") ?? Infinity,
       schemasOf: (n) => (properties.has(n) ? [properties.get(n)] : []),
       item: itemSchema === undefined ? () => ANY : () => this.of(itemSchema, depth + 1),
       itemSchemas: itemSchema === undefined ? [] : [itemSchema],
     });
+  }
+  /**
+   * The shape of property `name`'s value: its declared schema and those of the patterns it
+   * matches, or additionalProperties when it is neither declared nor matched (ANY where a regex
+   * cannot be run).
+   */
+  private propertyShape(node: SchemaNode, properties: ReadonlyMap<string, unknown>, patterns: ReadonlyMap<string, unknown>, name: string, depth: number): Shape {
+    const matches = [...patterns.keys()].map((p) => testRegex(p, name));
+    let shape = properties.has(name) ? this.of(properties.get(name), depth + 1) : ANY;
+    if (matches.includes(undefined)) return shape;
+    [...patterns.values()].forEach((s, i) => {
+      if (matches[i]) shape = intersect(shape, this.of(s, depth + 1));
+    });
+    const additional = node.get("additionalProperties");
+    return properties.has(name) || matches.includes(true) || additional === undefined ? shape : this.of(additional, depth + 1);
   }
 }
 
@@ -256,6 +276,11 @@ export class DisjointnessProver {
   /** Whether no value satisfies all of `a` and all of `b` (false: not proven). */
   disjoint(a: readonly unknown[], b: readonly unknown[]): boolean {
     return disjoint(this.conjunction(a), this.conjunction(b));
+  }
+
+  /** When finitely many values can satisfy all of `schemas`: a list that holds them all (a superset). */
+  values(schemas: readonly unknown[]): readonly unknown[] | undefined {
+    return this.conjunction(schemas).values;
   }
 
   /** What every value satisfying all of `schemas` is known to satisfy (for negateWithin). */

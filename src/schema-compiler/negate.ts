@@ -13,16 +13,20 @@
  *   properties {p: S, ..} -> an object whose p is not S, or ...;
  *   minLength n -> a string with maxLength n-1 (and so for the other counts and numeric bounds);
  *   items: false -> a non-empty array;
- *   pattern P -> a string matching P's complement, for the shapes pattern-negation.ts knows.
- * Anything else (oneOf, other patterns, format, multipleOf, patternProperties, contains, if, ...) has no
+ *   format F -> false for a name neither JSON Schema nor ajv-formats defines (an annotation);
+ *   pattern P -> `{type: "string", not: {pattern: P}}`, which the compiler applies as the string
+ *     token's excluded patterns (any pattern the automaton can run);
+ * Anything else (oneOf, other formats, multipleOf, patternProperties, contains, if, ...) has no
  * exact positive form here; the compiler then checks the `not` after decoding.
  */
 
+import { formatNames } from "ajv-formats/dist/formats.js";
+import { SchemaError } from "../errors.js";
 import { jsonString, type Expr } from "../grammar/index.js";
-import { isAnnotationKeyword, isKeyword, isRecord, jsonEqual, KEYWORDS, normalizeNode, SchemaNode, type JsonSchema, type JsonType, type Keyword, type KeywordSpec } from "../schema/index.js";
+import { isAnnotationKeyword, isKeyword, isRecord, jsonEqual, KEYWORDS, normalizeNode, SchemaNode, SPEC_FORMATS, type JsonSchema, type JsonType, type Keyword, type KeywordSpec } from "../schema/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
 import { testRegex } from "./evaluate.js";
-import { complementPattern } from "./pattern-negation.js";
+import { checkPattern } from "./patterns.js";
 import type { Beside, TypeName } from "./exclusive.js";
 import { enumOnly } from "./merge.js";
 import { typesOf } from "./values.js";
@@ -69,17 +73,50 @@ function ofType(type: TypeName, schema: JsonSchema): JsonSchema {
   return anyOfOf(isRecord(schema) && Object.keys(schema).length === 1 && Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]).map(typed) : [typed(schema)]);
 }
 
-/** The strings of a `not` the string compiler applies itself: `{enum: [strings]}` or `{const: string}`. */
-export function stringExclusion(not: unknown): readonly string[] | undefined {
-  const values = enumOnly(not);
-  return values?.every((v): v is string => typeof v === "string") ? values : undefined;
+/**
+ * What a `not` excludes from the string token, where the string compiler applies it itself:
+ * strings (`{enum: [strings]}`, `{const: string}`), texts matching a pattern (`{pattern: P}`,
+ * a pattern the automaton can run), and `anyOf` of those. Values of other types satisfy a
+ * `not` of strings but fail a `not` with a pattern (a pattern holds for them), so a `not` with
+ * patterns leaves strings only (`excludesOtherTypes`).
+ */
+export interface StringExclusion {
+  readonly values: readonly string[];
+  readonly patterns: readonly string[];
 }
 
-/** A string expression without `values`, where the string token can say so (not a format's grammar). */
-export function excludeStrings(expr: Expr, values: readonly string[]): Expr | undefined {
+export function stringExclusion(not: unknown): StringExclusion | undefined {
+  const values = enumOnly(not);
+  if (values !== undefined) return values.every((v): v is string => typeof v === "string") ? { values, patterns: [] } : undefined;
+  if (!isRecord(not)) return undefined;
+  const keys = Object.keys(not).filter((k) => !isAnnotationKeyword(k));
+  if (keys.length !== 1) return undefined;
+  if (keys[0] === "pattern") return runnablePattern(not.pattern) ? { values: [], patterns: [not.pattern] } : undefined;
+  if (keys[0] !== "anyOf" || !Array.isArray(not.anyOf) || not.anyOf.length === 0) return undefined;
+  const parts = not.anyOf.map(stringExclusion);
+  if (parts.some((x) => x === undefined)) return undefined;
+  return { values: parts.flatMap((x) => x!.values), patterns: parts.flatMap((x) => x!.patterns) };
+}
+
+/** Whether values of types other than string fail the `not` of this exclusion. */
+export const excludesOtherTypes = (exclusion: StringExclusion): boolean => exclusion.patterns.length > 0;
+
+/** A pattern the string token can search for (valid, no look-arounds or back-references, not too large). */
+function runnablePattern(p: unknown): p is string {
+  try {
+    checkPattern(p, "pattern", "");
+    return true;
+  } catch (err) {
+    if (err instanceof SchemaError) return false;
+    throw err;
+  }
+}
+
+/** A string expression without `exclusion`'s strings, where the string token can say so (not a format's grammar). */
+export function excludeStrings(expr: Expr, exclusion: StringExclusion): Expr | undefined {
   if (expr.kind !== "jsonString") return undefined;
   const { minLength, maxLength, pattern, exclude, excludePatterns, substringOf } = expr;
-  return jsonString({ minLength, maxLength, pattern, exclude: [...(exclude ?? []), ...values], excludePatterns, substringOf });
+  return jsonString({ minLength, maxLength, pattern, exclude: [...(exclude ?? []), ...exclusion.values], excludePatterns: [...(excludePatterns ?? []), ...exclusion.patterns], substringOf });
 }
 
 /** At least one of `parts` (false parts drop out, a true part makes it true). */
@@ -163,8 +200,14 @@ class Negator {
       }
       case "uniqueItems":
         return node.get("uniqueItems") === false ? false : undefined;
-      case "pattern":
-        return mapDefined(node.get("pattern"), (p) => mapDefined(complementPattern(p), (complement) => ({ type: "string", pattern: complement })));
+      case "format":
+        // A name neither JSON Schema nor the validator defines is an annotation: it never fails.
+        return isAnnotationFormat(node.get("format")) ? false : undefined;
+      case "pattern": {
+        // Excluded from the string token rather than a complement regex: it merges with another pattern.
+        const p = node.get("pattern");
+        return runnablePattern(p) ? { type: "string", not: { pattern: p } } : undefined;
+      }
       default:
         return isKeyword(k) ? flipBound(k, node) : undefined;
     }
@@ -244,6 +287,8 @@ class Negator {
     return !JSON.stringify(a).includes('"$ref"') && jsonEqual(a, b);
   }
 }
+
+const isAnnotationFormat = (format: unknown): boolean => typeof format === "string" && !SPEC_FORMATS.has(format) && !(formatNames as readonly string[]).includes(format);
 
 const mapDefined = <T, R>(v: T | undefined, f: (v: T) => R): R | undefined => (v === undefined ? undefined : f(v));
 

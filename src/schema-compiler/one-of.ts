@@ -7,13 +7,16 @@
  * exact, and pairwise disjoint. "Bi and not Bj" only needs the negation for the values Bi (with
  * the siblings) admits: it is built type by type (negateWithin), where the keywords about other
  * types drop out and a type on which Bi and Bj are proven disjoint needs no negation at all; its
- * parts proven disjoint from Bi are dropped.
+ * parts proven disjoint from Bi are dropped. A branch with finitely many values (an enum or
+ * const, its own or the siblings') becomes the list of its values that no other branch accepts,
+ * where the evaluator decides them all.
  * Without an exact negation of every overlapping branch, or when the rewriting would multiply
  * past MAX_ALTERNATIVES, the branches stay as written and exactly-one is checked after decoding.
  */
 
-import { isRecord, type JsonSchema } from "../schema/index.js";
+import { isRecord, jsonEqual, type JsonSchema } from "../schema/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
+import { Evaluator } from "./evaluate.js";
 import { DisjointnessProver, overlappingPairs } from "./exclusive.js";
 import { negateWithin, TYPE_NAMES, type TypeName } from "./negate.js";
 
@@ -56,6 +59,7 @@ export function exactOneOfBranches(
   const recordExact = (): void => {
     ctx.report.verdict(node, "oneOf", true, "each branch excludes the branches it may overlap (their exact negation): exact as anyOf", pointer);
     for (const n of rewritten.consumed) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);
+    for (const [n, k] of rewritten.judged) ctx.report.verdict(n, k, true, "decided for each value of a branch with finitely many", pointer);
   };
   const recordAsWritten = (): void => ctx.report.verdict(node, "oneOf", false, "exactly-one-branch is checked after decoding (its exclusive rewriting is past a size limit)", pointer);
   return { branches: rewritten.branches, rewriting: { recordExact, recordAsWritten } };
@@ -68,12 +72,19 @@ function rewrite(
   branches: readonly unknown[],
   pairs: readonly (readonly [number, number])[],
   pointer: string,
-): { branches: unknown[]; consumed: object[] } | undefined {
+): { branches: unknown[]; consumed: object[]; judged: readonly [object, "not" | "oneOf"][] } | undefined {
+  const evaluator = new Evaluator(ctx, pointer);
   const consumed: object[] = [];
   const out: unknown[] = [];
   let alternatives = 0;
   for (const [i, branch] of branches.entries()) {
     const others = pairs.flatMap(([a, b]) => (a === i ? [b] : b === i ? [a] : []));
+    const values = others.length === 0 ? undefined : valuesOnlyHere(prover, evaluator, context, branch, others.map((j) => branches[j]));
+    if (values !== undefined) {
+      out.push(values.length === 0 ? false : { enum: values });
+      alternatives += values.length === 0 ? 0 : 1;
+      continue;
+    }
     const conjuncts: JsonSchema[] = [];
     let count = 1;
     for (const j of others) {
@@ -92,7 +103,28 @@ function rewrite(
     if (alternatives > MAX_ALTERNATIVES) return undefined;
     out.push(count === 0 ? false : conjuncts.length === 0 ? branch : { allOf: [branch, ...conjuncts] });
   }
-  return { branches: out, consumed };
+  return { branches: out, consumed, judged: evaluator.judged };
+}
+
+/**
+ * A branch with finitely many possible values (an enum, a const, also from the siblings), as the
+ * list of those that satisfy it and the siblings and none of `others`; undefined when a verdict
+ * is undecided (the evaluator, evaluate.ts). Exact where the negation of `others` has no form
+ * (a number, an array or an object among the values).
+ */
+function valuesOnlyHere(prover: DisjointnessProver, evaluator: Evaluator, context: unknown, branch: unknown, others: readonly unknown[]): unknown[] | undefined {
+  const candidates = prover.values([context, branch]);
+  if (candidates === undefined) return undefined;
+  const kept: unknown[] = [];
+  for (const v of candidates) {
+    const here = [evaluator.satisfies(context, v), evaluator.satisfies(branch, v)];
+    if (here.includes(false)) continue;
+    if (here.includes(undefined)) return undefined;
+    const elsewhere = others.map((o) => evaluator.satisfies(o, v));
+    if (elsewhere.includes(undefined)) return undefined;
+    if (!elsewhere.includes(true) && !kept.some((w) => jsonEqual(v, w))) kept.push(v);
+  }
+  return kept;
 }
 
 /**

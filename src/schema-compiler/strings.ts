@@ -38,7 +38,9 @@ export function compileString(ctx: CompileContext, node: SchemaNode): Expr | nul
   if (minLength > maxLength) return ctx.unsat(`minLength ${minLength} > maxLength ${maxLength}`, "minLength", pointer);
   const format = node.get("format");
   if (format !== undefined && KNOWN_FORMATS.has(format)) {
-    const combined = BESIDE_FORMAT.some((k) => node.has(k)) ? formatWithBounds(node, format, minLength, maxLength) : undefined;
+    const longest = format === "hostname" ? Math.min(maxLength, MAX_HOSTNAME) : maxLength;
+    if (minLength > longest) return ctx.unsat(`minLength ${minLength} > ${longest}, the longest ${format}`, "minLength", pointer);
+    const combined = BESIDE_FORMAT.some((k) => node.has(k)) || longest !== maxLength ? formatWithBounds(node, format, minLength, longest) : undefined;
     if (combined !== undefined) return combined;
     // The pattern is not compiled here (Zod writes look-aheads into e.g. its email pattern);
     // the verify step checks it, with the lengths, after decoding.
@@ -76,8 +78,8 @@ function formatPattern(format: string): string | null {
  * A known format with length bounds or a pattern beside it, all enforced on one string: the
  * format's grammar as a pattern (regex/expr-regex.ts; a format's characters are the ones JSON
  * writes raw, so its text and the decoded string are the same), the written pattern as a
- * look-ahead on it, and the bounds as the string's counter. A hostname's 253-character total
- * is then one more bound. Undefined when they do not combine (the pattern has look-arounds of
+ * look-ahead on it, and the bounds as the string's counter (for a hostname, at most its
+ * 253-character total, always). Undefined when they do not combine (the pattern has look-arounds of
  * its own): the caller enforces the format and checks the rest after decoding.
  */
 function formatWithBounds(node: SchemaNode, format: string, minLength: number, maxLength: number): Expr | undefined {
@@ -86,7 +88,7 @@ function formatWithBounds(node: SchemaNode, format: string, minLength: number, m
   const written = node.get("pattern");
   const pattern = written === undefined ? source : bothPatterns(checkPattern(written, "pattern", node.pointer), source);
   if (pattern === undefined) return undefined;
-  return jsonString({ minLength, maxLength: format === "hostname" ? Math.min(maxLength, MAX_HOSTNAME) : maxLength, pattern });
+  return jsonString({ minLength, maxLength, pattern });
 }
 
 /** The report entry of a format without a grammar (see the file comment). */

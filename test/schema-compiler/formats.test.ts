@@ -10,9 +10,12 @@
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { formatNames } from "ajv-formats/dist/formats.js";
 import { describe, expect, it } from "vitest";
 import { notEnforced } from "../../bench/support/evaluate.js";
+import { PocketExtractError } from "../../src/errors.js";
 import { KNOWN_FORMATS, SPEC_FORMATS, VALIDATOR_FORMATS } from "../../src/schema/index.js";
 import { compileSchema } from "../../src/schema-compiler/index.js";
 import { acceptor } from "./support/accept.js";
@@ -93,3 +96,94 @@ if (!existsSync(DIR)) {
     }
   });
 }
+
+/** Strings of each format's language and near misses, of many lengths. */
+const SAMPLES: Readonly<Record<string, readonly string[]>> = {
+  date: ["2024-02-29", "2023-02-29", "1999-12-31", "2024-1-01"],
+  time: ["23:59:59Z", "08:30:06.283185+01:00", "8:30:06Z", "23:59:60Z"],
+  "date-time": ["1963-06-19T08:30:06.283185Z", "2024-02-29t23:59:59z", "1963-06-19 08:30:06Z"],
+  duration: ["P4DT12H30M5S", "PT1S", "P1W", "P", "PT"],
+  email: ["a@b.co", "joe.bloggs@example.com", "x@[127.0.0.1]", "a..b@c.d", "@b.c"],
+  ipv4: ["192.168.0.1", "1.2.3.4", "256.1.1.1", "1.2.3"],
+  ipv6: ["::1", "2001:db8::ff00:42:8329", "1:2:3:4:5:6:7:8", "::ffff:1.2.3.4", "1::2::3"],
+  hostname: ["a", "example.com", "a-b.c-d.e", "-a.com", "www.example..com", `${"a".repeat(63)}.com`, `${"a".repeat(64)}.com`],
+  uri: ["http://example.com/a?b=c#d", "urn:isbn:0451450523", "a:", "//no-scheme", "http://[::1]:80/"],
+  "uri-reference": ["/a/b", "../x", "", "#frag", "http://example.com", "\\\\bad"],
+  uuid: ["2eb8aa08-aa98-11ea-b4aa-73b441d16380", "2EB8AA08-AA98-11EA-B4AA-73B441D16380", "2eb8aa08aa9811eab4aa73b441d16380"],
+};
+
+/** The acceptor of a bounded format, or undefined when the automaton builder finds no string within the bounds (a typed error). */
+function boundedAcceptor(schema: object): ReturnType<typeof acceptor> | undefined {
+  try {
+    return acceptor(schema, { mode: "jsonschema" });
+  } catch (err) {
+    if (err instanceof PocketExtractError && err.code === "SCHEMA_UNSATISFIABLE") return undefined;
+    throw err;
+  }
+}
+
+describe("a format cut to length bounds (its rule printed as a pattern)", () => {
+  it("accepts exactly the format's strings within minLength/maxLength, with nothing checked after decoding", () => {
+    for (const [format, samples] of Object.entries(SAMPLES)) {
+      const plain = acceptor(schemaOf(format), { mode: "jsonschema" });
+      for (const [minLength, maxLength] of [[0, 12], [5, 30], [10, Infinity], [1, 1]] as const) {
+        const schema = { type: "string", format, minLength, ...(maxLength === Infinity ? {} : { maxLength }) };
+        const { report } = compileSchema(schema, { mode: "jsonschema" });
+        expect(report.validatedAfter, format).toEqual([]);
+        const bounded = boundedAcceptor(schema);
+        if (bounded === undefined) {
+          // Nothing within the bounds: then no sample may be accepted by the plain format either.
+          expect(samples.filter((s) => [...s].length >= minLength && [...s].length <= maxLength && plain.dfa(JSON.stringify(s))), format).toEqual([]);
+          continue;
+        }
+        // Prefixes too: every length from 0 to the sample's own.
+        for (const text of samples.flatMap((s) => Array.from({ length: s.length + 1 }, (_, n) => s.slice(0, n)))) {
+          const length = [...text].length;
+          const expected = plain.dfa(JSON.stringify(text)) && length >= minLength && length <= maxLength;
+          const json = JSON.stringify(text);
+          expect({ format, minLength, maxLength, text, dfa: bounded.dfa(json), ref: bounded.ref(json) }).toEqual({ format, minLength, maxLength, text, dfa: expected, ref: expected });
+        }
+      }
+    }
+  });
+
+  it("a hostname is at most 253 characters, in the grammar", () => {
+    const schema = schemaOf("hostname");
+    const { report } = compileSchema(schema, { mode: "jsonschema" });
+    expect(report.validatedAfter).toEqual([]);
+    const accepts = acceptor(schema, { mode: "jsonschema" });
+    const label = "a".repeat(62);
+    const host = (length: number): string => `${[label, label, label, label].join(".")}.${"b".repeat(length - 4 * 63)}`;
+    expect(host(253).length).toBe(253);
+    expect(accepts.dfa(JSON.stringify(host(253)))).toBe(true);
+    expect(accepts.dfa(JSON.stringify(host(254)))).toBe(false);
+    expect(accepts.ref(JSON.stringify(host(254)))).toBe(false);
+  });
+
+  it("a minLength past the longest hostname is unsatisfiable", () => {
+    expect(() => compileSchema({ type: "string", format: "hostname", minLength: 254 }, { mode: "jsonschema" })).toThrow(/minLength 254/);
+  });
+});
+
+describe("format beside enum/const, decided per value as ajv-formats checks it", () => {
+  const ajv = new Ajv2020({ strict: false, logger: false });
+  addFormats(ajv);
+  const values: unknown[] = [
+    ...Object.values(SAMPLES).flat(), "http://test.example.org/a", "ftp://x.y.zz", "not a url", "1/2", "/a~1b", "0#", "{x}", "(", "[a-z]+",
+    "2147483647", 2147483647, 2147483648, 1.5, -3, null, true, ["a"], { a: 1 },
+  ];
+  it.each([...formatNames, "iri", "idn-hostname", "no-such-format"])("%s", (format) => {
+    const schema = { enum: values, format };
+    const { report } = compileSchema(schema, { mode: "jsonschema" });
+    const afterDecoding = report.validatedAfter.some((u) => u.keyword === "format");
+    // Undecided only where ajv-formats has no check (iri, idn-*) and a value is a string.
+    expect(afterDecoding).toBe(["iri", "idn-hostname"].includes(format));
+    if (afterDecoding) return;
+    const accepts = acceptor(schema, { mode: "jsonschema" });
+    const validate = ajv.compile(schema);
+    for (const v of values) {
+      const text = JSON.stringify(v);
+      expect({ format, v, dfa: accepts.dfa(text), ref: accepts.ref(text) }).toEqual({ format, v, dfa: validate(v), ref: validate(v) });
+    }
+  });
+});

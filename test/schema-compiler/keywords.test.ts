@@ -146,8 +146,7 @@ describe("combinators", () => {
     expectLanguage({ allOf: [{ type: ["integer", "string"] }, { type: ["number"] }, { minimum: 2 }] }, JS, [2], ["x", 1]);
   });
   it("not, and if/then/else, without an exact positive form are checked after decoding", () => {
-    // Patterns with look-aheads: their complements would nest look-arounds.
-    const r = compileSchema({ not: { pattern: "^(?!x)a" }, if: { pattern: "^(?!x)b" }, then: { minLength: 1 }, else: true }, JS).report;
+    const r = compileSchema({ not: { multipleOf: 2 }, if: { multipleOf: 3 }, then: { minLength: 1 }, else: true }, JS).report;
     expect(r.validatedAfter.map((u) => u.keyword).sort()).toEqual(["else", "if", "not", "then"]);
   });
   it("if/then/else with an exact negation of if are enforced (test/schema-compiler/object-presence.test.ts has more)", () => {

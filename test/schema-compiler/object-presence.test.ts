@@ -168,7 +168,7 @@ describe("if / then / else", () => {
     for (const v of [1, "s", null, []]) expect({ v, dfa: acc.dfa(JSON.stringify(v)), ajv: ajv2020.validate(anyType, v) }).toEqual({ v, dfa: true, ajv: true });
   });
   it("a condition without an exact negation is checked after decoding", () => {
-    expect(afterDecoding({ if: { pattern: "^(?!x)a" }, then: { minLength: 2 } }, ["if", "then"])).toEqual([" if", " then"]);
+    expect(afterDecoding({ if: { multipleOf: 2 }, then: { minLength: 2 } }, ["if", "then"])).toEqual([" if", " then"]);
   });
 });
 

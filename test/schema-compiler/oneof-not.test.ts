@@ -23,7 +23,7 @@ const ajv7 = new Ajv({ strict: false });
 
 type Schema = boolean | Record<string, unknown>;
 
-const SCALARS: unknown[] = [null, true, false, 0, 1, -1, 2, 1.5, "", "a", "b", "ab", "abc"];
+const SCALARS: unknown[] = [null, true, false, 0, 1, -1, 2, 1.5, "", "a", "b", "ab", "ba", "abc"];
 const POOL: unknown[] = [
   ...SCALARS, [], [1], ["a"], [1, "a"], [1, 2, 3], [[]], [{ a: 1 }],
   {}, { a: 1 }, { a: "a" }, { b: 1 }, { kind: "a" }, { kind: "b", a: 1 }, { kind: 1 }, { a: 1, b: "b" }, { a: null, b: 2, kind: "a" }, { a: { a: 1 } }, { a: [] },
@@ -111,8 +111,21 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       { oneOf: [{ enum: [{ a: 1 }] }, { type: "object", required: ["b"] }] },
       { enum: ["a", "ab"], oneOf: [{ maxLength: 1 }, { minLength: 2 }] },
     ]);
-    // A number in an enum has no exact complement.
+    // A number in an enum has no exact complement (the second branch needs one).
     expectAll("validatedAfter", [{ oneOf: [{ enum: [1, 2] }, { type: "integer" }] }]);
+  });
+
+  it("branches with finitely many values: each keeps the values no other branch accepts", () => {
+    expectAll("enforced", [
+      { oneOf: [{ enum: ["a", 1, 2, [1]] }, { enum: ["a", "b", 2, null, [1]] }] },
+      { $defs: { e: { enum: [1, 1.5, "ab", { a: 1 }] } }, oneOf: [{ $ref: "#/$defs/e" }, { enum: [1.5, true, { a: 1 }] }] },
+      // Values from the siblings; the other branch decided per value (its bounds, length, not).
+      { enum: [0, 1, 2, "a", "ab", "abc"], oneOf: [{ minimum: 1 }, { maxLength: 1 }, { type: "string", not: { const: "ab" } }] },
+    ]);
+    // No value in exactly one branch.
+    expectAll("unsatisfiable", [{ enum: [1, 2], oneOf: [{ const: 1 }, { const: 1 }, { const: 2 }, { enum: [2] }] }]);
+    // An undecided verdict (multipleOf is not decided at compile time) keeps the check after decoding.
+    expectAll("validatedAfter", [{ oneOf: [{ enum: [1, 2, 3] }, { enum: [2, 4], multipleOf: 2 }, { enum: [3], multipleOf: 3, not: { multipleOf: 2 } }] }]);
   });
 
   it("discriminators and forbidden names, through allOf and $ref", () => {
@@ -128,6 +141,11 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       { oneOf: [kind("a"), { type: "object", properties: { kind: { type: "integer" } } }] },
       { type: "object", oneOf: [{ required: ["a", "b"] }, { properties: { a: { type: "integer" } }, additionalProperties: false }] },
       { type: "object", oneOf: [{ required: ["a"] }, { properties: { a: false } }] },
+      // A required name's value against the other side's patternProperties or additionalProperties.
+      { type: "object", oneOf: [{ required: ["a"], properties: { a: { type: "string" } } }, { patternProperties: { "^a": { type: "number" } } }] },
+      { type: "object", oneOf: [{ required: ["kind"], properties: { kind: { type: "string" } } }, { properties: { a: true }, additionalProperties: { enum: [false] } }] },
+      // More required names than the other side allows properties.
+      { oneOf: [{ type: "object", required: ["kind", "a"] }, { type: "object", additionalProperties: { type: "boolean" }, minProperties: 1, maxProperties: 1 }] },
     ]);
     expectAll("validatedAfter", [
       // Overlap, and "a: not integer" has no positive form.
@@ -240,7 +258,7 @@ describe("not: rewritten to an exact positive schema", () => {
       { $schema: D7, definitions: { s: { type: "string" } }, not: { $ref: "#/definitions/s" } },
     ]);
     expectAll("unsatisfiable", [{ not: {} }, { not: true }, { type: "string", not: { type: "string" } }]);
-    expectAll("validatedAfter", [{ not: { type: "integer" } }, { not: { multipleOf: 2 } }, { not: { oneOf: [{ type: "string" }] } }, { not: { pattern: "(?=a)b" } }]);
+    expectAll("validatedAfter", [{ not: { type: "integer" } }, { not: { multipleOf: 2 } }, { not: { oneOf: [{ type: "string" }] } }]);
   });
 
   it("enum/const: strings excluded from the string token, booleans and null by type", () => {
@@ -270,7 +288,7 @@ describe("not: rewritten to an exact positive schema", () => {
     expectAll("validatedAfter", [{ not: { patternProperties: { "^a": { type: "string" } } } }, { not: { items: { type: "string" } } }, { not: { uniqueItems: true } }]);
   });
 
-  it("patterns of one character class: anywhere, all characters (* and +), negated classes and escapes", () => {
+  it("patterns excluded from the string token (any pattern the automaton runs), non-strings refused", () => {
     expectAll("enforced", [
       { not: { pattern: "b" } },
       { type: "string", not: { pattern: "(c)" } },
@@ -278,16 +296,34 @@ describe("not: rewritten to an exact positive schema", () => {
       { not: { pattern: "^[ab]*$" } },
       { not: { pattern: "^[^b]+$" } },
       { not: { pattern: "^\\w+$" } },
+      { not: { pattern: "^ab" } },
+      { not: { pattern: "^[ab]+" } },
+      { not: { pattern: "^.+$" } },
+      { type: "string", minLength: 1, not: { pattern: "^[a\\s]+$" } },
       { type: "object", properties: { a: { not: { pattern: "^[a-z]+$" } } } },
+      // Two exclusions merge into one `not` of both; a pattern beside an exclusion.
+      { allOf: [{ not: { pattern: "^a" } }, { not: { pattern: "c$" } }] },
+      { pattern: "a", not: { pattern: "^ab" } },
+      { anyOf: [{ not: { pattern: "a" } }, { type: "number" }] },
       // A string without "b", or a non-string (which every pattern accepts).
       { oneOf: [{ type: "string" }, { pattern: "b" }] },
+      // Overlapping patterns: each branch excludes the others'.
+      { type: "string", oneOf: [{ pattern: "a" }, { pattern: "b" }, { pattern: "c" }] },
+      { oneOf: [{ pattern: "^[a]+$" }, { pattern: "b" }] },
+      { type: "string", oneOf: [{ pattern: "^[a-z]+$" }, { pattern: "^[a-c]{2}$" }] },
     ]);
-    // Not a single class: the complement is a look-ahead at the start ("no position where P matches").
+    // Any pattern the automaton runs, look-arounds at its ends included, is excluded as it is: no
+    // complement regex, so a branch's pattern beside another's exclusion nests nothing.
     expectAll("enforced", [{ not: { pattern: "^ab" } }, { not: { pattern: "^[ab]+" } }, { not: { pattern: "^.+$" } }, { not: { pattern: "^a" } }]);
-    // A pattern beside another's complement: one pattern with a look-ahead (patterns.ts bothPatterns),
-    // unless that nests look-arounds.
-    expectAll("enforced", [{ oneOf: [{ pattern: "^[a]+$" }, { pattern: "b" }] }]);
-    expectAll("validatedAfter", [{ oneOf: [{ pattern: "^a" }, { pattern: "^(?!b)c" }] }]);
+    expectAll("enforced", [{ oneOf: [{ pattern: "^[a]+$" }, { pattern: "b" }] }, { oneOf: [{ pattern: "^a" }, { pattern: "^(?!b)c" }] }, { not: { pattern: "^(?=a)" } }]);
+    // A format name nobody defines is an annotation: it never fails, so its negation is empty.
+    expectAll("enforced", [{ type: "string", oneOf: [{ maxLength: 0 }, { format: "html-selector", minLength: 1 }] }]);
+    expectAll("unsatisfiable", [{ not: { format: "html-selector" } }]);
+    expectAll("validatedAfter", [{ not: { format: "date" } }, { not: { format: "url" } }]);
+    // Strings and patterns together: non-strings still fail the pattern's part.
+    expectAll("enforced", [{ not: { anyOf: [{ pattern: "a" }, { const: "b" }] } }, { allOf: [{ not: { pattern: "^a" } }, { not: { const: "c" } }] }]);
+    // A format's grammar has no exclusion list.
+    expectAll("validatedAfter", [{ type: "string", format: "date", not: { pattern: "^2" } }]);
   });
 
   it("enum values decided per value against the sibling keywords", () => {
@@ -327,6 +363,8 @@ const objectLeaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   // Closed name sets (the oneOf rewriting negates additionalProperties over them).
   fc.tuple(fc.constantFrom("a", "b", "kind"), fc.constantFrom<Schema>({}, { type: "string" }, { const: 1 })).map(([k, s]) => ({ properties: { [k]: s }, additionalProperties: false })),
   fc.tuple(fc.constantFrom("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"), fc.nat(2)).map(([k, n]) => ({ [k]: n })),
+  // Patterns (a `not` of one is excluded from the string token).
+  fc.constantFrom("a", "^a", "b$", "^[ab]+$", "^.?$", "ab|ba").map((p) => ({ pattern: p })),
 );
 
 /** Schemas over `leaf` (a `$ref` is a leaf only: beside siblings, draft 7 and ajv disagree). */
