@@ -179,15 +179,19 @@ MaxScan max_scan(const float* logits, int32_t width, const uint32_t* mask, size_
   float scalar_poison = 0.0f;
   int32_t scalar_best_id = -1;
   for (size_t w = 0; w < words; ++w) {
+    // A run of fully allowed words inside the vocabulary: one straight loop.
+    size_t run_end = w;
+    while (run_end < words && run_end < full_words && mask[run_end] == ~uint32_t{0}) ++run_end;
+    for (size_t i = w * 32; i < run_end * 32; i += 2 * kSimdLanes) {
+      const fv a = load(logits + i), b = load(logits + i + kSimdLanes);
+      poison += (a - a) + (b - b);
+      top = vmax(top, vmax(a, b));
+    }
+    if (run_end == words) break;
+    w = run_end;
     uint32_t bits = allowed_bits(mask, w, width);
     if (bits == 0) continue;
     const float* p = logits + w * 32;
-    if (bits == ~uint32_t{0}) {  // a full word lies inside the vocabulary (bits past it are clear)
-      const fv a = load(p), b = load(p + kSimdLanes);
-      poison += (a - a) + (b - b);
-      top = vmax(top, vmax(a, b));
-      continue;
-    }
     if (partial_as_vector(bits, w, full_words, partial_as_vectors)) {
       const fv low = allowed_lanes(bits & 0xffffu), high = allowed_lanes(bits >> 16);
       const fv a = load(p), b = load(p + kSimdLanes);
@@ -356,6 +360,17 @@ double dense_weights(const float* logits, int32_t width, const uint32_t* mask, s
   for (size_t start = 0; start < n; start += block) {
     fv acc = splat(0.0f);
     for (size_t w = start / 32, end = std::min(start + block, n) / 32; w < end; ++w) {
+      // A run of fully allowed words goes through one straight loop (its constants stay in
+      // registers); its weights and their order in acc are those of the word-by-word path.
+      size_t run_end = w;
+      while (run_end < end && run_end < full_words && mask[run_end] == ~uint32_t{0}) ++run_end;
+      for (size_t i = w * 32; i < run_end * 32; i += kSimdLanes) {
+        const fv x = exp_nonpositive((load(logits + i) - splat(max)) * splat(inv_temperature));
+        store(values + i, x);
+        acc += x;
+      }
+      if (run_end == end) break;
+      w = run_end;
       const uint32_t bits = allowed_bits(mask, w, width);
       float* out = values + w * 32;
       if (bits == 0) {
