@@ -124,6 +124,13 @@ inline size_t word_count(size_t mask_words, int32_t width) {
   throw std::logic_error("throw_first_invalid: no invalid logit");
 }
 
+// The end of the run of fully allowed words from w (whose word is full) up to `limit`.
+inline size_t full_run_end(const uint32_t* mask, size_t w, size_t limit) {
+  size_t end = w + 1;
+  while (end < limit && mask[end] == ~uint32_t{0}) ++end;
+  return end;
+}
+
 // Lanes of a 16-id half word whose bit is set (the lane's kLaneBit), as a selection: through a
 // float conversion, since GCC 12 scalarizes integer vector comparisons (with AVX-512 this is a
 // mask register and the select a masked load).
@@ -179,19 +186,15 @@ MaxScan max_scan(const float* logits, int32_t width, const uint32_t* mask, size_
   float scalar_poison = 0.0f;
   int32_t scalar_best_id = -1;
   for (size_t w = 0; w < words; ++w) {
-    // A run of fully allowed words inside the vocabulary: one straight loop.
-    size_t run_end = w;
-    while (run_end < words && run_end < full_words && mask[run_end] == ~uint32_t{0}) ++run_end;
-    for (size_t i = w * 32; i < run_end * 32; i += 2 * kSimdLanes) {
-      const fv a = load(logits + i), b = load(logits + i + kSimdLanes);
-      poison += (a - a) + (b - b);
-      top = vmax(top, vmax(a, b));
-    }
-    if (run_end == words) break;
-    w = run_end;
     uint32_t bits = allowed_bits(mask, w, width);
     if (bits == 0) continue;
     const float* p = logits + w * 32;
+    if (bits == ~uint32_t{0}) {  // a full word lies inside the vocabulary (bits past it are clear)
+      const fv a = load(p), b = load(p + kSimdLanes);
+      poison += (a - a) + (b - b);
+      top = vmax(top, vmax(a, b));
+      continue;
+    }
     if (partial_as_vector(bits, w, full_words, partial_as_vectors)) {
       const fv low = allowed_lanes(bits & 0xffffu), high = allowed_lanes(bits >> 16);
       const fv a = load(p), b = load(p + kSimdLanes);
@@ -360,19 +363,20 @@ double dense_weights(const float* logits, int32_t width, const uint32_t* mask, s
   for (size_t start = 0; start < n; start += block) {
     fv acc = splat(0.0f);
     for (size_t w = start / 32, end = std::min(start + block, n) / 32; w < end; ++w) {
-      // A run of fully allowed words goes through one straight loop (its constants stay in
-      // registers); its weights and their order in acc are those of the word-by-word path.
-      size_t run_end = w;
-      while (run_end < end && run_end < full_words && mask[run_end] == ~uint32_t{0}) ++run_end;
-      for (size_t i = w * 32; i < run_end * 32; i += kSimdLanes) {
-        const fv x = exp_nonpositive((load(logits + i) - splat(max)) * splat(inv_temperature));
-        store(values + i, x);
-        acc += x;
-      }
-      if (run_end == end) break;
-      w = run_end;
       const uint32_t bits = allowed_bits(mask, w, width);
       float* out = values + w * 32;
+      if (bits == ~uint32_t{0}) {
+        // A run of fully allowed words goes through one straight loop (its constants stay in
+        // registers); its weights and their order in acc are those of the word-by-word path.
+        const size_t run_end = full_run_end(mask, w, std::min(end, full_words));
+        for (size_t i = w * 32; i < run_end * 32; i += kSimdLanes) {
+          const fv x = exp_nonpositive((load(logits + i) - splat(max)) * splat(inv_temperature));
+          store(values + i, x);
+          acc += x;
+        }
+        w = run_end - 1;
+        continue;
+      }
       if (bits == 0) {
         store(out, splat(0.0f));
         store(out + kSimdLanes, splat(0.0f));
