@@ -114,19 +114,24 @@ function perToken(mode: "plain" | "speculative"): number {
 // Part 2.
 const { addon, backendsDir } = loadLlamaAddon();
 const context = Int32Array.from({ length: 300 }, (_, i) => 100 + ((i * 7919) % 60000));
-const batchCost = async (model: NativeLlamaModel, size: number): Promise<number> => {
+/** Median wall and process CPU time (the engine's threads included: llama.cpp's idle threads spin, so with 2 threads it overstates) of one pass of `size` tokens, ms. */
+const batchCost = async (model: NativeLlamaModel, size: number): Promise<{ wall: number; cpu: number }> => {
   const times: number[] = [];
+  const cpus: number[] = [];
   for (let r = 0; r < rounds; r++) {
     model.truncate(context.length);
     const batch = Int32Array.from({ length: size }, (_, i) => 200 + i * 31);
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await model.decode(batch, size);
     times.push(performance.now() - t0);
+    const cpu = process.cpuUsage(cpu0);
+    cpus.push((cpu.user + cpu.system) / 1000);
   }
-  return median(times);
+  return { wall: median(times), cpu: median(cpus) };
 };
-/** Per quantization and thread count: the loaded model and the cost of a pass of 1..9 tokens. */
-const measured = new Map<string, { model: NativeLlamaModel; costs: number[] }>();
+/** Per quantization and thread count: the loaded model and the wall and CPU cost of a pass of 1..9 tokens. */
+const measured = new Map<string, { model: NativeLlamaModel; costs: number[]; cpuCosts: number[] }>();
 const key = (quantization: string, threads: number): string => `${quantization}/${threads}`;
 if (parts.has(2) || parts.has(3)) {
   for (const { preset, name } of QUANTIZATIONS) {
@@ -135,11 +140,16 @@ if (parts.has(2) || parts.has(3)) {
       const model = await addon.loadModel(modelPath, { backendsDir, contextLength: 1024, threads });
       await model.decode(context);
       const costs: number[] = [];
-      for (let size = 1; size <= 9; size++) costs.push(await batchCost(model, size));
-      measured.set(key(name, threads), { model, costs });
+      const cpuCosts: number[] = [];
+      for (let size = 1; size <= 9; size++) {
+        const { wall: w, cpu } = await batchCost(model, size);
+        costs.push(w);
+        cpuCosts.push(cpu);
+      }
+      measured.set(key(name, threads), { model, costs, cpuCosts });
     }
   }
-  console.log(`\n[measured] pocket-shaped GGUF, one forward pass of k + 1 tokens at a 300-token context, ms (ratio to one token; median of ${rounds}; load average ${loadavg()[0]!.toFixed(1)})`);
+  console.log(`\n[measured] pocket-shaped GGUF, one forward pass of k + 1 tokens at a 300-token context: wall ms and process CPU ms (ratio to one token; medians of ${rounds}; load average ${loadavg()[0]!.toFixed(1)})`);
   const columns = QUANTIZATIONS.flatMap(({ name }) => threadCounts.map((t) => ({ name, t })));
   console.log(
     formatTable(
@@ -147,8 +157,8 @@ if (parts.has(2) || parts.has(3)) {
       Array.from({ length: 9 }, (_, k) => [
         String(k),
         ...columns.map(({ name, t }) => {
-          const costs = measured.get(key(name, t))!.costs;
-          return `${fmt(costs[k]!, 1)} (${fmt(costs[k]! / costs[0]!)}x)`;
+          const { costs, cpuCosts } = measured.get(key(name, t))!;
+          return `${fmt(costs[k]!, 1)} (${fmt(costs[k]! / costs[0]!)}x), CPU ${fmt(cpuCosts[k]!, 1)} (${fmt(cpuCosts[k]! / cpuCosts[0]!)}x)`;
         }),
       ]),
     ),
