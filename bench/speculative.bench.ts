@@ -6,17 +6,24 @@
  *    grammar and decode loop, plain and speculative (prompt lookup + forced runs). Random-weight
  *    models never copy the document, so acceptance can only be measured on real outputs.
  * 2. MEASURED, the cost of verifying k + 1 tokens in one forward pass against one token, on the
- *    pocket-shaped GGUF (MNN-Pocket-0.3B's shape, Q8_0) at a ~300-token context, 1 and 2 threads.
+ *    pocket-shaped GGUF (MNN-Pocket-0.3B's shape) as Q8_0 and as Q4_0 (an INT4-class
+ *    quantization) at a ~300-token context, for each thread count, k = 0..8.
  * 3. The speed-up: COMPOSED from 1 and 2 (passes per token x cost of the average verification
  *    batch), and MEASURED by replaying the exact batch sizes of part 1's runs (each plain step and
  *    each verification round, same token counts) through the pocket-shaped GGUF, for the first
  *    WALL_CASES (default 4) cases of each language.
  *
- * 4. MEASURED, the cost on random weights, where drafts are almost never confirmed: the tiny
- *    GGUF extracting the grounding cases, speculative vs plain, runs alternating, wall time.
+ * 4. MEASURED, the cost on random weights, where few drafts are confirmed: the tiny GGUF
+ *    extracting the grounding cases, speculative vs plain. Each case runs both ways back to back
+ *    (the order alternating from case to case and round to round); each of RW_ROUNDS (default 7)
+ *    rounds gives a ratio speculative / plain of wall time and of process CPU time (the engine's
+ *    threads included; load inflates it less), and the medians of those ratios are reported, with
+ *    the engine rows evaluated and forward passes per output token, which no load changes.
  *
- * ROUNDS (default 3) repetitions of each batch timing, median reported; THREADS (default "1,2").
+ * ROUNDS (default 3) repetitions of each batch timing, median reported; THREADS (default "1,2");
+ * PARTS (default "1,2,3,4") the parts to run (3 needs 1 and 2).
  */
+import { loadavg } from "node:os";
 import { ensureGgufFixture } from "../fixtures/gguf/index.js";
 import type { EngineSession } from "../src/engines/engine.js";
 import { createLlamaEngine } from "../src/engines/llama/index.js";
@@ -30,6 +37,13 @@ import { fmt, formatTable } from "./support/table.js";
 const rounds = Number(process.env.ROUNDS ?? 3);
 const wallCases = Number(process.env.WALL_CASES ?? 4);
 const threadCounts = (process.env.THREADS ?? "1,2").split(",").map(Number);
+const parts = new Set((process.env.PARTS ?? "1,2,3,4").split(",").map(Number));
+const rwRounds = Number(process.env.RW_ROUNDS ?? 7);
+/** The pocket-shaped GGUFs whose verification cost part 2 measures. */
+const QUANTIZATIONS = [
+  { preset: "pocket", name: "Q8_0" },
+  { preset: "pocket-q4_0", name: "Q4_0" },
+] as const;
 const vocabulary = await fixtureVocabulary();
 
 /** A session wrapper that records the size of every batch fed to the engine. */
@@ -54,126 +68,178 @@ let outputTokens = 0;
 let drafted = 0;
 let accepted = 0;
 let forced = 0;
-for (const c of cases) {
-  for (const mode of ["plain", "speculative"] as const) {
-    const batches: number[] = [];
-    const engine = new ScriptedEngine({ vocabulary, script: c.output, canonical: true });
-    const wrapped = { ...engine, vocabulary, name: engine.name, contextLength: undefined, dispose: () => engine.dispose(), createSession: async () => recording(await engine.createSession(), batches) };
-    const r = await replay(c, vocabulary, { maxTokens: 400, speculative: mode === "speculative" }, wrapped);
-    if (JSON.stringify(JSON.parse(r.text)) !== c.output) throw new Error(`${c.id}: the replay did not reproduce the gold output: ${r.text}`);
-    totals[mode].passes += r.stats.forwardPasses - 1; // the prompt's pass excluded
-    totals[mode].batches.push(...batches.slice(1));
-    const seen = seenPerLanguage.get(c.language) ?? 0;
-    if (seen < wallCases) {
-      wall[mode].push(...batches.slice(1));
+if (parts.has(1) || parts.has(3)) {
+  for (const c of cases) {
+    for (const mode of ["plain", "speculative"] as const) {
+      const batches: number[] = [];
+      const engine = new ScriptedEngine({ vocabulary, script: c.output, canonical: true });
+      const wrapped = { ...engine, vocabulary, name: engine.name, contextLength: undefined, dispose: () => engine.dispose(), createSession: async () => recording(await engine.createSession(), batches) };
+      const r = await replay(c, vocabulary, { maxTokens: 400, speculative: mode === "speculative" }, wrapped);
+      if (JSON.stringify(JSON.parse(r.text)) !== c.output) throw new Error(`${c.id}: the replay did not reproduce the gold output: ${r.text}`);
+      totals[mode].passes += r.stats.forwardPasses - 1; // the prompt's pass excluded
+      totals[mode].batches.push(...batches.slice(1));
+      const seen = seenPerLanguage.get(c.language) ?? 0;
+      if (seen < wallCases) {
+        wall[mode].push(...batches.slice(1));
+        if (mode === "speculative") {
+          wall.tokens += r.tokens.length;
+          seenPerLanguage.set(c.language, seen + 1);
+        }
+      }
       if (mode === "speculative") {
-        wall.tokens += r.tokens.length;
-        seenPerLanguage.set(c.language, seen + 1);
+        outputTokens += r.tokens.length;
+        drafted += r.stats.tokensDrafted;
+        accepted += r.stats.tokensAccepted;
+        forced += r.stats.tokensForced;
       }
     }
-    if (mode === "speculative") {
-      outputTokens += r.tokens.length;
-      drafted += r.stats.tokensDrafted;
-      accepted += r.stats.tokensAccepted;
-      forced += r.stats.tokensForced;
-    }
   }
+  console.log(`speculative bench: ${cases.length} grounding cases (zh + en), ${outputTokens} output tokens (${forced} forced by the grammar)`);
+  console.log("\n[measured] forward passes per output token, gold outputs replayed through the decode loop");
+  console.log(
+    formatTable(
+      ["decode loop", "passes", "per output token"],
+      [
+        ["one token per pass (forced runs batched)", String(totals.plain.passes), fmt(perToken("plain"), 3)],
+        ["speculative (prompt lookup + forced runs)", String(totals.speculative.passes), fmt(perToken("speculative"), 3)],
+      ],
+    ),
+  );
+  console.log(`drafted ${drafted} tokens, ${accepted} confirmed (${fmt((100 * accepted) / Math.max(1, drafted), 1)}%)`);
 }
-const perToken = (mode: "plain" | "speculative"): number => totals[mode].passes / outputTokens;
-console.log(`speculative bench: ${cases.length} grounding cases (zh + en), ${outputTokens} output tokens (${forced} forced by the grammar)`);
-console.log("\n[measured] forward passes per output token, gold outputs replayed through the decode loop");
-console.log(
-  formatTable(
-    ["decode loop", "passes", "per output token"],
-    [
-      ["one token per pass (forced runs batched)", String(totals.plain.passes), fmt(perToken("plain"), 3)],
-      ["speculative (prompt lookup + forced runs)", String(totals.speculative.passes), fmt(perToken("speculative"), 3)],
-    ],
-  ),
-);
-console.log(`drafted ${drafted} tokens, ${accepted} confirmed (${fmt((100 * accepted) / Math.max(1, drafted), 1)}%)`);
+function perToken(mode: "plain" | "speculative"): number {
+  return totals[mode].passes / outputTokens;
+}
 
 // Part 2.
 const { addon, backendsDir } = loadLlamaAddon();
-const modelPath = await ensureGgufFixture("pocket");
 const context = Int32Array.from({ length: 300 }, (_, i) => 100 + ((i * 7919) % 60000));
-const batchCost = async (model: NativeLlamaModel, size: number): Promise<number> => {
+/** Median wall and process CPU time (the engine's threads included: llama.cpp's idle threads spin, so with 2 threads it overstates) of one pass of `size` tokens, ms. */
+const batchCost = async (model: NativeLlamaModel, size: number): Promise<{ wall: number; cpu: number }> => {
   const times: number[] = [];
+  const cpus: number[] = [];
   for (let r = 0; r < rounds; r++) {
     model.truncate(context.length);
     const batch = Int32Array.from({ length: size }, (_, i) => 200 + i * 31);
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await model.decode(batch, size);
     times.push(performance.now() - t0);
+    const cpu = process.cpuUsage(cpu0);
+    cpus.push((cpu.user + cpu.system) / 1000);
   }
-  return median(times);
+  return { wall: median(times), cpu: median(cpus) };
 };
-const verifyCost = new Map<number, number[]>();
-const models = new Map<number, NativeLlamaModel>();
-for (const threads of threadCounts) {
-  const model = await addon.loadModel(modelPath, { backendsDir, contextLength: 1024, threads });
-  models.set(threads, model);
-  await model.decode(context);
-  const costs: number[] = [];
-  for (let size = 1; size <= 9; size++) costs.push(await batchCost(model, size));
-  verifyCost.set(threads, costs);
-}
-console.log("\n[measured] pocket-shaped GGUF (Q8_0), one forward pass of k + 1 tokens at a 300-token context, ms (ratio to one token)");
-console.log(
-  formatTable(
-    ["k", ...threadCounts.map((t) => `${t} thread${t > 1 ? "s" : ""}`)],
-    Array.from({ length: 9 }, (_, k) => [String(k), ...threadCounts.map((t) => `${fmt(verifyCost.get(t)![k]!, 1)} (${fmt(verifyCost.get(t)![k]! / verifyCost.get(t)![0]!)}x)`)]),
-  ),
-);
-
-// Part 3.
-const meanBatch = totals.speculative.batches.reduce((s, b) => s + b, 0) / totals.speculative.batches.length;
-const replayWall = async (model: NativeLlamaModel, batches: readonly number[]): Promise<number> => {
-  model.truncate(context.length);
-  const t0 = performance.now();
-  for (const size of batches) {
-    // Keep the context from growing past a realistic extraction: restart at the prompt.
-    if (model.position() + size > 900) model.truncate(context.length);
-    await model.decode(Int32Array.from({ length: size }, (_, i) => 300 + i), size);
-  }
-  return performance.now() - t0;
-};
-const rows: string[][] = [];
-for (const threads of threadCounts) {
-  const costs = verifyCost.get(threads)!;
-  const interpolated = costs[Math.min(8, Math.floor(meanBatch) - 1)]! + (meanBatch % 1) * (costs[Math.min(8, Math.floor(meanBatch))]! - costs[Math.min(8, Math.floor(meanBatch) - 1)]!);
-  const composed = perToken("plain") / perToken("speculative") / (interpolated / costs[0]!);
-  const model = models.get(threads)!;
-  const plainMs = await replayWall(model, wall.plain);
-  const specMs = await replayWall(model, wall.speculative);
-  rows.push([String(threads), `${fmt(composed)}x`, fmt(plainMs / wall.tokens, 2), fmt(specMs / wall.tokens, 2), `${fmt(plainMs / specMs)}x`]);
-}
-console.log(`\nspeed-up of the decode (output tokens only), mean speculative batch ${fmt(meanBatch, 2)} tokens; measured on ${wall.tokens} output tokens (${wallCases} cases per language)`);
-console.log(formatTable(["threads", "composed (all cases)", "[measured] plain ms/token", "[measured] speculative ms/token", "[measured] speed-up"], rows));
-console.log("composed = (plain passes / speculative passes) / (cost of the mean verification batch / cost of one token); measured = the replay's batch sizes through llama.cpp");
-for (const model of models.values()) model.free();
-
-// Part 4.
-const tiny = await createLlamaEngine({ modelPath: await ensureGgufFixture("tiny"), contextLength: 2048, threads: 1, vocabulary });
-const ms = { plain: [] as number[], speculative: [] as number[] };
-let verifiedTokens = 0;
-let tinyTokens = 0;
-for (let round = 0; round < 3; round++) {
-  for (const c of cases) {
-    for (const mode of round % 2 === 0 ? (["plain", "speculative"] as const) : (["speculative", "plain"] as const)) {
-      const r = await replay(c, vocabulary, { maxTokens: 120, speculative: mode === "speculative" }, tiny);
-      ms[mode].push(r.stats.totalMs);
-      if (mode === "speculative" && round === 0) {
-        verifiedTokens += r.stats.tokensDrafted;
-        tinyTokens += r.tokens.length;
+/** Per quantization and thread count: the loaded model and the wall and CPU cost of a pass of 1..9 tokens. */
+const measured = new Map<string, { model: NativeLlamaModel; costs: number[]; cpuCosts: number[] }>();
+const key = (quantization: string, threads: number): string => `${quantization}/${threads}`;
+if (parts.has(2) || parts.has(3)) {
+  for (const { preset, name } of QUANTIZATIONS) {
+    const modelPath = await ensureGgufFixture(preset);
+    for (const threads of threadCounts) {
+      const model = await addon.loadModel(modelPath, { backendsDir, contextLength: 1024, threads });
+      await model.decode(context);
+      const costs: number[] = [];
+      const cpuCosts: number[] = [];
+      for (let size = 1; size <= 9; size++) {
+        const { wall: w, cpu } = await batchCost(model, size);
+        costs.push(w);
+        cpuCosts.push(cpu);
       }
+      measured.set(key(name, threads), { model, costs, cpuCosts });
     }
   }
+  console.log(`\n[measured] pocket-shaped GGUF, one forward pass of k + 1 tokens at a 300-token context: wall ms and process CPU ms (ratio to one token; medians of ${rounds}; load average ${loadavg()[0]!.toFixed(1)})`);
+  const columns = QUANTIZATIONS.flatMap(({ name }) => threadCounts.map((t) => ({ name, t })));
+  console.log(
+    formatTable(
+      ["k", ...columns.map(({ name, t }) => `${name}, ${t} thread${t > 1 ? "s" : ""}`)],
+      Array.from({ length: 9 }, (_, k) => [
+        String(k),
+        ...columns.map(({ name, t }) => {
+          const { costs, cpuCosts } = measured.get(key(name, t))!;
+          return `${fmt(costs[k]!, 1)} (${fmt(costs[k]! / costs[0]!)}x), CPU ${fmt(cpuCosts[k]!, 1)} (${fmt(cpuCosts[k]! / cpuCosts[0]!)}x)`;
+        }),
+      ]),
+    ),
+  );
 }
-await tiny.dispose();
-const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
-console.log(`\n[measured] random weights (tiny GGUF, greedy, ${cases.length} cases x 3 rounds): drafted ${verifiedTokens} tokens over ${tinyTokens} output tokens`);
-console.log(formatTable(["decode loop", "total ms", "vs plain"], [
-  ["plain", fmt(sum(ms.plain), 0), "1.00x"],
-  ["speculative", fmt(sum(ms.speculative), 0), `${fmt(sum(ms.speculative) / sum(ms.plain), 3)}x`],
-]));
+
+// Part 3.
+if (parts.has(3)) {
+  const meanBatch = totals.speculative.batches.reduce((s, b) => s + b, 0) / totals.speculative.batches.length;
+  const replayWall = async (model: NativeLlamaModel, batches: readonly number[]): Promise<number> => {
+    model.truncate(context.length);
+    const t0 = performance.now();
+    for (const size of batches) {
+      // Keep the context from growing past a realistic extraction: restart at the prompt.
+      if (model.position() + size > 900) model.truncate(context.length);
+      await model.decode(Int32Array.from({ length: size }, (_, i) => 300 + i), size);
+    }
+    return performance.now() - t0;
+  };
+  const rows: string[][] = [];
+  for (const { name } of QUANTIZATIONS) {
+    for (const threads of threadCounts) {
+      const { model, costs } = measured.get(key(name, threads))!;
+      const interpolated = costs[Math.min(8, Math.floor(meanBatch) - 1)]! + (meanBatch % 1) * (costs[Math.min(8, Math.floor(meanBatch))]! - costs[Math.min(8, Math.floor(meanBatch) - 1)]!);
+      const composed = perToken("plain") / perToken("speculative") / (interpolated / costs[0]!);
+      const plainMs = await replayWall(model, wall.plain);
+      const specMs = await replayWall(model, wall.speculative);
+      rows.push([name, String(threads), `${fmt(composed)}x`, fmt(plainMs / wall.tokens, 2), fmt(specMs / wall.tokens, 2), `${fmt(plainMs / specMs)}x`]);
+    }
+  }
+  console.log(`\nspeed-up of the decode (output tokens only), mean speculative batch ${fmt(meanBatch, 2)} tokens; measured on ${wall.tokens} output tokens (${wallCases} cases per language)`);
+  console.log(formatTable(["GGUF", "threads", "composed (all cases)", "[measured] plain ms/token", "[measured] speculative ms/token", "[measured] speed-up"], rows));
+  console.log("composed = (plain passes / speculative passes) / (cost of the mean verification batch / cost of one token); measured = the replay's batch sizes through llama.cpp");
+}
+for (const { model } of measured.values()) model.free();
+
+// Part 4.
+if (parts.has(4)) {
+  const tiny = await createLlamaEngine({ modelPath: await ensureGgufFixture("tiny"), contextLength: 2048, threads: 1, vocabulary });
+  const modes = ["plain", "speculative"] as const;
+  const perRound = { wall: [] as number[], cpu: [] as number[] };
+  const counts = { plain: { rows: 0, passes: 0, tokens: 0 }, speculative: { rows: 0, passes: 0, tokens: 0, drafted: 0, accepted: 0 } };
+  for (let round = 0; round < rwRounds; round++) {
+    const spent = { plain: { wall: 0, cpu: 0 }, speculative: { wall: 0, cpu: 0 } };
+    for (const [i, c] of cases.entries()) {
+      for (const mode of (round + i) % 2 === 0 ? modes : ([...modes].reverse() as typeof modes[number][])) {
+        const batches: number[] = [];
+        const engine = { ...tiny, vocabulary, name: tiny.name, dispose: () => tiny.dispose(), createSession: async () => recording(await tiny.createSession(), batches) };
+        const cpu0 = process.cpuUsage();
+        const t0 = performance.now();
+        const r = await replay(c, vocabulary, { maxTokens: 120, speculative: mode === "speculative" }, engine);
+        spent[mode].wall += performance.now() - t0;
+        const cpu = process.cpuUsage(cpu0);
+        spent[mode].cpu += (cpu.user + cpu.system) / 1000;
+        if (round > 0) continue; // rows and passes are the same every round
+        counts[mode].rows += batches.slice(1).reduce((sum, b) => sum + b, 0);
+        counts[mode].passes += r.stats.forwardPasses - 1;
+        counts[mode].tokens += r.tokens.length;
+        if (mode === "speculative") {
+          counts.speculative.drafted += r.stats.tokensDrafted;
+          counts.speculative.accepted += r.stats.tokensAccepted;
+        }
+      }
+    }
+    perRound.wall.push(spent.speculative.wall / spent.plain.wall);
+    perRound.cpu.push(spent.speculative.cpu / spent.plain.cpu);
+  }
+  await tiny.dispose();
+  const perOutput = (mode: "plain" | "speculative", what: "rows" | "passes"): string => fmt(counts[mode][what] / counts[mode].tokens, 3);
+  console.log(
+    `\n[measured] random weights (tiny GGUF, greedy, ${cases.length} cases x ${rwRounds} rounds, load average ${loadavg()[0]!.toFixed(1)}): ` +
+      `drafted ${counts.speculative.drafted} tokens, ${counts.speculative.accepted} confirmed, over ${counts.speculative.tokens} output tokens`,
+  );
+  console.log(
+    formatTable(
+      ["decode loop", "engine rows / output token", "passes / output token", "wall vs plain (median of rounds)", "CPU vs plain (median of rounds)"],
+      [
+        ["plain", perOutput("plain", "rows"), perOutput("plain", "passes"), "1.000x", "1.000x"],
+        ["speculative", perOutput("speculative", "rows"), perOutput("speculative", "passes"), `${fmt(median(perRound.wall), 3)}x`, `${fmt(median(perRound.cpu), 3)}x`],
+      ],
+    ),
+  );
+  console.log(`per-round ratios, wall: ${perRound.wall.map((x) => fmt(x, 3)).join(" ")}; CPU: ${perRound.cpu.map((x) => fmt(x, 3)).join(" ")}`);
+}

@@ -124,6 +124,13 @@ inline size_t word_count(size_t mask_words, int32_t width) {
   throw std::logic_error("throw_first_invalid: no invalid logit");
 }
 
+// The end of the run of fully allowed words from w (whose word is full) up to `limit`.
+inline size_t full_run_end(const uint32_t* mask, size_t w, size_t limit) {
+  size_t end = w + 1;
+  while (end < limit && mask[end] == ~uint32_t{0}) ++end;
+  return end;
+}
+
 // Lanes of a 16-id half word whose bit is set (the lane's kLaneBit), as a selection: through a
 // float conversion, since GCC 12 scalarizes integer vector comparisons (with AVX-512 this is a
 // mask register and the select a masked load).
@@ -358,6 +365,18 @@ double dense_weights(const float* logits, int32_t width, const uint32_t* mask, s
     for (size_t w = start / 32, end = std::min(start + block, n) / 32; w < end; ++w) {
       const uint32_t bits = allowed_bits(mask, w, width);
       float* out = values + w * 32;
+      if (bits == ~uint32_t{0}) {
+        // A run of fully allowed words goes through one straight loop (its constants stay in
+        // registers); its weights and their order in acc are those of the word-by-word path.
+        const size_t run_end = full_run_end(mask, w, std::min(end, full_words));
+        for (size_t i = w * 32; i < run_end * 32; i += kSimdLanes) {
+          const fv x = exp_nonpositive((load(logits + i) - splat(max)) * splat(inv_temperature));
+          store(values + i, x);
+          acc += x;
+        }
+        w = run_end - 1;
+        continue;
+      }
       if (bits == 0) {
         store(out, splat(0.0f));
         store(out + kSimdLanes, splat(0.0f));
@@ -564,6 +583,47 @@ size_t keep_at_least(int32_t* ids, float* values, size_t n, float value, size_t 
   return kept;
 }
 
+// The lowest and highest of values[0, n), n > 0 (no NaN).
+POCKET_SIMD_CLONES
+std::pair<float, float> value_range(const float* values, size_t n) {
+  fv low = splat(kInf);
+  fv high = splat(-kInf);
+  size_t i = 0;
+  for (; i + kSimdLanes <= n; i += kSimdLanes) {
+    const fv x = load(values + i);
+    low = x < low ? x : low;
+    high = vmax(high, x);
+  }
+  float lowest = -hmax(-low);
+  float highest = hmax(high);
+  for (; i < n; ++i) {
+    lowest = std::min(lowest, values[i]);
+    highest = std::max(highest, values[i]);
+  }
+  return {lowest, highest};
+}
+
+// The indices i < n where from <= values[i] <= to, in increasing order, into out; returns how
+// many (values finite). Made for few hits: 16 values are compared at a time and only a vector with one is read
+// value by value.
+POCKET_SIMD_CLONES
+size_t positions_within(const float* values, size_t n, float from, float to, uint32_t* out) {
+  size_t found = 0;
+  const auto consider = [&](size_t i) {
+    out[found] = static_cast<uint32_t>(i);
+    found += values[i] >= from && values[i] <= to;
+  };
+  size_t i = 0;
+  for (; i + kSimdLanes <= n; i += kSimdLanes) {
+    // Values above `to` become -inf, below any `from` (values are finite).
+    const fv x = load(values + i) > splat(to) ? splat(-kInf) : load(values + i);
+    if (any_bits(x >= splat(from) ? splat(1.0f) : splat(0.0f)))
+      for (size_t j = i; j < i + kSimdLanes; ++j) consider(j);
+  }
+  for (; i < n; ++i) consider(i);
+  return found;
+}
+
 // Maps a non-NaN float to a key with the same order; -0 and +0 share a key, as they compare equal.
 uint32_t order_key(float v) {
   if (v == 0.0f) return 0x80000000u;
@@ -583,38 +643,33 @@ float from_order_key(uint32_t key) {
 }  // namespace
 
 // The threshold key is found by a radix search over the range of keys in play: the range is cut
-// into at most kDigitValues digits, a histogram of the measure per digit picks the digit where the
-// goal is reached, and that digit is the next level's range, until the range is one key. Ranges
-// follow the keys actually present, so nearly flat distributions resolve as fast as spread ones.
-// Passes whose outcome per candidate is a coin toss (flat distributions) are branch-free.
+// into digits, a histogram of the measure per digit picks the digit where the goal is reached,
+// and that digit is the next level's range, until the range is one key. Ranges follow the keys
+// actually present, so nearly flat distributions resolve as fast as spread ones. Only the first
+// level reads every candidate one by one (the histogram); finding the few candidates of the
+// boundary digit, and the tied ones at the end, compare 16 values at a time (keys and values
+// have the same order, so a key range is a value range).
 template <typename Measure>
 MaskedSampler::KeyCut MaskedSampler::rank_cut(const float* values, size_t n, double goal, Measure measure) {
-  uint32_t lowest = std::numeric_limits<uint32_t>::max();
-  uint32_t highest = 0;
-  for (size_t i = 0; i < n; ++i) {
-    keys_[i] = order_key(values[i]);
-    lowest = std::min(lowest, keys_[i]);
-    highest = std::max(highest, keys_[i]);
-  }
-
+  const auto [lowest, highest] = value_range(values, n);
   // Keys in play are base + [0, span]; after the first level, held by the candidates
   // boundary_[0, in_play). `above` is the measure of the candidates with keys above the range.
-  uint32_t base = lowest;
-  uint32_t span = highest - lowest;
+  uint32_t base = order_key(lowest);
+  uint32_t span = order_key(highest) - base;
   size_t in_play = n;
   double above = 0.0;
   for (bool first = true;; first = false) {
-    // Clearing and scanning the histograms costs per digit: few candidates get fewer digits (and
-    // more levels) and one histogram, so that cost stays proportional to the candidates.
+    // Scanning the digits costs per digit (a chain of additions): about 8 candidates per digit
+    // keep it well below the histogram's cost, and the next level small.
     uint32_t digits = kDigitValues;
-    while (digits > 32 && digits > in_play) digits >>= 1;
+    while (digits > 32 && digits * 8 > in_play) digits >>= 1;
     const size_t lanes = in_play >= 4 * size_t{digits} ? kLanes : 1;
     int shift = 0;
     while ((span >> shift) >= digits) ++shift;
     const uint32_t top_digit = span >> shift;
     for (size_t j = 0; j < in_play; ++j) {
       const size_t i = first ? j : boundary_[j];
-      mass_[(j & (lanes - 1)) * kDigitValues + ((keys_[i] - base) >> shift)] += measure(i);
+      mass_[(j & (lanes - 1)) * kDigitValues + ((order_key(values[i]) - base) >> shift)] += measure(i);
     }
     const auto digit_mass = [&](uint32_t d) {
       double m = 0.0;
@@ -641,27 +696,25 @@ MaskedSampler::KeyCut MaskedSampler::rank_cut(const float* values, size_t n, dou
     base += digit << shift;
     span = std::min(span - (digit << shift), (uint32_t{1} << shift) - 1);
     if (shift == 0) break;
-    // Only the candidates in the boundary digit stay in play (keys below base wrap to large).
-    size_t next = 0;
-    for (size_t j = 0; j < in_play; ++j) {
-      const uint32_t i = first ? static_cast<uint32_t>(j) : boundary_[j];
-      boundary_[next] = i;
-      next += keys_[i] - base <= span;
-    }
-    in_play = next;
+    // Only the candidates in the boundary digit stay in play.
+    const float from = from_order_key(base);
+    const float to = from_order_key(base + span);
+    in_play = first ? positions_within(values, n, from, to, boundary_.data())
+                    : std::remove_if(boundary_.data(), boundary_.data() + in_play,
+                                     [&](uint32_t i) { return !(values[i] >= from && values[i] <= to); }) -
+                          boundary_.data();
   }
 
   // Every key above the threshold is kept; candidates at the threshold join in id order until
   // the goal is reached (at least one joins: the candidates above it fall short of the goal).
-  size_t last_tied = 0;
+  const float threshold = from_order_key(base);
+  const size_t tied_count = positions_within(values, n, threshold, threshold, boundary_.data());
+  size_t last_tied = boundary_[0];
   double tied = 0.0;
-  bool any_tied = false;
-  for (size_t i = 0; i < n; ++i) {
-    if (keys_[i] != base) continue;
-    if (any_tied && above + tied >= goal) break;
-    any_tied = true;
-    tied += measure(i);
-    last_tied = i;
+  for (size_t t = 0; t < tied_count; ++t) {
+    if (t > 0 && above + tied >= goal) break;
+    tied += measure(boundary_[t]);
+    last_tied = boundary_[t];
   }
   return {base, last_tied};
 }
@@ -675,21 +728,22 @@ void MaskedSampler::keep_top_k(size_t k) {
   }
   // Many (a heap of thousands stops being cheap): the radix search, then the kept ones in order.
   const KeyCut cut = rank_cut(values_.data(), count_, static_cast<double>(k), [](size_t) { return 1.0; });
+  const float threshold = from_order_key(cut.key);
   size_t kept = 0;
   for (size_t i = 0; i < count_; ++i) {
     ids_[kept] = ids_[i];
     values_[kept] = values_[i];
-    kept += keys_[i] > cut.key || (keys_[i] == cut.key && i <= cut.last_tied);
+    kept += values_[i] > threshold || (values_[i] == threshold && i <= cut.last_tied);
   }
   count_ = kept;
 }
 
 namespace {
 
-// Sample buckets: a weight w in [0, 1] falls in (bits(1) - bits(w)) >> 16, 128 buckets per
+// Sample buckets: a weight w in [0, 1] falls in (bits(1) - bits(w)) >> 18, 32 buckets per
 // octave below 1; bucket b holds the weights in (weight_above(b + 1), weight_above(b)].
 constexpr uint32_t kOneBits = 0x3f800000u;
-constexpr int kBucketShift = 16;
+constexpr int kBucketShift = 18;
 
 float weight_above(uint32_t bucket) {
   const uint32_t bits = kOneBits - (bucket << kBucketShift);
@@ -851,7 +905,6 @@ int32_t MaskedSampler::sample(const float* logits, int32_t width, const uint32_t
   if (ids_.size() < room) {
     ids_.resize(room);
     values_.resize(room);
-    keys_.resize(room);
     boundary_.resize(room);
     bracket_positions_.resize(room);
     bracket_weights_.resize(room);

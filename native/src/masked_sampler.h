@@ -73,7 +73,7 @@ class MaskedSampler {
     size_t last_tied;
   };
   // Ranks values[0, n) highest first, lowest index on ties, and finds the end of the shortest
-  // non-empty prefix of that ranking whose measure reaches `goal` (keys_ holds their keys after).
+  // non-empty prefix of that ranking whose measure reaches `goal`.
   template <typename Measure>
   KeyCut rank_cut(const float* values, size_t n, double goal, Measure measure);
   // Keeps the k best candidates by logit (top-k, 0 < k < count_).
@@ -95,7 +95,7 @@ class MaskedSampler {
 
   // Scratch reused across calls so sampling does not allocate per token (it grows once to the
   // widest vocabulary seen): the allowed ids in increasing order with their logits (then
-  // weights), order keys of those values, the positions still in play during rank_cut's
+  // weights), the positions still in play during rank_cut's
   // threshold search, the positions and weights inside the nucleus bracket, and the weight sum
   // of each block of kBlock candidates (for pick).
   static constexpr size_t kBlock = 256;
@@ -105,7 +105,6 @@ class MaskedSampler {
   size_t count_ = 0;
   std::vector<int32_t> ids_;
   std::vector<float> values_;
-  std::vector<uint32_t> keys_;
   std::vector<uint32_t> boundary_;
   size_t bracket_inside_ = 0;
   std::vector<uint32_t> bracket_positions_;
@@ -119,14 +118,14 @@ class MaskedSampler {
   static constexpr uint32_t kDigitValues = 2048;
   static constexpr size_t kLanes = 4;
   std::array<double, kLanes * kDigitValues> mass_{};
-  // The nucleus bracket's sample: weight, squared weight and count per bucket of 1/128 octave
+  // The nucleus bracket's sample: weight, squared weight and count per bucket of 1/32 octave
   // below 1 (the last bucket holds everything smaller), zero between calls. Fewer candidates
   // than kSampleFrom skip it; its bracket is kSampleSigmas standard deviations wide on each side,
   // or the next kHeadSample heaviest sampled weights when the sample cannot tell (its bracket
   // would hold more than half of the sampled weights above the cut).
   static constexpr size_t kSampleStride = 16;
   static constexpr size_t kSampleFrom = 4096;
-  static constexpr uint32_t kSampleBuckets = 4096;
+  static constexpr uint32_t kSampleBuckets = 1024;
   static constexpr double kSampleSigmas = 3.5;
   static constexpr uint32_t kHeadSample = 64;
   struct SampleBucket {

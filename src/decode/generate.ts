@@ -22,7 +22,7 @@ import type { Vocabulary } from "../tokens/index.js";
 import { hasBit } from "../util/index.js";
 import { DraftModel } from "./draft-model.js";
 import { PromptLookup } from "./prompt-lookup.js";
-import { buildDraft, type DraftContext, type DraftEntry, DraftLength, type Drafter, type SpeculativeOptions } from "./speculative.js";
+import { buildDraft, type DraftContext, type DraftEntry, DraftGate, DraftLength, type Drafter, type SpeculativeOptions } from "./speculative.js";
 
 /** Options of one generation: token budget, forced runs, sampling, speculative decoding, abort signal. */
 export interface GenerateOptions {
@@ -211,6 +211,7 @@ export async function generate(
       t0 = performance.now();
       const id = await session.sampleRow!(row, rowMasks[row]!);
       engineMs += performance.now() - t0;
+      entry?.gate?.record(id === entry.id);
       going = takeChosen(id);
       if (!going || entry === undefined || id !== entry.id) break;
       confirmed++;
@@ -363,11 +364,13 @@ const DEFAULT_MAX_DRAFT = 8;
  */
 function heldBackDrafter(matcher: Matcher, vocabulary: Vocabulary): Drafter {
   const merges = new Map<number, readonly number[]>();
+  const gate = new DraftGate();
   return {
     paced: false,
+    gate,
     propose: (_context, _limit, mask) => {
       const id = matcher.forced().heldBack;
-      if (id === undefined) return [];
+      if (id === undefined || !gate.open()) return [];
       let candidates = merges.get(id);
       if (!candidates) merges.set(id, (candidates = openingMerges(vocabulary, id)));
       const allowed = candidates.length > 0 ? mask() : undefined;

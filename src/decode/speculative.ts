@@ -40,6 +40,11 @@ export interface Drafter {
    * length alone. Default true.
    */
   readonly paced?: boolean;
+  /**
+   * The gate of an unpaced drafter's guesses: the drafter asks it before guessing, and the decode
+   * loop records there whether each verified guess was confirmed.
+   */
+  readonly gate?: DraftGate;
 }
 
 /** One drafted token: guessed (verified by sampling its row) or forced by the grammar. */
@@ -48,6 +53,8 @@ export interface DraftEntry {
   readonly forced: boolean;
   /** A guess whose verification counts for the draft length (its drafter's `paced`). */
   readonly paced?: boolean;
+  /** The gate that records this guess's verification (its drafter's `gate`). */
+  readonly gate?: DraftGate;
 }
 
 /** What drafting needs from the decode loop. */
@@ -82,6 +89,7 @@ export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[]
   let guessed = 0;
   let proposal: number[] = [];
   let paced = true;
+  let gate: DraftGate | undefined;
   let next = 0;
   while (guessed < limit) {
     if (next >= proposal.length) {
@@ -93,6 +101,7 @@ export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[]
           return scratch;
         });
         paced = drafter.paced ?? true;
+        gate = drafter.gate;
         if (proposal.length > 0) break;
       }
       if (proposal.length === 0) break;
@@ -103,7 +112,7 @@ export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[]
       matcher.rollback(1);
       break;
     }
-    entries.push({ id, forced: false, paced });
+    entries.push({ id, forced: false, paced, gate });
     context.push(id);
     guessed++;
     if (matcher.isClosed()) break;
@@ -160,5 +169,50 @@ export class DraftLength {
     }
     this.failures++;
     this.pause = 2 ** Math.min(this.failures - 1, 6) - 1;
+  }
+}
+
+/** Confirmed share of verified guesses below which a gate backs off. */
+const MIN_CONFIRMED_SHARE = 0.5;
+/** How much of its record a gate keeps at each verification (older verifications fade). */
+const RECORD_DECAY = 0.9;
+/** A gate's record before any verification: this many guesses, half of them confirmed (a weak, neutral start). */
+const PRIOR_GUESSES = 2;
+/** Longest pause, 2^8 - 1 opportunities. */
+const MAX_PAUSE_LEVEL = 8;
+
+/**
+ * Whether an unpaced drafter's guesses are worth verifying. A guess adds a row to its
+ * verification, about half a forward pass (llama.cpp on CPU; more on a small model, whose output
+ * layer dominates), so guesses pay only while more than about half of them are confirmed. The
+ * gate keeps a fading record of verified and confirmed guesses; while the confirmed share is
+ * below half, each verification pauses guessing for twice as many opportunities as the last (1,
+ * 3, 7, ... up to 255), so a model that seldom writes the guess (random weights) verifies almost
+ * none. Decisions depend on confirmations only, never on timings, so a run is repeatable.
+ */
+export class DraftGate {
+  private guessed = PRIOR_GUESSES;
+  private confirmed = PRIOR_GUESSES * MIN_CONFIRMED_SHARE;
+  private level = 0;
+  private pause = 0;
+
+  /** Whether to guess at this opportunity (a pause counts down). */
+  open(): boolean {
+    if (this.pause === 0) return true;
+    this.pause--;
+    return false;
+  }
+
+  /** Records a verified guess: whether the model confirmed it. */
+  record(confirmed: boolean): void {
+    this.guessed = this.guessed * RECORD_DECAY + 1;
+    this.confirmed = this.confirmed * RECORD_DECAY + (confirmed ? 1 : 0);
+    if (this.confirmed >= MIN_CONFIRMED_SHARE * this.guessed) {
+      this.level = 0;
+      this.pause = 0;
+      return;
+    }
+    this.level = Math.min(this.level + 1, MAX_PAUSE_LEVEL);
+    this.pause = 2 ** this.level - 1;
   }
 }

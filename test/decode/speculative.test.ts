@@ -15,7 +15,7 @@ import { replay, replayCases } from "../../bench/support/replay.js";
 import { ensureGgufFixture } from "../../fixtures/gguf/index.js";
 import { compileGrammar } from "../../src/mask/index.js";
 import { generate, type GenerateOptions } from "../../src/decode/index.js";
-import { DraftLength } from "../../src/decode/speculative.js";
+import { DraftGate, DraftLength } from "../../src/decode/speculative.js";
 import type { Engine, EngineSession, SamplingOptions } from "../../src/engines/engine.js";
 import { createLlamaEngine } from "../../src/engines/llama/index.js";
 import { RandomEngine } from "../../src/engines/testing/random-engine.js";
@@ -273,3 +273,39 @@ describe("draft length", () => {
     expect(length.next()).toBe(3);
   });
 });
+
+describe("draft gate (the held-back guess)", () => {
+  /** Opportunities at which the gate let a guess through, over `steps`, when `confirms(i)` says whether the i-th verified guess is confirmed. */
+  const run = (steps: number, confirms: (i: number) => boolean): number => {
+    const gate = new DraftGate();
+    let verified = 0;
+    for (let step = 0; step < steps; step++) {
+      if (!gate.open()) continue;
+      gate.record(confirms(verified++));
+    }
+    return verified;
+  };
+
+  it("a guess the model confirms less than half of the time is verified ever more rarely (pauses doubling up to 255)", () => {
+    // 2 of every 5 confirmed: the share settles near 0.4.
+    const verified = run(2000, (i) => i % 5 < 2);
+    expect(verified).toBeLessThan(40);
+    expect(verified).toBeGreaterThan(8); // it keeps probing
+  });
+
+  it("a guess the model usually confirms is verified at nearly every opportunity", () => {
+    // 4 of every 5 confirmed.
+    expect(run(2000, (i) => i % 5 !== 4)).toBeGreaterThan(1990);
+  });
+
+  it("reopens once the model confirms again", () => {
+    const gate = new DraftGate();
+    for (let i = 0; i < 6; i++) gate.record(false);
+    let waited = 0;
+    while (!gate.open()) waited++;
+    expect(waited).toBeGreaterThan(0);
+    for (let i = 0; i < 10; i++) gate.record(true);
+    expect(gate.open()).toBe(true);
+  });
+});
+
