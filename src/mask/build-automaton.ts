@@ -2,7 +2,7 @@
  * Grammar IR -> grammar automaton with compileGrammar's options, for compileGrammar and for a
  * loaded grammar that rebuilds its automaton from its source (restored-automaton.ts).
  */
-import { buildAutomaton, type GrammarAutomaton } from "../automaton/index.js";
+import { buildAutomaton, type GrammarAutomaton, type Partition } from "../automaton/index.js";
 import { SchemaError } from "../errors.js";
 import type { Grammar } from "../grammar/index.js";
 
@@ -13,8 +13,9 @@ export interface AutomatonOptions {
   readonly eagerStates?: number;
 }
 
-export function buildGrammarAutomaton(grammar: Grammar, options: AutomatonOptions): GrammarAutomaton {
-  return withinStack(() => buildAutomaton(grammar, { maxRecursionDepth: options.maxRecursionDepth, maxStates: options.maxStates, eagerStates: options.eagerStates }));
+/** `byteClasses`: a loaded grammar's, for its rebuild (BuildOptions.byteClasses says why). */
+export function buildGrammarAutomaton(grammar: Grammar, options: AutomatonOptions, byteClasses?: Partition): GrammarAutomaton {
+  return withinStack(() => buildAutomaton(grammar, { maxRecursionDepth: options.maxRecursionDepth, maxStates: options.maxStates, eagerStates: options.eagerStates, byteClasses }));
 }
 
 /**

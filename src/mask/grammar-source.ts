@@ -4,7 +4,7 @@
  * or other options is a mismatch); a loaded grammar rebuilds its automaton from it when a
  * document goes past the loaded states (restored-automaton.ts).
  */
-import type { GrammarAutomaton } from "../automaton/index.js";
+import type { GrammarAutomaton, Partition } from "../automaton/index.js";
 import { parseGbnf, printGbnf, type Grammar } from "../grammar/index.js";
 import { toJsonSchema, type JsonSchemaObject } from "../schema/index.js";
 import { compileSchema, type CompileOptions } from "../schema-compiler/index.js";
@@ -54,7 +54,7 @@ export function grammarOf(source: GrammarSource): Grammar {
   return source.kind === "schema" ? compileSchema(source.schema, source.options).grammar : parseGbnf(source.text);
 }
 
-/** The source's automaton, compiled afresh. */
-export function rebuildAutomaton(source: GrammarSource): GrammarAutomaton {
-  return buildGrammarAutomaton(grammarOf(source), source.options);
+/** The source's automaton, compiled afresh, indexed by a loaded grammar's byte classes. */
+export function rebuildAutomaton(source: GrammarSource, byteClasses: Partition): GrammarAutomaton {
+  return buildGrammarAutomaton(grammarOf(source), source.options, byteClasses);
 }

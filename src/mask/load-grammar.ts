@@ -39,7 +39,7 @@ export function loadGrammarBytes(bytes: Uint8Array, vocabulary: Vocabulary, expe
   const started = performance.now();
   const file = decodeGrammarFile(bytes, vocabulary.fingerprint, expectedSource);
   const source = sourceOfKey(file.source);
-  const tokens = new TokenGrammar(new RestoredAutomaton(file.tables, () => rebuildAutomaton(source)), vocabulary, source.options);
+  const tokens = new TokenGrammar(new RestoredAutomaton(file.tables, () => rebuildAutomaton(source, file.tables)), vocabulary, source.options);
   if (file.maskWords !== tokens.maskWords) throw new GrammarFileError("vocabulary", "the masks are for another vocabulary width", { expected: `${tokens.maskWords} words`, found: `${file.maskWords} words` });
   tokens.restoreMasks(file.masks);
   return new LoadedGrammar(tokens, vocabulary, source, file.report, performance.now() - started);

@@ -60,6 +60,11 @@ export interface BuildOptions {
    *  every rule at compile, so that every error in the schema shows there; 0 builds only the
    *  start rule. */
   readonly eagerStates?: number;
+  /** Byte classes to index the grammar automaton by instead of its own: a loaded grammar's,
+   *  which its rebuild must match. Its own depend on what this process has cached (cached rules
+   *  count nothing against `eagerStates`, so a warm build builds more rules and refines their
+   *  coarser classes); any grammar automaton's classes for the same grammar refine every rule's. */
+  readonly byteClasses?: Partition;
 }
 
 export const DEFAULT_MAX_RECURSION_DEPTH = 8;
@@ -107,12 +112,14 @@ export class RuleSet {
   private readonly keys: StructuralKeys;
   private readonly graph: RuleGraph;
   private readonly lengths: MinLengths;
+  private readonly givenClasses: Partition | undefined;
 
   constructor(
     private readonly grammar: Grammar,
     options: BuildOptions = {},
   ) {
     this.maxDepth = options.maxRecursionDepth ?? DEFAULT_MAX_RECURSION_DEPTH;
+    this.givenClasses = options.byteClasses;
     const maxStates = options.maxStates ?? DEFAULT_MAX_STATES;
     this.budget = Budget.forStates(maxStates);
     this.graph = analyzeRules(grammar);
@@ -178,8 +185,10 @@ export class RuleSet {
   }
 
   /** Byte classes that refine every rule's, which the grammar automaton's table is indexed by:
-   *  those of the built rules when all are built, else read off the grammar (grammar-byte-classes.ts). */
+   *  the given ones (BuildOptions.byteClasses), those of the built rules when all are built, else
+   *  read off the grammar (grammar-byte-classes.ts). */
   byteClasses(): Partition {
+    if (this.givenClasses !== undefined) return this.givenClasses;
     if (this.allBuilt) return refine(...this.builtRules().map((d) => d.classOf));
     return grammarByteClasses(this.grammar);
   }
