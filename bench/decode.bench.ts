@@ -25,7 +25,7 @@ import type { Engine, EngineSession } from "../src/engines/engine.js";
 import { createLlamaEngine } from "../src/engines/llama/index.js";
 import { createMnnEngine } from "../src/engines/mnn/index.js";
 import { CachedContextEngine } from "../src/engines/native-shared/cached-context-engine.js";
-import { constrainedSdkCost, crossingProbe, oneCallVersusTwo, replayConstrained, replayUnconstrained, STEP_MS, steadyCrossingMicros, unconstrainedSteps } from "./support/decode-overhead.js";
+import { constrainedSdkCost, crossingProbe, type SdkCostFigures, oneCallVersusTwo, replayConstrained, replayUnconstrained, STEP_MS, steadyCrossingMicros, unconstrainedSteps } from "./support/decode-overhead.js";
 import { median } from "./support/stats.js";
 import { fmt, formatTable, pct } from "./support/table.js";
 import { resultPath, stamp } from "./support/paths.js";
@@ -324,10 +324,16 @@ console.log(
   `\nSDK cost per sampled token, constrained (greedy generate minus the same forward passes fed alone, ${fmt(sdkCost.feedsMicros)} us per sampled token; ${sdkCost.sampled} sampled tokens per run; medians of ${sdkCost.rounds} alternating rounds)`,
 );
 {
-  const cells = ({ wall, cpu }: { wall: number; cpu: number }): string[] => [`${fmt(wall)} us`, pct(wall / 1000, STEP_MS), `${fmt(cpu)} us`, pct(cpu / 1000, STEP_MS)];
+  const cells = ({ wall, wallQuartiles: [q1, q3], cpu }: SdkCostFigures): string[] => [
+    `${fmt(wall)} us`,
+    `${fmt(q1)} .. ${fmt(q3)} us`,
+    pct(wall / 1000, STEP_MS),
+    `${fmt(cpu)} us`,
+    pct(cpu / 1000, STEP_MS),
+  ];
   console.log(
     formatTable(
-      ["calls per token", "wall", `of ${STEP_MS} ms`, "CPU (all threads)", `of ${STEP_MS} ms`],
+      ["calls per token", "wall", "wall p25 .. p75", `of ${STEP_MS} ms`, "CPU (all threads)", `of ${STEP_MS} ms`],
       [["feed, then sample (two engine calls)", ...cells(sdkCost.twoCalls)], ...(sdkCost.oneCall ? [["feedAndSample (one call)", ...cells(sdkCost.oneCall)]] : [])],
     ),
   );

@@ -16,7 +16,7 @@ import { generate, type GenerateOptions } from "../../src/decode/generate.js";
 import type { EngineSession } from "../../src/engines/engine.js";
 import { CachedContextEngine, type NativeContext } from "../../src/engines/native-shared/cached-context-engine.js";
 import type { TokenGrammar } from "../../src/mask/index.js";
-import { median } from "./stats.js";
+import { median, percentile } from "./stats.js";
 
 /** One forward pass of MNN-Pocket on a phone (466 tokens/s), the budget the overhead is shared of. */
 export const STEP_MS = 2.1;
@@ -209,11 +209,18 @@ function recordingSession(inner: EngineSession, oneCall: boolean): { session: En
   return { session, batches };
 }
 
+/** Medians over rounds, with the wall time's quartiles (the spread under load). */
+export interface SdkCostFigures {
+  readonly wall: number;
+  readonly wallQuartiles: readonly [number, number];
+  readonly cpu: number;
+}
+
 export interface ConstrainedSdkCost {
   /** µs per sampled token generate adds over its forward passes alone, feed and sample as two calls: wall and process CPU. */
-  readonly twoCalls: { readonly wall: number; readonly cpu: number };
+  readonly twoCalls: SdkCostFigures;
   /** The same through feedAndSample (one call per token), where the engine has it. */
-  readonly oneCall: { readonly wall: number; readonly cpu: number } | undefined;
+  readonly oneCall: SdkCostFigures | undefined;
   /** µs per sampled token of the forward passes alone (the recorded batches fed back to back), wall. */
   readonly feedsMicros: number;
   readonly sampled: number;
@@ -276,6 +283,9 @@ export async function constrainedSdkCost(
     }
     feeds.push(base.wall / sampled);
   }
-  const med = (d: { wall: number[]; cpu: number[] }) => ({ wall: median(d.wall), cpu: median(d.cpu) });
-  return { twoCalls: med(costs.twoCalls), oneCall: hasOneCall ? med(costs.oneCall) : undefined, feedsMicros: median(feeds), sampled, rounds };
+  const figures = (d: { wall: number[]; cpu: number[] }): SdkCostFigures => {
+    const sorted = Float64Array.from(d.wall).sort();
+    return { wall: median(d.wall), wallQuartiles: [percentile(sorted, 25), percentile(sorted, 75)], cpu: median(d.cpu) };
+  };
+  return { twoCalls: figures(costs.twoCalls), oneCall: hasOneCall ? figures(costs.oneCall) : undefined, feedsMicros: median(feeds), sampled, rounds };
 }

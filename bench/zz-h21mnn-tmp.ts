@@ -1,0 +1,10 @@
+import { ensureGgufFixture } from "../fixtures/gguf/index.js";
+import { compileGrammar } from "../src/mask/index.js";
+import { createLlamaEngine } from "../src/engines/llama/index.js";
+import { constrainedSdkCost } from "./support/decode-overhead.js";
+const engine = await createLlamaEngine({ modelPath: await ensureGgufFixture("tiny"), contextLength: 2048, threads: 1 });
+const schema = { type: "object", properties: { name: { type: "string", maxLength: 40 }, age: { type: "integer", minimum: 0, maximum: 150 }, city: { type: "string", maxLength: 30 }, role: { enum: ["engineer", "scientist", "artist", "other"] }, languages: { type: "array", items: { type: "string", maxLength: 20 }, maxItems: 3 } }, required: ["name", "age", "city", "role", "languages"], additionalProperties: false };
+const g = compileGrammar(schema, engine.vocabulary).tokens;
+const prompt = engine.vocabulary.encode("<|im_start|>system\nExtract the person as JSON.<|im_end|>\n<|im_start|>assistant\n");
+for (let i = 0; i < 3; i++) console.log(JSON.stringify(await constrainedSdkCost(engine, g, prompt, { maxTokens: 96 }, 9)));
+await engine.dispose();
