@@ -2,8 +2,9 @@
 // pocket::MnnModel, plus what only MNN has. JS gets `loadModel()` and an `MnnModel` handle.
 // Loading and forward passes run on worker threads (Promises); masking + sampling runs through the
 // shared pocket::MaskedSampler, reading the mask's memory in place: synchronously on the JS thread
-// (sample), or on the worker right after the forward pass (evaluateSample, one call per token). A handle exists only for a model whose load succeeded; a freed, busy or failed
-// handle throws an error with a `code` instead of touching MNN, so misuse never crashes the process.
+// (sample), or on the worker right after the forward pass (evaluateSample, one call per token). A
+// handle exists only for a model whose load succeeded; a freed, busy or failed handle throws an
+// error with a `code` instead of touching MNN, so misuse never crashes the process.
 // One handle serves one request at a time: the TS engine queues sessions, and the BUSY check here
 // backs that up.
 #include <napi.h>
