@@ -2,25 +2,30 @@
  * `npm run bench:decode [-- --tiny]`: constrained decoding on the pocket-shaped GGUF (MNN-Pocket's
  * exact shape, random weights; `--tiny` for a quick run, `--model <file.gguf>` or
  * POCKET_MODEL=<file.gguf> for another model) through our llama.cpp engine, or with
- * `--engine mnn --model <MNN export dir>` through our MNN engine, side by side in one process on the
- * same prompt and schema:
- *   - prefill time, and resident memory (RSS) right after the model load;
+ * `--engine mnn --model <MNN export dir>` (or `--engine mnn --toy`: the toy MNN model of
+ * fixtures/mnn, whose forward pass is nearly free, so what remains is the SDK's cost; needs
+ * MNN_DIR) through our MNN engine, side by side in one process on the same prompt and schema:
+ *   - load time, resident memory (RSS) right after the load, prefill time, and the first
+ *     single-token decode step after them against the second (a warm-up at load shows here);
  *   - constrained (our grammar + jump-forward) vs unconstrained (all ids but eos) tokens/s;
  *   - share of forced tokens, and mask + native sampling time per token as a share of the step;
  *   - the SDK's own cost per sampled token, split into mask, JS<->native crossing, sampler work and
  *     bookkeeping (decode loop, engine wrapper), as µs and as a share of a 2.1 ms step (support/decode-overhead.ts);
+ *   - the same cost as a whole on the constrained path, with feed and sample as two engine calls
+ *     and as one (feedAndSample), against the run's forward passes alone (SDK_ROUNDS rounds, default 15);
  *   - llama.cpp's own JSON-schema grammar through node-llama-cpp, the anchor (GGUF only; its output may be cut).
  * Same threads for both engines (THREADS, default 1). Results also go to bench/results/.
  */
 import { writeFileSync } from "node:fs";
 import { ensureGgufFixture } from "../fixtures/gguf/index.js";
+import { ensureMnnToyModel } from "../fixtures/mnn/index.js";
 import { compileGrammar } from "../src/mask/index.js";
 import { generate } from "../src/decode/generate.js";
 import type { Engine, EngineSession } from "../src/engines/engine.js";
 import { createLlamaEngine } from "../src/engines/llama/index.js";
 import { createMnnEngine } from "../src/engines/mnn/index.js";
 import { CachedContextEngine } from "../src/engines/native-shared/cached-context-engine.js";
-import { crossingProbe, oneCallVersusTwo, replayConstrained, replayUnconstrained, STEP_MS, steadyCrossingMicros, unconstrainedSteps } from "./support/decode-overhead.js";
+import { constrainedSdkCost, crossingProbe, type SdkCostFigures, oneCallVersusTwo, replayConstrained, replayUnconstrained, STEP_MS, steadyCrossingMicros, unconstrainedSteps } from "./support/decode-overhead.js";
 import { median } from "./support/stats.js";
 import { fmt, formatTable, pct } from "./support/table.js";
 import { resultPath, stamp } from "./support/paths.js";
@@ -35,12 +40,13 @@ if (engineKind !== "llama" && engineKind !== "mnn") {
   process.exit(2);
 }
 const preset = process.argv.includes("--tiny") ? "tiny" : "pocket";
+const toy = engineKind === "mnn" && process.argv.includes("--toy");
 const modelArg = argValue("--model") ?? process.env.POCKET_MODEL;
-if (engineKind === "mnn" && !modelArg) {
-  console.error("--engine mnn needs --model <MNN model directory> (README, MNN section: exporting the fixture with llmexport.py)");
+if (engineKind === "mnn" && !modelArg && !toy) {
+  console.error("--engine mnn needs --model <MNN model directory> (README, MNN section: exporting the fixture with llmexport.py) or --toy (the toy MNN model; needs MNN_DIR)");
   process.exit(2);
 }
-const modelPath = modelArg ?? (await ensureGgufFixture(preset));
+const modelPath = modelArg ?? (toy ? await ensureMnnToyModel() : await ensureGgufFixture(preset));
 const threads = Number(process.env.THREADS ?? 1);
 const maxTokens = Number(process.env.MAX_TOKENS ?? 96);
 const repeats = Number(process.env.REPEATS ?? 3);
@@ -106,8 +112,9 @@ const engine: Engine =
   engineKind === "mnn"
     ? await createMnnEngine({ modelDir: modelPath, contextLength: 2048, threads })
     : await createLlamaEngine({ modelPath, contextLength: 2048, threads });
+const loadMs = performance.now() - t;
 const rssAfterLoadMb = process.memoryUsage().rss / 2 ** 20;
-console.log(`load ${fmt(performance.now() - t)} ms, RSS after load ${fmt(rssAfterLoadMb)} MB`);
+console.log(`load ${fmt(loadMs)} ms, RSS after load ${fmt(rssAfterLoadMb)} MB`);
 const compiled = compileGrammar(schema, engine.vocabulary);
 const promptIds = engine.vocabulary.encode(promptText);
 
@@ -116,8 +123,16 @@ const warm = await engine.createSession();
 t = performance.now();
 await warm.feed(promptIds);
 const prefillMs = performance.now() - t;
+// The first two single-token decode steps after the load (any ids: a step costs the same).
+const firstStepsMs: number[] = [];
+for (const id of [promptIds[0]!, promptIds[1]!]) {
+  t = performance.now();
+  await warm.feed([id]);
+  firstStepsMs.push(performance.now() - t);
+}
 await warm.close();
 console.log(`prefill ${promptIds.length} tokens ${fmt(prefillMs)} ms (${fmt((promptIds.length * 1000) / prefillMs)} tokens/s)`);
+console.log(`first decode step after load ${fmt(firstStepsMs[0]!)} ms, second ${fmt(firstStepsMs[1]!)} ms`);
 
 /** One constrained generation (greedy, so every run yields the same tokens). */
 async function constrainedRun(probe?: () => void): Promise<{ session: TimedSession; result: Awaited<ReturnType<typeof generate>> }> {
@@ -161,6 +176,8 @@ if (engine instanceof CachedContextEngine) {
 const overhead = await overheadBreakdown();
 // Feed + sample as two engine calls (as the runs above take them) against one (feedAndSample), where the engine has it.
 const oneCall = engine instanceof CachedContextEngine && engine.samplesAfterEvaluating ? await oneCallVersusTwo(engine, promptIds, open) : undefined;
+// The whole SDK cost per sampled token on the constrained path, both ways, against the same forward passes alone.
+const sdkCost = await constrainedSdkCost(engine, compiled.tokens, promptIds, { maxTokens }, Number(process.env.SDK_ROUNDS ?? 15));
 await engine.dispose();
 const free = freeRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
 const unconstrainedRate = (outTokens * 1000) / free.ms;
@@ -303,9 +320,27 @@ if (oneCall) {
   );
   console.log("the runs and breakdown above take feed and sample as two calls (the bench's timing session has no feedAndSample); generate takes them as one where the engine can");
 }
-const file = resultPath(`decode-${engineKind}-${modelArg ? "model" : preset}-t${threads}-${stamp()}.json`);
+console.log(
+  `\nSDK cost per sampled token, constrained (greedy generate minus the same forward passes fed alone, ${fmt(sdkCost.feedsMicros)} us per sampled token; ${sdkCost.sampled} sampled tokens per run; medians of ${sdkCost.rounds} alternating rounds)`,
+);
+{
+  const cells = ({ wall, wallQuartiles: [q1, q3], cpu }: SdkCostFigures): string[] => [
+    `${fmt(wall)} us`,
+    `${fmt(q1)} .. ${fmt(q3)} us`,
+    pct(wall / 1000, STEP_MS),
+    `${fmt(cpu)} us`,
+    pct(cpu / 1000, STEP_MS),
+  ];
+  console.log(
+    formatTable(
+      ["calls per token", "wall", "wall p25 .. p75", `of ${STEP_MS} ms`, "CPU (all threads)", `of ${STEP_MS} ms`],
+      [["feed, then sample (two engine calls)", ...cells(sdkCost.twoCalls)], ...(sdkCost.oneCall ? [["feedAndSample (one call)", ...cells(sdkCost.oneCall)]] : [])],
+    ),
+  );
+}
+const file = resultPath(`decode-${engineKind}-${modelArg ? "model" : toy ? "toy" : preset}-t${threads}-${stamp()}.json`);
 writeFileSync(
   file,
-  `${JSON.stringify({ engine: engineKind, modelPath, threads, maxTokens, rssAfterLoadMb, prefillMs, constrained: [cold, ...warmRuns].map(({ session, result: r }) => ({ ...r.stats, tokens: outTokens, sampleMs: session.sampleMs, feedMs: session.feedMs, text: r.text })), unconstrained: freeRuns.map(({ session, ms }) => ({ tokens: outTokens, ms, sampleMs: session.sampleMs, feedMs: session.feedMs })), anchor, overheadMicros: overhead.micros, oneCall }, null, 2)}\n`,
+  `${JSON.stringify({ engine: engineKind, modelPath, threads, maxTokens, loadMs, rssAfterLoadMb, prefillMs, firstStepsMs, constrained: [cold, ...warmRuns].map(({ session, result: r }) => ({ ...r.stats, tokens: outTokens, sampleMs: session.sampleMs, feedMs: session.feedMs, text: r.text })), unconstrained: freeRuns.map(({ session, ms }) => ({ tokens: outTokens, ms, sampleMs: session.sampleMs, feedMs: session.feedMs })), anchor, overheadMicros: overhead.micros, oneCall, sdkCost }, null, 2)}\n`,
 );
 console.log(`results: ${file}`);

@@ -16,7 +16,7 @@ import { generate, type GenerateOptions } from "../../src/decode/generate.js";
 import type { EngineSession } from "../../src/engines/engine.js";
 import { CachedContextEngine, type NativeContext } from "../../src/engines/native-shared/cached-context-engine.js";
 import type { TokenGrammar } from "../../src/mask/index.js";
-import { median } from "./stats.js";
+import { median, percentile } from "./stats.js";
 
 /** One forward pass of MNN-Pocket on a phone (466 tokens/s), the budget the overhead is shared of. */
 export const STEP_MS = 2.1;
@@ -186,4 +186,106 @@ export async function oneCallVersusTwo(
   }
   const med = (d: { wall: number[]; cpu: number[] }) => ({ wall: median(d.wall), cpu: median(d.cpu) });
   return { separate: med(cost.separate), oneCall: med(cost.oneCall), feedOnlyMicros: median(feedOnly), rounds, steps };
+}
+
+/** `inner` recording every batch it is fed; feedAndSample passed through only when `oneCall`. */
+function recordingSession(inner: EngineSession, oneCall: boolean): { session: EngineSession; batches: number[][] } {
+  const batches: number[][] = [];
+  const session: EngineSession = {
+    feed: (ids) => {
+      batches.push([...ids]);
+      return inner.feed(ids);
+    },
+    sample: (mask) => inner.sample(mask),
+    close: () => inner.close(),
+  };
+  if (oneCall && inner.feedAndSample) {
+    const feedAndSample = inner.feedAndSample.bind(inner);
+    session.feedAndSample = (ids, mask, fillMask) => {
+      batches.push([...ids]);
+      return feedAndSample(ids, mask, fillMask);
+    };
+  }
+  return { session, batches };
+}
+
+/** Medians over rounds, with the wall time's quartiles (the spread under load). */
+export interface SdkCostFigures {
+  readonly wall: number;
+  readonly wallQuartiles: readonly [number, number];
+  readonly cpu: number;
+}
+
+export interface ConstrainedSdkCost {
+  /** µs per sampled token generate adds over its forward passes alone, feed and sample as two calls: wall and process CPU. */
+  readonly twoCalls: SdkCostFigures;
+  /** The same through feedAndSample (one call per token), where the engine has it. */
+  readonly oneCall: SdkCostFigures | undefined;
+  /** µs per sampled token of the forward passes alone (the recorded batches fed back to back), wall. */
+  readonly feedsMicros: number;
+  readonly sampled: number;
+  readonly rounds: number;
+}
+
+/**
+ * The SDK's whole cost per sampled token on the real constrained path (mask, sampling, crossings,
+ * bookkeeping together): a greedy generate run against the same forward passes, the batches it
+ * fed (recorded), fed back to back with nothing else; (run - feeds) / sampled tokens. Both run on
+ * the same cached prompt; the ways alternate within each round and the figures are medians over
+ * `rounds`, in wall time and in process CPU time (all threads). Throws if the two ways do not
+ * feed the same batches (greedy decoding must not depend on the calls).
+ */
+export async function constrainedSdkCost(
+  engine: { createSession(): Promise<EngineSession> },
+  grammar: TokenGrammar,
+  promptIds: readonly number[],
+  options: GenerateOptions,
+  rounds = 15,
+): Promise<ConstrainedSdkCost> {
+  const probe = await engine.createSession();
+  const hasOneCall = probe.feedAndSample !== undefined;
+  await probe.close();
+  const ways = hasOneCall ? (["twoCalls", "oneCall"] as const) : (["twoCalls"] as const);
+  const costs = { twoCalls: { wall: [] as number[], cpu: [] as number[] }, oneCall: { wall: [] as number[], cpu: [] as number[] } };
+  const feeds: number[] = [];
+  let sampled = 0;
+  const timed = async (run: () => Promise<void>): Promise<{ wall: number; cpu: number }> => {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await run();
+    const used = process.cpuUsage(c0);
+    return { wall: (performance.now() - t0) * 1000, cpu: used.user + used.system };
+  };
+  for (let round = -2; round < rounds; round++) {
+    let batches: number[][] | undefined;
+    const runs = new Map<(typeof ways)[number], { wall: number; cpu: number }>();
+    for (const way of ways) {
+      const recorder = recordingSession(await engine.createSession(), way === "oneCall");
+      runs.set(
+        way,
+        await timed(async () => {
+          sampled = (await generate(recorder.session, grammar, promptIds, options)).stats.tokensSampled;
+        }),
+      );
+      await recorder.session.close();
+      if (batches && JSON.stringify(batches) !== JSON.stringify(recorder.batches)) throw new Error("one call and two calls fed different batches");
+      batches = recorder.batches;
+    }
+    const session = await engine.createSession();
+    const base = await timed(async () => {
+      for (const batch of batches!) await session.feed(batch);
+    });
+    await session.close();
+    if (round < 0) continue; // warm-up
+    for (const way of ways) {
+      costs[way].wall.push((runs.get(way)!.wall - base.wall) / sampled);
+      costs[way].cpu.push((runs.get(way)!.cpu - base.cpu) / sampled);
+    }
+    feeds.push(base.wall / sampled);
+  }
+  const figures = (d: { wall: number[]; cpu: number[] }): SdkCostFigures => {
+    const sorted = Float64Array.from(d.wall).sort();
+    return { wall: median(d.wall), wallQuartiles: [percentile(sorted, 25), percentile(sorted, 75)], cpu: median(d.cpu) };
+  };
+  return { twoCalls: figures(costs.twoCalls), oneCall: hasOneCall ? figures(costs.oneCall) : undefined, feedsMicros: median(feeds), sampled, rounds };
 }

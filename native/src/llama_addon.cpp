@@ -120,12 +120,9 @@ Napi::Value decode(Handle& handle, const Napi::CallbackInfo& info) {
 }
 
 // decodeSample(tokens: Int32Array, mask: Uint32Array, temperature, topK, topP, minP) ->
-// Promise<id>: decode(tokens) and, on the same worker thread right after it (the logits still in
-// its cache; one return to JS per token), the masked draw from the last row. The caller writes
-// the mask while the model runs and then calls maskReady(); if the decode finishes first the
-// promise resolves with -2 and the caller samples with sample() instead (never waiting, so a mask
-// that is never finished cannot hang the worker). -1: the mask allows nothing. The mask is read
-// in place and must not change until the promise settles.
+// Promise<id>: decode(tokens) and the masked draw from its last row in one native call
+// (ModelHandle::evaluate_then_sample: -2 when the decode finished before maskReady(), -1 when the
+// mask allows nothing).
 Napi::Value decode_sample(Handle& handle, const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   pocket::LlamaModel& model = handle.idle(env);
@@ -137,22 +134,10 @@ Napi::Value decode_sample(Handle& handle, const Napi::CallbackInfo& info) {
   const Napi::Uint32Array mask = pocket::JsSampler::checked_mask(info, 1, model.n_vocab());
   const pocket::SamplingOptions options = pocket::JsSampler::read_options(info, 2);
   std::vector<int32_t> ids(tokens.Data(), tokens.Data() + tokens.ElementLength());
-  handle.set_mask_ready(false);
-  // The reference keeps the mask's memory alive until the worker is done (released on the JS thread).
-  return handle.run_on_worker(info, [ids = std::move(ids), words = mask.Data(), count = mask.ElementLength(),
-                                     keep = Napi::Persistent(mask.As<Napi::Object>()), options,
-                                     &handle](pocket::LlamaModel& model) -> double {
-    model.decode(ids, 1);
-    if (!handle.mask_ready()) return -2;
-    return handle.sampler().sample_now(model.logits(model.rows() - 1), model.n_vocab(), words, count, options);
+  return handle.evaluate_then_sample(info, mask, options, [ids = std::move(ids)](pocket::LlamaModel& worker_model) {
+    worker_model.decode(ids, 1);
+    return worker_model.logits(worker_model.rows() - 1);
   });
-}
-
-// maskReady(): the mask of the decodeSample in flight is written (see decodeSample).
-Napi::Value mask_ready(Handle& handle, const Napi::CallbackInfo& info) {
-  handle.live(info.Env());
-  handle.set_mask_ready(true);
-  return info.Env().Undefined();
 }
 
 // truncate(n): drops every cached token at position >= n.
@@ -176,7 +161,6 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
                                                   Handle::method<tokenize>("tokenize"),
                                                   Handle::method<decode>("decode"),
                                                   Handle::method<decode_sample>("decodeSample"),
-                                                  Handle::method<mask_ready>("maskReady"),
                                                   Handle::method<truncate>("truncate"),
                                               });
 }

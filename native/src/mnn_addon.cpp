@@ -1,9 +1,10 @@
 // N-API surface of the MNN engine (module "pocket_mnn"): the shared handle of model_handle.h over
 // pocket::MnnModel, plus what only MNN has. JS gets `loadModel()` and an `MnnModel` handle.
-// Loading and forward passes run on worker threads (Promises); masking + sampling runs
-// synchronously on the JS thread through the shared pocket::MaskedSampler, reading the mask's
-// memory in place. A handle exists only for a model whose load succeeded; a freed, busy or failed
-// handle throws an error with a `code` instead of touching MNN, so misuse never crashes the process.
+// Loading and forward passes run on worker threads (Promises); masking + sampling runs through the
+// shared pocket::MaskedSampler, reading the mask's memory in place: synchronously on the JS thread
+// (sample), or on the worker right after the forward pass (evaluateSample, one call per token). A
+// handle exists only for a model whose load succeeded; a freed, busy or failed handle throws an
+// error with a `code` instead of touching MNN, so misuse never crashes the process.
 // One handle serves one request at a time: the TS engine queues sessions, and the BUSY check here
 // backs that up.
 #include <napi.h>
@@ -88,31 +89,55 @@ Napi::Value apply_chat_template(Handle& handle, const Napi::CallbackInfo& info) 
   return Napi::String::New(env, model.apply_chat_template(info[0].As<Napi::String>().Utf8Value()));
 }
 
-// evaluate(keep: number, tokens: Int32Array) -> Promise<number>: keeps `keep` cached tokens, then
-// one forward pass over `tokens`, off the JS thread; resolves with the microseconds MNN spent, so
-// benches can tell MNN's cost from the thread hop's.
-Napi::Value evaluate(Handle& handle, const Napi::CallbackInfo& info) {
+// evaluate's and evaluateSample's (keep, tokens) arguments, checked on the JS thread: `keep` an
+// integer within 0..cached(), `tokens` a non-empty Int32Array of ids within the logits width.
+struct Batch {
+  size_t keep;
+  std::vector<int32_t> ids;
+};
+Batch checked_batch(const Napi::CallbackInfo& info, const pocket::MnnModel& model, const char* name) {
   Napi::Env env = info.Env();
-  pocket::MnnModel& model = handle.idle(env);
   if (!info[1].IsTypedArray() || info[1].As<Napi::TypedArray>().TypedArrayType() != napi_int32_array) {
-    throw Napi::TypeError::New(env, "evaluate: tokens must be an Int32Array");
+    throw Napi::TypeError::New(env, std::string(name) + ": tokens must be an Int32Array");
   }
   const double keep = info[0].ToNumber().DoubleValue();
   auto tokens = info[1].As<Napi::Int32Array>();
   if (!(keep >= 0 && keep <= static_cast<double>(model.cached())) || std::floor(keep) != keep || tokens.ElementLength() == 0) {
-    throw coded_error(env, "RANGE", "evaluate: keep must be an integer within 0.." + std::to_string(model.cached()) +
+    throw coded_error(env, "RANGE", std::string(name) + ": keep must be an integer within 0.." + std::to_string(model.cached()) +
                                         " and tokens must not be empty");
   }
   const int32_t width = model.width();
   for (size_t i = 0; i < tokens.ElementLength(); ++i) {
     // MNN's embedding lookup reads the file at id * row size without bounds checks.
-    if (tokens[i] < 0 || tokens[i] >= width) throw coded_error(env, "RANGE", "evaluate: token id " + std::to_string(tokens[i]) + " is out of range");
+    if (tokens[i] < 0 || tokens[i] >= width) throw coded_error(env, "RANGE", std::string(name) + ": token id " + std::to_string(tokens[i]) + " is out of range");
   }
-  std::vector<int32_t> ids(tokens.Data(), tokens.Data() + tokens.ElementLength());
-  return handle.run_on_worker(info, [keep = static_cast<size_t>(keep), ids = std::move(ids)](pocket::MnnModel& worker_model) {
+  return {static_cast<size_t>(keep), std::vector<int32_t>(tokens.Data(), tokens.Data() + tokens.ElementLength())};
+}
+
+// evaluate(keep: number, tokens: Int32Array) -> Promise<number>: keeps `keep` cached tokens, then
+// one forward pass over `tokens`, off the JS thread; resolves with the microseconds MNN spent, so
+// benches can tell MNN's cost from the thread hop's.
+Napi::Value evaluate(Handle& handle, const Napi::CallbackInfo& info) {
+  Batch batch = checked_batch(info, handle.idle(info.Env()), "evaluate");
+  return handle.run_on_worker(info, [batch = std::move(batch)](pocket::MnnModel& worker_model) {
     const auto started = std::chrono::steady_clock::now();
-    worker_model.evaluate(keep, ids);
+    worker_model.evaluate(batch.keep, batch.ids);
     return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count();
+  });
+}
+
+// evaluateSample(keep, tokens, mask: Uint32Array, temperature, topK, topP, minP) -> Promise<id>:
+// evaluate(keep, tokens) and the masked draw from the last token's logits in one native call
+// (ModelHandle::evaluate_then_sample: -2 when the forward pass finished before maskReady(), -1
+// when the mask allows nothing).
+Napi::Value evaluate_sample(Handle& handle, const Napi::CallbackInfo& info) {
+  pocket::MnnModel& model = handle.idle(info.Env());
+  Batch batch = checked_batch(info, model, "evaluateSample");
+  const Napi::Uint32Array mask = pocket::JsSampler::checked_mask(info, 2, model.width());
+  const pocket::SamplingOptions options = pocket::JsSampler::read_options(info, 3);
+  return handle.evaluate_then_sample(info, mask, options, [batch = std::move(batch)](pocket::MnnModel& worker_model) {
+    worker_model.evaluate(batch.keep, batch.ids);
+    return worker_model.last_logits();
   });
 }
 
@@ -125,6 +150,7 @@ Napi::Object init(Napi::Env env, Napi::Object exports) {
                                                 Handle::method<tokenize>("tokenize"),
                                                 Handle::method<apply_chat_template>("applyChatTemplate"),
                                                 Handle::method<evaluate>("evaluate"),
+                                                Handle::method<evaluate_sample>("evaluateSample"),
                                             });
 }
 

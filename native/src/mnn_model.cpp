@@ -3,14 +3,15 @@
 //   gen_seq_len += 1); its is_prefill argument is ignored. gen_seq_len == 0 selects the prefill
 //   module (any length); otherwise the batch goes to a module kept for its length (length 1: the
 //   decode module; MNN clones one more the first time another length comes).
-// - A module resizes whenever its input length differs from its last call's: ~0.4 s on the pocket
-//   INT4 export (1 thread), 12x a decode step; and each module's first resize adds ~100 MB
-//   resident, whatever the length. So a decode step's batch (a sampled token and the grammar's
-//   forced run after it, up to kMaxStepBatch tokens) is fed token by token to the decode module:
-//   sending it to the prefill module cost a resize at every change of batch length (constrained
-//   decoding ran slower than unconstrained), and a module per length ~100 MB each. Longer batches
-//   (prompts) call generate_init() first, which zeroes gen_seq_len so the prefill module takes
-//   them; with reuse_kv on it keeps the KV cache.
+// - A module resizes at its first call and whenever its input length differs from its last
+//   call's: ~0.4 s on the pocket INT4 export (1 thread), 12x a decode step; and each module's
+//   first resize adds ~100 MB resident, whatever the length. The decode module's first resize is
+//   done at load (a warm-up step), not by the first request's first decode step. A decode step's
+//   batch (a sampled token and the grammar's forced run after it, up to kMaxStepBatch tokens) is
+//   fed token by token to the decode module: sending it to the prefill module cost a resize at
+//   every change of batch length (constrained decoding ran slower than unconstrained), and a
+//   module per length ~100 MB each. Longer batches (prompts) call generate_init() first, which
+//   zeroes gen_seq_len so the prefill module takes them; with reuse_kv on it keeps the KV cache.
 // - reset() forgets the whole cache; eraseHistory(keep, 0) forgets every token from `keep` on.
 //   Both only schedule the removal: MNN applies it during the next forward, which is why
 //   getCurrentHistory() lags one forward, and why we count cached tokens ourselves.
@@ -45,10 +46,13 @@ MnnModel::MnnModel(const std::string& config_path, const Params& params) {
     llm_.reset();
     throw std::runtime_error("MNN could not load the model of " + config_path + " (MNN's reason is in its log above)");
   }
-  // The logits width is only known from a forward pass: probe with token 0, then forget it.
+  // The logits width is only known from a forward pass: probe with token 0 (the prefill module).
   llm_->reset();
   forward({0});
   width_ = static_cast<int32_t>(logits_->getInfo()->dim.back());
+  // Warm-up: one decode step, so the decode module's first resize (the costliest, see the top of
+  // this file) is paid here rather than by the first token of the first request. Then forget both.
+  forward({0});
   llm_->reset();
   cached_ = 0;
   logits_ = nullptr;

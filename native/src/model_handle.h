@@ -95,6 +95,7 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle<Backend>> {
         Wrap::template InstanceMethod<&ModelHandle::sample>("sample"),
         Wrap::template InstanceMethod<&ModelHandle::logits>("logits"),
         Wrap::template InstanceMethod<&ModelHandle::seed>("seed"),
+        Wrap::template InstanceMethod<&ModelHandle::mark_mask_ready>("maskReady"),
         Wrap::template InstanceMethod<&ModelHandle::free>("free"),
     };
     methods.insert(methods.end(), backend_methods.begin(), backend_methods.end());
@@ -129,14 +130,32 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle<Backend>> {
   Model& worker_model() const { return guard_.worker_model(); }
   void work_finished() { guard_.end_work(); }
 
-  // The sampler, for a worker job that samples right after evaluating (seed() waits for idle).
-  JsSampler& sampler() { return sampler_; }
-  // Set on the JS thread once the mask such a job reads is written (release), read by the job
-  // after its evaluation (acquire): the mask is written while the model runs.
+  // One native call per token: runs `evaluate(model)`, which returns the logits row to draw from,
+  // on a worker thread and, on that thread right after it (the logits still in its cache), the
+  // masked draw under `mask`. JS writes the mask while the model runs, then calls maskReady().
+  // Resolves with the id, -1 when the mask allows nothing, or -2 when the evaluation finished
+  // before the mask was ready: nothing is drawn and the caller samples with sample(), so a mask
+  // that is never finished cannot hang the worker. The mask is read in place and must not change
+  // until the promise settles. The caller has checked idle(), the mask (JsSampler::checked_mask)
+  // and the rest of its arguments.
+  template <typename Evaluate>
+  Napi::Value evaluate_then_sample(const Napi::CallbackInfo& info, const Napi::Uint32Array& mask, const SamplingOptions& options, Evaluate evaluate) {
+    set_mask_ready(false);
+    // The reference keeps the mask's memory alive until the worker is done (released on the JS thread).
+    return run_on_worker(info, [evaluate = std::move(evaluate), words = mask.Data(), count = mask.ElementLength(),
+                                keep = Napi::Persistent(mask.As<Napi::Object>()), options, this](Model& model) -> double {
+      const float* logits = evaluate(model);
+      if (!mask_ready()) return -2;
+      return sampler_.sample_now(logits, Backend::width(model), words, count, options);
+    });
+  }
+
+ private:
+  // Set on the JS thread once the mask of evaluate_then_sample is written (release), read by its
+  // job after the evaluation (acquire).
   void set_mask_ready(bool ready) { mask_ready_.store(ready, std::memory_order_release); }
   bool mask_ready() const { return mask_ready_.load(std::memory_order_acquire); }
 
- private:
   template <Method F>
   Napi::Value call(const Napi::CallbackInfo& info) {
     return F(*this, info);
@@ -155,6 +174,13 @@ class ModelHandle : public Napi::ObjectWrap<ModelHandle<Backend>> {
   Napi::Value logits(const Napi::CallbackInfo& info) {
     Model& model = idle(info.Env());
     return copy_logits(info.Env(), Backend::last_logits(model), Backend::width(model));
+  }
+
+  // maskReady(): the mask of the evaluate_then_sample call in flight is written.
+  Napi::Value mark_mask_ready(const Napi::CallbackInfo& info) {
+    live(info.Env());
+    set_mask_ready(true);
+    return info.Env().Undefined();
   }
 
   Napi::Value seed(const Napi::CallbackInfo& info) {

@@ -14,6 +14,15 @@ export interface NativeMnnModel extends NativeContext {
   /** Resolves with the microseconds MNN spent on the worker thread (the rest is the thread hop). */
   evaluate(keep: number, tokens: Int32Array): Promise<number>;
   /**
+   * evaluate(keep, tokens) and, on the same worker thread right after it, sample() from the last
+   * token's logits (one native call per token). The caller writes `mask` while the model runs,
+   * then calls maskReady(); -2 when the forward pass finished first (nothing drawn: call sample()),
+   * -1 when the mask allows nothing. The mask must not change until the promise settles.
+   */
+  evaluateSample(keep: number, tokens: Int32Array, mask: Uint32Array, temperature: number, topK: number, topP: number, minP: number): Promise<number>;
+  /** The mask of the evaluateSample in flight is written. */
+  maskReady(): void;
+  /**
    * Batches MNN's prefill module evaluated since load: those after a reset (keep 0) and those
    * longer than 16 tokens (prompts). Shorter ones are fed token by token to the decode module: the
    * prefill module resizes whenever the batch length changes (native/src/mnn_model.cpp).
