@@ -13,8 +13,12 @@
  * not a subsequence of the grammar's. The permutation is found by a search driven by the grammar
  * itself (it knows the order, through `$ref`, `allOf` and `anyOf` alike): at each object, try the
  * remaining keys in the instance's order, keep the first whose `"key": value` the grammar takes
- * and that leads to an accepted document, back up otherwise. The search has a step and a time
- * budget; when either runs out the rejection stays a real one (never "order" without a proof).
+ * and that leads to an accepted document, back up otherwise. Two searches run, each with its share
+ * of a step and a time budget: the first tries the keys in the instance's own order (it finds the
+ * accepted permutation closest to the instance: a key the grammar wants earlier is moved up, the
+ * rest stays), the second the keys that keep the most others writable first (the grammar's own
+ * order, found where the instance's order leads the first search astray). When both run out the
+ * rejection stays a real one (never "order" without a proof).
  */
 import type { Matcher } from "../../src/mask/index.js";
 import { pythonJsonDumps, PYTHON_SEPARATORS, type LexJson, type LexObject } from "./python-json.js";
@@ -34,16 +38,31 @@ export type OrderVerdict = "order" | "rejected";
 
 /** Whether `value`, refused as written, is accepted with its keys in the grammar's order (see above). */
 export function orderVerdict(matcher: Matcher, value: LexJson, budget = DEFAULT_BUDGET, timeLimitMs = DEFAULT_TIME_LIMIT_MS): OrderVerdict {
-  const search = new OrderSearch(matcher, budget, timeLimitMs);
-  try {
-    const ok = search.emit(value, () => matcher.isComplete());
-    return ok && search.reordered ? "order" : "rejected";
-  } catch (err) {
-    // The search recurses per value; a document too deep for the stack stays a real rejection.
-    if (err instanceof RangeError) return "rejected";
-    throw err;
+  for (const { keyOrder, share } of SEARCHES) {
+    const search = new OrderSearch(matcher, keyOrder, Math.ceil(budget * share), timeLimitMs * share);
+    try {
+      if (search.emit(value, () => matcher.isComplete())) return search.reordered ? "order" : "rejected";
+    } catch (err) {
+      // The search recurses per value; a document too deep for the stack stays a real rejection.
+      if (!(err instanceof RangeError)) throw err;
+    }
   }
+  return "rejected";
 }
+
+/**
+ * Which remaining key an object's search tries first: the instance's next one, or the one that
+ * leaves the most other keys writable (mostPromisingFirst). Each alone has a shape it is lost on:
+ * the instance's order on keys written as additional ones before the declared ones (every placement
+ * of each declared key as an additional one is tried), the score on a late optional key followed by
+ * a chain of required ones (it scores highest, so the optional keys before it are skipped and only
+ * found missing after every order of what follows).
+ */
+type KeyOrder = "instance" | "score";
+const SEARCHES: readonly { keyOrder: KeyOrder; share: number }[] = [
+  { keyOrder: "instance", share: 0.25 },
+  { keyOrder: "score", share: 0.75 },
+];
 
 class OrderSearch {
   /** Whether an accepted permutation moved some key (else the instance's own order was accepted). */
@@ -55,7 +74,7 @@ class OrderSearch {
   /** valueText's memory: per value, per automaton state, the text the grammar took (or undefined). */
   private readonly texts = new Map<LexJson, Map<number, string | undefined>>();
 
-  constructor(private readonly matcher: Matcher, private budget: number, timeLimitMs: number) {
+  constructor(private readonly matcher: Matcher, private readonly keyOrder: KeyOrder, private budget: number, timeLimitMs: number) {
     this.deadline = performance.now() + timeLimitMs;
   }
 
@@ -101,7 +120,8 @@ class OrderSearch {
         return true;
       });
     }
-    for (const key of this.mostPromisingFirst(object, remaining, written.length === 0)) {
+    const candidates = this.keyOrder === "instance" ? remaining : this.mostPromisingFirst(object, remaining, written.length === 0);
+    for (const key of candidates) {
       const prefix = entryPrefix(key, written.length === 0);
       const others = remaining.filter((k) => k !== key);
       if (this.feed(prefix, () => this.emitValue(object.get(key)!, () => this.emitEntries(object, others, [...written, key], rest, failed)))) return true;

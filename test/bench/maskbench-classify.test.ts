@@ -118,6 +118,26 @@ describe("key order", () => {
     expect(orderVerdict(compiled.tokens.matcher(), parseJsonKeepingNumbers(json), 5_000, 60_000)).toBe("order");
   });
 
+  it("required names outside properties, written among pattern keys, are moved up to where the grammar wants them", () => {
+    // Github_hard---o12335: optional declared keys, then required names that only patternProperties
+    // cover, which the grammar writes right after the declared ones; the instance writes pattern
+    // keys between them. Scoring put the last declared key first (a chain of required names follows
+    // it), skipping the others, which were found missing only after every order of the pattern keys.
+    const declared = Array.from({ length: 12 }, (_, i) => `d${String(i).padStart(2, "0")}`);
+    const patterned = Array.from({ length: 12 }, (_, i) => `x:${i}`);
+    const schema = {
+      type: "object",
+      properties: Object.fromEntries(declared.map((k) => [k, { type: "integer" }])),
+      patternProperties: { "^x:[0-9]+$": { type: "integer" }, "^r:[0-9]$": { type: "integer" } },
+      required: ["r:0", "r:1", "r:2"],
+      additionalProperties: false,
+    };
+    const keys = [...declared, "r:0", ...patterned.slice(0, 6), "r:1", "r:2", ...patterned.slice(6)];
+    const json = `{${keys.map((k, i) => `"${k}": ${i}`).join(", ")}}`;
+    const compiled = compileUncached(schema, vocabulary, MASKBENCH_OPTIONS);
+    expect(orderVerdict(compiled.tokens.matcher(), parseJsonKeepingNumbers(json), 20_000, 60_000)).toBe("order");
+  });
+
   it("an optional key before a required one is written first, not found after every order of what follows", () => {
     // Github_hard---o66237: after the optional "editorScheme" only the required "ui" may come, so
     // counting only the keys writable next put "ui" first, and the search went through the orders
