@@ -20,7 +20,7 @@
  *    threads included; load inflates it less), and the medians of those ratios are reported, with
  *    the engine rows evaluated and forward passes per output token, which no load changes.
  *
- * ROUNDS (default 3) repetitions of each batch timing, median reported; THREADS (default "1,2");
+ * ROUNDS (default 5) repetitions of each batch timing, median reported; THREADS (default "1,2");
  * PARTS (default "1,2,3,4") the parts to run (3 needs 1 and 2).
  */
 import { loadavg } from "node:os";
@@ -34,7 +34,7 @@ import { replay, replayCases } from "./support/replay.js";
 import { median } from "./support/stats.js";
 import { fmt, formatTable } from "./support/table.js";
 
-const rounds = Number(process.env.ROUNDS ?? 3);
+const rounds = Number(process.env.ROUNDS ?? 5);
 const wallCases = Number(process.env.WALL_CASES ?? 4);
 const threadCounts = (process.env.THREADS ?? "1,2").split(",").map(Number);
 const parts = new Set((process.env.PARTS ?? "1,2,3,4").split(",").map(Number));
@@ -114,21 +114,36 @@ function perToken(mode: "plain" | "speculative"): number {
 // Part 2.
 const { addon, backendsDir } = loadLlamaAddon();
 const context = Int32Array.from({ length: 300 }, (_, i) => 100 + ((i * 7919) % 60000));
-/** Median wall and process CPU time (the engine's threads included: llama.cpp's idle threads spin, so with 2 threads it overstates) of one pass of `size` tokens, ms. */
-const batchCost = async (model: NativeLlamaModel, size: number): Promise<{ wall: number; cpu: number }> => {
-  const times: number[] = [];
-  const cpus: number[] = [];
-  for (let r = 0; r < rounds; r++) {
+/**
+ * Median wall and process CPU time (the engine's threads included: llama.cpp's idle threads spin,
+ * so with 2 threads it overstates) of one pass of 1..9 tokens, ms. Every size is run once unmeasured
+ * first (ggml sizes its compute buffers for a batch shape on first use), then the sizes take turns
+ * round by round, in reverse order every other round, so a slow spell of a shared machine falls on
+ * all sizes alike instead of on the one measured at that moment.
+ */
+const batchCosts = async (model: NativeLlamaModel): Promise<{ wall: number[]; cpu: number[] }> => {
+  const sizes = Array.from({ length: 9 }, (_, i) => i + 1);
+  const times = sizes.map(() => [] as number[]);
+  const cpus = sizes.map(() => [] as number[]);
+  const pass = async (size: number): Promise<{ wall: number; cpu: number }> => {
     model.truncate(context.length);
     const batch = Int32Array.from({ length: size }, (_, i) => 200 + i * 31);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await model.decode(batch, size);
-    times.push(performance.now() - t0);
+    const wall = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
-    cpus.push((cpu.user + cpu.system) / 1000);
+    return { wall, cpu: (cpu.user + cpu.system) / 1000 };
+  };
+  for (const size of sizes) await pass(size);
+  for (let r = 0; r < rounds; r++) {
+    for (const size of r % 2 === 0 ? sizes : [...sizes].reverse()) {
+      const { wall, cpu } = await pass(size);
+      times[size - 1]!.push(wall);
+      cpus[size - 1]!.push(cpu);
+    }
   }
-  return { wall: median(times), cpu: median(cpus) };
+  return { wall: times.map(median), cpu: cpus.map(median) };
 };
 /** Per quantization and thread count: the loaded model and the wall and CPU cost of a pass of 1..9 tokens. */
 const measured = new Map<string, { model: NativeLlamaModel; costs: number[]; cpuCosts: number[] }>();
@@ -139,13 +154,7 @@ if (parts.has(2) || parts.has(3)) {
     for (const threads of threadCounts) {
       const model = await addon.loadModel(modelPath, { backendsDir, contextLength: 1024, threads });
       await model.decode(context);
-      const costs: number[] = [];
-      const cpuCosts: number[] = [];
-      for (let size = 1; size <= 9; size++) {
-        const { wall: w, cpu } = await batchCost(model, size);
-        costs.push(w);
-        cpuCosts.push(cpu);
-      }
+      const { wall: costs, cpu: cpuCosts } = await batchCosts(model);
       measured.set(key(name, threads), { model, costs, cpuCosts });
     }
   }
