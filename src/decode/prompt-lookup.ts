@@ -26,22 +26,20 @@ export class PromptLookup {
 
   constructor(promptIds: readonly number[]) {
     this.corpus = [];
-    this.append(promptIds);
+    for (const id of promptIds) this.add(id);
     this.promptLength = promptIds.length;
   }
 
   /** Makes later lookups search the confirmed `output` too (it only ever grows). */
   catchUp(output: readonly number[]): void {
-    this.append(output.slice(this.corpus.length - this.promptLength));
+    for (let i = this.corpus.length - this.promptLength; i < output.length; i++) this.add(output[i]!);
   }
 
-  private append(ids: readonly number[]): void {
-    for (const id of ids) {
-      let list = this.positions.get(id);
-      if (!list) this.positions.set(id, (list = []));
-      list.push(this.corpus.length);
-      this.corpus.push(id);
-    }
+  private add(id: number): void {
+    let list = this.positions.get(id);
+    if (!list) this.positions.set(id, (list = []));
+    list.push(this.corpus.length);
+    this.corpus.push(id);
   }
 
   /**

@@ -177,9 +177,11 @@ const MAX_PAUSE_LEVEL = 8;
  * half a forward pass (llama.cpp on CPU; more on a small model, whose output layer dominates), and
  * saves a pass only when confirmed, so guesses pay only while more than about half of them are
  * confirmed. The gate keeps a fading record of verified and confirmed guesses; while the confirmed
- * share is below half, each verification pauses guessing for twice as many opportunities as the
+ * share is below half, each rejected guess pauses guessing for twice as many opportunities as the
  * last (1, 3, 7, ... up to 255), so a model that seldom writes the guess (random weights) verifies
- * almost none. Decisions depend on confirmations only, never on timings, so a run is repeatable.
+ * almost none; a confirmed one lets the next opportunity through (copying comes in runs), without
+ * shortening the next pause. Decisions depend on confirmations only, never on timings, so a run
+ * is repeatable.
  */
 export class DraftGate {
   private guessed = PRIOR_GUESSES;
@@ -203,10 +205,7 @@ export class DraftGate {
       this.pause = 0;
       return;
     }
-    if (confirmed) {
-      this.pause = 0;
-      return;
-    }
+    if (confirmed) return; // open: a confirmed guess was verified, so no pause is running
     this.level = Math.min(this.level + 1, MAX_PAUSE_LEVEL);
     this.pause = 2 ** this.level - 1;
   }
