@@ -7,7 +7,8 @@
  * values replayed by the scripted engine), where drafts are mostly confirmed and the forward
  * passes drop. With sampling, every output token is still one draw from its own row in output
  * order, so the same seed gives the same tokens (on the tiny model, whose batched and one-token
- * logits agree bit for bit): the distribution is preserved draw for draw.
+ * logits agree bit for bit): the distribution is preserved draw for draw. Also: the gates that
+ * stop drafting guesses a model seldom confirms, and their record kept across an extractor's documents.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +16,7 @@ import { replay, replayCases } from "../../bench/support/replay.js";
 import { ensureGgufFixture } from "../../fixtures/gguf/index.js";
 import { compileGrammar } from "../../src/mask/index.js";
 import { generate, type GenerateOptions } from "../../src/decode/index.js";
+import { createExtractor, type Extractor } from "../../src/index.js";
 import { DraftGate, DraftLength, DraftRecord } from "../../src/decode/speculative.js";
 import type { Engine, EngineSession, SamplingOptions } from "../../src/engines/engine.js";
 import { createLlamaEngine } from "../../src/engines/llama/index.js";
@@ -336,5 +338,22 @@ describe("draft record (kept across generations with one model)", () => {
     const carried = await draftedOver(60, () => shared);
     expect(fresh).toBeGreaterThan(60);
     expect(carried).toBeLessThan(fresh / 2);
+  }, 120_000);
+
+  it("an extractor keeps one record across its documents (compared with a new extractor per document)", async () => {
+    const schema = { type: "object", properties: { name: { type: "string", maxLength: 12 }, qty: { type: "integer", minimum: 0, maximum: 500 } }, required: ["name", "qty"], additionalProperties: false };
+    const documents = Array.from({ length: 30 }, (_, i) => `order A-${1000 + i}: ${i % 7} boxes for Ada Lovelace, London`);
+    const draftedBy = async (extractorFor: () => Promise<Extractor>): Promise<number> => {
+      let drafted = 0;
+      for (const text of documents) drafted += (await (await extractorFor()).extract(schema, text, { speculative: true, maxTokens: 40 })).stats.tokensDrafted;
+      return drafted;
+    };
+    const engine = (): RandomEngine => new RandomEngine({ vocabulary, seed: 5, eosProbability: 0.3 });
+    const freshEngine = engine();
+    const perDocument = await draftedBy(() => createExtractor({ engine: freshEngine }));
+    const one = await createExtractor({ engine: engine() });
+    const shared = await draftedBy(async () => one);
+    expect(perDocument).toBeGreaterThan(30);
+    expect(shared).toBeLessThan(perDocument / 2);
   }, 120_000);
 });
