@@ -14,7 +14,8 @@
  *    WALL_CASES (default 4) cases of each language.
  *
  * 4. MEASURED, the cost on random weights, where few drafts are confirmed: the tiny GGUF
- *    extracting the grounding cases, speculative vs plain. Each case runs both ways back to back
+ *    extracting the grounding cases, speculative vs plain, each round's speculative runs sharing
+ *    one acceptance record as an extractor's documents do. Each case runs both ways back to back
  *    (the order alternating from case to case and round to round); each of RW_ROUNDS (default 7)
  *    rounds gives a ratio speculative / plain of wall time and of process CPU time (the engine's
  *    threads included; load inflates it less), and the medians of those ratios are reported, with
@@ -26,6 +27,7 @@
 import { loadavg } from "node:os";
 import { ensureGgufFixture } from "../fixtures/gguf/index.js";
 import type { EngineSession } from "../src/engines/engine.js";
+import { DraftRecord } from "../src/decode/index.js";
 import { createLlamaEngine } from "../src/engines/llama/index.js";
 import { loadLlamaAddon, type NativeLlamaModel } from "../src/engines/llama/addon.js";
 import { ScriptedEngine } from "../src/engines/testing/scripted-engine.js";
@@ -212,13 +214,14 @@ if (parts.has(4)) {
   const counts = { plain: { rows: 0, passes: 0, tokens: 0 }, speculative: { rows: 0, passes: 0, tokens: 0, drafted: 0, accepted: 0 } };
   for (let round = 0; round < rwRounds; round++) {
     const spent = { plain: { wall: 0, cpu: 0 }, speculative: { wall: 0, cpu: 0 } };
+    const draftRecord = new DraftRecord();
     for (const [i, c] of cases.entries()) {
       for (const mode of (round + i) % 2 === 0 ? modes : ([...modes].reverse() as typeof modes[number][])) {
         const batches: number[] = [];
         const engine = { ...tiny, vocabulary, name: tiny.name, dispose: () => tiny.dispose(), createSession: async () => recording(await tiny.createSession(), batches) };
         const cpu0 = process.cpuUsage();
         const t0 = performance.now();
-        const r = await replay(c, vocabulary, { maxTokens: 120, speculative: mode === "speculative" }, engine);
+        const r = await replay(c, vocabulary, { maxTokens: 120, speculative: mode === "speculative", draftRecord }, engine);
         spent[mode].wall += performance.now() - t0;
         const cpu = process.cpuUsage(cpu0);
         spent[mode].cpu += (cpu.user + cpu.system) / 1000;

@@ -6,7 +6,7 @@
  * so verifying it by sampling the target's row keeps the target's distribution (generate.ts).
  */
 import type { Engine, EngineSession } from "../engines/index.js";
-import type { Drafter } from "./speculative.js";
+import type { DraftGate, Drafter, Proposal } from "./speculative.js";
 
 export class DraftModel implements Drafter {
   private session: EngineSession | undefined;
@@ -16,9 +16,12 @@ export class DraftModel implements Drafter {
   constructor(
     private readonly engine: Engine,
     private readonly promptIds: readonly number[],
+    private readonly gate: DraftGate,
   ) {}
 
-  async propose(context: readonly number[], _limit: number, mask: () => Uint32Array): Promise<number[]> {
+  async propose(context: readonly number[], _limit: number, mask: () => Uint32Array): Promise<Proposal | undefined> {
+    // Asked before the draft pass: a paused gate costs the draft model nothing.
+    if (!this.gate.open()) return undefined;
     const session = await this.open();
     let common = 0;
     while (common < this.fed.length && common < context.length && this.fed[common] === context[common]) common++;
@@ -31,7 +34,7 @@ export class DraftModel implements Drafter {
       await session.feed(fresh);
       this.fed.push(...fresh);
     }
-    return [await session.sample(mask())];
+    return { ids: [await session.sample(mask())], gate: this.gate };
   }
 
   async close(): Promise<void> {

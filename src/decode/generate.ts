@@ -22,7 +22,7 @@ import type { Vocabulary } from "../tokens/index.js";
 import { hasBit } from "../util/index.js";
 import { DraftModel } from "./draft-model.js";
 import { PromptLookup } from "./prompt-lookup.js";
-import { buildDraft, type DraftContext, type DraftEntry, DraftGate, DraftLength, type Drafter, type SpeculativeOptions } from "./speculative.js";
+import { buildDraft, type DraftContext, type DraftEntry, type DraftGate, DraftLength, type Drafter, DraftRecord, type SpeculativeOptions } from "./speculative.js";
 
 /** Options of one generation: token budget, forced runs, sampling, speculative decoding, abort signal. */
 export interface GenerateOptions {
@@ -38,6 +38,11 @@ export interface GenerateOptions {
    * either way. Default false (one token per forward pass) until its gain on CPU is positive.
    */
   readonly speculative?: boolean | SpeculativeOptions;
+  /**
+   * How often this model confirmed each kind of draft in earlier generations (the Extractor keeps
+   * one per engine), so drafting starts where the last generation left it; default a fresh record.
+   */
+  readonly draftRecord?: DraftRecord;
 }
 
 /**
@@ -169,7 +174,7 @@ export async function generate(
     return true;
   };
 
-  const speculation = speculationFor(session, options.speculative, promptIds, matcher, grammar.vocabulary);
+  const speculation = speculationFor(session, options, promptIds, matcher, grammar.vocabulary);
   const draftContext: DraftContext = {
     matcher,
     eosIds,
@@ -337,7 +342,7 @@ interface Speculation {
  */
 function speculationFor(
   session: EngineSession,
-  option: GenerateOptions["speculative"],
+  { speculative: option, draftRecord: record = new DraftRecord() }: GenerateOptions,
   promptIds: readonly number[],
   matcher: Matcher,
   vocabulary: Vocabulary,
@@ -347,9 +352,9 @@ function speculationFor(
   const maxDraft = settings.maxDraft ?? DEFAULT_MAX_DRAFT;
   if (!(Number.isInteger(maxDraft) && maxDraft >= 1)) throw new PocketExtractError("OPTION_INVALID", `speculative.maxDraft must be a positive integer, got ${maxDraft}`);
   const lookup = settings.promptLookup === false ? undefined : new PromptLookup(promptIds);
-  const draftModel = settings.draftModel ? new DraftModel(settings.draftModel, promptIds) : undefined;
-  const heldBack = settings.heldBack === false ? undefined : heldBackDrafter(matcher, vocabulary);
-  const drafters = [heldBack, lookup, draftModel].filter((d): d is Drafter => d !== undefined);
+  const draftModel = settings.draftModel ? new DraftModel(settings.draftModel, promptIds, record.draftModel) : undefined;
+  const heldBack = settings.heldBack === false ? undefined : heldBackDrafter(matcher, vocabulary, record.heldBack);
+  const drafters = [heldBack, lookup && lookupDrafter(lookup, record.promptLookup), draftModel].filter((d): d is Drafter => d !== undefined);
   return drafters.length > 0 ? { drafters, lookup, draftModel, length: new DraftLength(maxDraft) } : undefined;
 }
 
@@ -362,20 +367,33 @@ const DEFAULT_MAX_DRAFT = 8;
  * merges it with the opening of a string, array or object (`":"`, `":["`), that is the guess: the
  * tokenizer's split of what most values look like.
  */
-function heldBackDrafter(matcher: Matcher, vocabulary: Vocabulary): Drafter {
+function heldBackDrafter(matcher: Matcher, vocabulary: Vocabulary, gate: DraftGate): Drafter {
   const merges = new Map<number, readonly number[]>();
-  const gate = new DraftGate();
   return {
     paced: false,
-    gate,
     propose: (_context, _limit, mask) => {
       const id = matcher.forced().heldBack;
-      if (id === undefined || !gate.open()) return [];
+      if (id === undefined || !gate.open()) return undefined;
       let candidates = merges.get(id);
       if (!candidates) merges.set(id, (candidates = openingMerges(vocabulary, id)));
       const allowed = candidates.length > 0 ? mask() : undefined;
       const merged = candidates.find((m) => hasBit(allowed!, m));
-      return [merged ?? id];
+      return { ids: [merged ?? id], gate };
+    },
+  };
+}
+
+/**
+ * Prompt lookup as a drafter, gated by the length of the match its guess continues: an opportunity
+ * is a lookup that finds a match (a lookup costs microseconds, a verified guess a row).
+ */
+function lookupDrafter(lookup: PromptLookup, gates: readonly DraftGate[]): Drafter {
+  return {
+    propose: (context, limit) => {
+      const match = lookup.propose(context, limit);
+      if (!match) return undefined;
+      const gate = gates[match.length - 1]!;
+      return gate.open() ? { ids: match.following, gate } : undefined;
     },
   };
 }

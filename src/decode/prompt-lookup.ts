@@ -6,9 +6,15 @@
  */
 
 /** Longest suffix of the context that is looked up (in tokens). */
-const MAX_NGRAM = 4;
+export const MAX_NGRAM = 4;
 /** Occurrences of the last token examined per lookup, latest first. */
 const MAX_CANDIDATES = 64;
+
+/** The tokens that followed a match of the context's end, and the match's length in tokens. */
+export interface LookupMatch {
+  readonly following: number[];
+  readonly length: number;
+}
 
 export class PromptLookup {
   /** Prompt tokens, then output tokens as they are confirmed. */
@@ -20,34 +26,32 @@ export class PromptLookup {
 
   constructor(promptIds: readonly number[]) {
     this.corpus = [];
-    this.append(promptIds);
+    for (const id of promptIds) this.add(id);
     this.promptLength = promptIds.length;
   }
 
   /** Makes later lookups search the confirmed `output` too (it only ever grows). */
   catchUp(output: readonly number[]): void {
-    this.append(output.slice(this.corpus.length - this.promptLength));
+    for (let i = this.corpus.length - this.promptLength; i < output.length; i++) this.add(output[i]!);
   }
 
-  private append(ids: readonly number[]): void {
-    for (const id of ids) {
-      let list = this.positions.get(id);
-      if (!list) this.positions.set(id, (list = []));
-      list.push(this.corpus.length);
-      this.corpus.push(id);
-    }
+  private add(id: number): void {
+    let list = this.positions.get(id);
+    if (!list) this.positions.set(id, (list = []));
+    list.push(this.corpus.length);
+    this.corpus.push(id);
   }
 
   /**
    * Up to `limit` tokens that followed the best earlier match of the end of `context` (the output
    * so far plus tokens not yet confirmed, the corpus's own tail excluded): the longest match up to
-   * MAX_NGRAM tokens, the latest on ties. Empty when the last token never occurred before.
+   * MAX_NGRAM tokens, the latest on ties. Undefined when the last token never occurred before.
    */
-  propose(context: readonly number[], limit: number): number[] {
-    if (context.length === 0 || limit <= 0) return [];
+  propose(context: readonly number[], limit: number): LookupMatch | undefined {
+    if (context.length === 0 || limit <= 0) return undefined;
     const last = context[context.length - 1]!;
     const list = this.positions.get(last);
-    if (!list) return [];
+    if (!list) return undefined;
     let bestAt = -1;
     let bestLength = 0;
     for (let c = list.length - 1, seen = 0; c >= 0 && seen < MAX_CANDIDATES; c--, seen++) {
@@ -62,7 +66,7 @@ export class PromptLookup {
         if (length === MAX_NGRAM) break;
       }
     }
-    if (bestAt < 0) return [];
-    return this.corpus.slice(bestAt + 1, Math.min(this.corpus.length, bestAt + 1 + limit));
+    if (bestAt < 0) return undefined;
+    return { following: this.corpus.slice(bestAt + 1, Math.min(this.corpus.length, bestAt + 1 + limit)), length: bestLength };
   }
 }

@@ -7,6 +7,7 @@
  */
 import type { Engine } from "../engines/index.js";
 import type { Matcher } from "../mask/index.js";
+import { MAX_NGRAM } from "./prompt-lookup.js";
 
 /**
  * Which drafts speculative decoding tries (prompt lookup, held-back forced tokens, a draft model) and
@@ -27,24 +28,29 @@ export interface SpeculativeOptions {
   readonly maxDraft?: number;
 }
 
+/**
+ * A drafter's guess of the next tokens, and the gate of guesses of its kind, which the decode loop
+ * tells whether each verified guess was confirmed.
+ */
+export interface Proposal {
+  readonly ids: readonly number[];
+  readonly gate: DraftGate;
+}
+
 /** Guesses what follows a context; asked again after each forced run. */
 export interface Drafter {
   /**
    * Up to `limit` guesses of the tokens after `context` (confirmed output, then tokens drafted
-   * this round); [] when it has none. `mask` gives the grammar's mask after `context`.
+   * this round); undefined when it has none or their gate is closed (asked before any costly
+   * work). `mask` gives the grammar's mask after `context`.
    */
-  propose(context: readonly number[], limit: number, mask: () => Uint32Array): number[] | Promise<number[]>;
+  propose(context: readonly number[], limit: number, mask: () => Uint32Array): Proposal | undefined | Promise<Proposal | undefined>;
   /**
    * False for guesses the grammar all but dictates (a held-back forced token): whether the model
    * confirms them says nothing of how far to trust the other drafters, so they leave the draft
    * length alone. Default true.
    */
   readonly paced?: boolean;
-  /**
-   * The gate of an unpaced drafter's guesses: the drafter asks it before guessing, and the decode
-   * loop records there whether each verified guess was confirmed.
-   */
-  readonly gate?: DraftGate;
 }
 
 /** One drafted token: guessed (verified by sampling its row) or forced by the grammar. */
@@ -53,7 +59,7 @@ export interface DraftEntry {
   readonly forced: boolean;
   /** A guess whose verification counts for the draft length (its drafter's `paced`). */
   readonly paced?: boolean;
-  /** The gate that records this guess's verification (its drafter's `gate`). */
+  /** The gate that records this guess's verification (its proposal's); none when forced. */
   readonly gate?: DraftGate;
 }
 
@@ -87,13 +93,12 @@ export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[]
   const entries: DraftEntry[] = [];
   const context = [...ctx.output];
   let guessed = 0;
-  let proposal: number[] = [];
+  let proposal: Proposal | undefined;
   let paced = true;
-  let gate: DraftGate | undefined;
   let next = 0;
   while (guessed < limit) {
-    if (next >= proposal.length) {
-      proposal = [];
+    if (proposal === undefined || next >= proposal.ids.length) {
+      proposal = undefined;
       next = 0;
       for (const drafter of drafters) {
         proposal = await drafter.propose(context, limit - guessed, () => {
@@ -101,12 +106,12 @@ export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[]
           return scratch;
         });
         paced = drafter.paced ?? true;
-        gate = drafter.gate;
-        if (proposal.length > 0) break;
+        if (proposal && proposal.ids.length > 0) break;
       }
-      if (proposal.length === 0) break;
+      if (!proposal || proposal.ids.length === 0) break;
     }
-    const id = proposal[next++]!;
+    const { ids, gate } = proposal;
+    const id = ids[next++]!;
     if (ctx.eosIds.includes(id) || !matcher.accept(id)) break;
     if (!ctx.fits(entries.length)) {
       matcher.rollback(1);
@@ -125,7 +130,7 @@ export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[]
       forcedAny = true;
     }
     // Forced text seldom continues the document where the guess came from: look up again.
-    if (forcedAny) next = proposal.length;
+    if (forcedAny) next = ids.length;
     if (matcher.isClosed()) break;
     // After a grammar guess (a key's `":"`) the context is the schema's, not the document's: a
     // lookup there finds the same punctuation elsewhere and guesses what followed it. The value's
@@ -138,37 +143,23 @@ export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[]
 
 /**
  * Draft length that follows acceptance: longer after fully confirmed drafts, cut to just past the
- * confirmed part otherwise, and after drafts the model rejects outright, drafting pauses for a
- * number of steps that doubles with each such failure in a row (up to 63), so a model that never
- * follows the drafts (random weights) pays for almost no wasted verification.
+ * confirmed part otherwise. Whether to draft at all is each drafter's gate's call (DraftGate).
  */
 export class DraftLength {
   private limit: number;
-  private failures = 0;
-  private pause = 0;
 
   constructor(private readonly max: number) {
     this.limit = Math.min(4, max);
   }
 
-  /** Guessed tokens to draft at this step; 0 = decode plainly. */
+  /** Most guessed tokens to draft at this step. */
   next(): number {
-    if (this.pause > 0) {
-      this.pause--;
-      return 0;
-    }
     return this.limit;
   }
 
   /** Records a verification: `guessed` draft tokens, of which the first `accepted` were confirmed. */
   record(guessed: number, accepted: number): void {
     this.limit = accepted === guessed ? Math.min(this.max, this.limit + 2) : Math.max(1, accepted + 1);
-    if (accepted > 0) {
-      this.failures = 0;
-      return;
-    }
-    this.failures++;
-    this.pause = 2 ** Math.min(this.failures - 1, 6) - 1;
   }
 }
 
@@ -182,13 +173,15 @@ const PRIOR_GUESSES = 2;
 const MAX_PAUSE_LEVEL = 8;
 
 /**
- * Whether an unpaced drafter's guesses are worth verifying. A guess adds a row to its
- * verification, about half a forward pass (llama.cpp on CPU; more on a small model, whose output
- * layer dominates), so guesses pay only while more than about half of them are confirmed. The
- * gate keeps a fading record of verified and confirmed guesses; while the confirmed share is
- * below half, each verification pauses guessing for twice as many opportunities as the last (1,
- * 3, 7, ... up to 255), so a model that seldom writes the guess (random weights) verifies almost
- * none. Decisions depend on confirmations only, never on timings, so a run is repeatable.
+ * Whether a drafter's guesses are worth verifying. A guess adds a row to its verification, about
+ * half a forward pass (llama.cpp on CPU; more on a small model, whose output layer dominates), and
+ * saves a pass only when confirmed, so guesses pay only while more than about half of them are
+ * confirmed. The gate keeps a fading record of verified and confirmed guesses; while the confirmed
+ * share is below half, each rejected guess pauses guessing for twice as many opportunities as the
+ * last (1, 3, 7, ... up to 255), so a model that seldom writes the guess (random weights) verifies
+ * almost none; a confirmed one lets the next opportunity through (copying comes in runs), without
+ * shortening the next pause. Decisions depend on confirmations only, never on timings, so a run
+ * is repeatable.
  */
 export class DraftGate {
   private guessed = PRIOR_GUESSES;
@@ -212,7 +205,24 @@ export class DraftGate {
       this.pause = 0;
       return;
     }
+    if (confirmed) return; // open: a confirmed guess was verified, so no pause is running
     this.level = Math.min(this.level + 1, MAX_PAUSE_LEVEL);
     this.pause = 2 ** this.level - 1;
   }
+}
+
+/**
+ * The gates of each kind of guess, kept from one generation to the next with the same model (the
+ * extractor keeps one per engine): how often a model confirms a kind of guess is the model's
+ * trait, so a model that never copies the document learns it once, not at every document.
+ */
+export class DraftRecord {
+  readonly heldBack = new DraftGate();
+  /**
+   * Prompt lookup's, one per length of the match the guess continues (1..MAX_NGRAM tokens): a
+   * longer match is stronger evidence, and models differ in which lengths they follow (one that
+   * loops on its own output confirms long matches of it, not the document's one-token matches).
+   */
+  readonly promptLookup: readonly DraftGate[] = Array.from({ length: MAX_NGRAM }, () => new DraftGate());
+  readonly draftModel = new DraftGate();
 }

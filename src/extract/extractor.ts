@@ -6,7 +6,7 @@
  * allow and the result is not ok: retry.ts) and owns no stage itself.
  */
 import { compileGrammar, type CompiledGrammar, type GrammarCacheDir } from "../mask/index.js";
-import { DEFAULT_MAX_TOKENS, generate } from "../decode/index.js";
+import { DEFAULT_MAX_TOKENS, DraftRecord, generate } from "../decode/index.js";
 import type { Engine, SamplingOptions } from "../engines/index.js";
 import { PocketExtractError } from "../errors.js";
 import { buildPrompt } from "../prompt/index.js";
@@ -57,6 +57,8 @@ interface StreamWatch {
  */
 export class Extractor {
   private disposed = false;
+  /** How often this engine's model confirmed speculative drafts, kept across documents. */
+  private readonly draftRecord = new DraftRecord();
   private lend: LendExtractor | undefined;
 
   constructor(
@@ -183,7 +185,7 @@ export class Extractor {
       const session = await this.engine.createSession({ sampling: ask.sampling, signal: o.signal });
       let generated;
       try {
-        generated = await generate(session, compiled.tokens, promptIds, { maxTokens, signal: o.signal, onProgress, speculative: o.speculative });
+        generated = await generate(session, compiled.tokens, promptIds, { maxTokens, signal: o.signal, onProgress, speculative: o.speculative, draftRecord: this.draftRecord });
       } finally {
         await session.close();
       }

@@ -7,7 +7,8 @@
  * values replayed by the scripted engine), where drafts are mostly confirmed and the forward
  * passes drop. With sampling, every output token is still one draw from its own row in output
  * order, so the same seed gives the same tokens (on the tiny model, whose batched and one-token
- * logits agree bit for bit): the distribution is preserved draw for draw.
+ * logits agree bit for bit): the distribution is preserved draw for draw. Also: the gates that
+ * stop drafting guesses a model seldom confirms, and their record kept across an extractor's documents.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +16,8 @@ import { replay, replayCases } from "../../bench/support/replay.js";
 import { ensureGgufFixture } from "../../fixtures/gguf/index.js";
 import { compileGrammar } from "../../src/mask/index.js";
 import { generate, type GenerateOptions } from "../../src/decode/index.js";
-import { DraftGate, DraftLength } from "../../src/decode/speculative.js";
+import { createExtractor, type Extractor } from "../../src/index.js";
+import { DraftGate, DraftLength, DraftRecord } from "../../src/decode/speculative.js";
 import type { Engine, EngineSession, SamplingOptions } from "../../src/engines/engine.js";
 import { createLlamaEngine } from "../../src/engines/llama/index.js";
 import { RandomEngine } from "../../src/engines/testing/random-engine.js";
@@ -252,19 +254,6 @@ describe("speculative decoding on real extraction outputs (grounding set gold va
 });
 
 describe("draft length", () => {
-  it("drafts the model rejects outright pause drafting for doubling numbers of steps (at most 1 step in 64 drafts)", () => {
-    const length = new DraftLength(8);
-    let drafts = 0;
-    for (let step = 0; step < 2000; step++) {
-      const n = length.next();
-      if (n > 0) {
-        drafts++;
-        length.record(n, 0);
-      }
-    }
-    expect(drafts).toBeLessThanOrEqual(2000 / 64 + 7);
-  });
-
   it("grows to the maximum while drafts are confirmed, and falls to just past the confirmed part", () => {
     const length = new DraftLength(8);
     for (let i = 0; i < 5; i++) length.record(length.next(), length.next());
@@ -293,6 +282,19 @@ describe("draft gate (the held-back guess)", () => {
     expect(verified).toBeGreaterThan(8); // it keeps probing
   });
 
+  it("a guess the model never confirms is verified at doubling intervals: 1, 3, 7, ... then once per 256 opportunities", () => {
+    // 8 verifications before the longest pause (510 opportunities), then one per 256.
+    expect(run(2000, () => false)).toBe(8 + Math.ceil((2000 - 510) / 256));
+  });
+
+  it("a confirmed guess lets the next opportunity through even while the share is low: a run of copying is followed", () => {
+    const gate = new DraftGate();
+    for (let i = 0; i < 6; i++) gate.record(false);
+    while (!gate.open());
+    gate.record(true);
+    expect(gate.open()).toBe(true);
+  });
+
   it("a guess the model usually confirms is verified at nearly every opportunity", () => {
     // 4 of every 5 confirmed.
     expect(run(2000, (i) => i % 5 !== 4)).toBeGreaterThan(1990);
@@ -309,3 +311,49 @@ describe("draft gate (the held-back guess)", () => {
   });
 });
 
+describe("draft record (kept across generations with one model)", () => {
+  /** Guesses drafted over `documents` random-schema documents decoded by a random-choice engine, whose guesses are rarely confirmed. */
+  const draftedOver = async (documents: number, record: () => DraftRecord | undefined): Promise<number> => {
+    const engine = new RandomEngine({ vocabulary, seed: 7, eosProbability: 0.3 });
+    const cases = fc.sample(caseArb, { seed: 11, numRuns: documents });
+    let drafted = 0;
+    for (const c of cases) {
+      const grammar = compileGrammar(c.schema, vocabulary).tokens;
+      const promptIds = vocabulary.encode(buildPrompt({ jsonSchema: c.schema, text: c.document, language: "en" }).full);
+      const session = await engine.createSession({ sampling: c.sampling });
+      try {
+        drafted += (await generate(session, grammar, promptIds, { maxTokens: c.maxTokens, speculative: { maxDraft: c.maxDraft }, draftRecord: record() })).stats.tokensDrafted;
+      } catch {
+        // A case whose budget is below its schema's minimum drafts nothing either way.
+      } finally {
+        await session.close();
+      }
+    }
+    return drafted;
+  };
+
+  it("a model that seldom confirms the guesses drafts far less once the record carries over from document to document", async () => {
+    const shared = new DraftRecord();
+    const fresh = await draftedOver(60, () => undefined);
+    const carried = await draftedOver(60, () => shared);
+    expect(fresh).toBeGreaterThan(60);
+    expect(carried).toBeLessThan(fresh / 2);
+  }, 120_000);
+
+  it("an extractor keeps one record across its documents (compared with a new extractor per document)", async () => {
+    const schema = { type: "object", properties: { name: { type: "string", maxLength: 12 }, qty: { type: "integer", minimum: 0, maximum: 500 } }, required: ["name", "qty"], additionalProperties: false };
+    const documents = Array.from({ length: 30 }, (_, i) => `order A-${1000 + i}: ${i % 7} boxes for Ada Lovelace, London`);
+    const draftedBy = async (extractorFor: () => Promise<Extractor>): Promise<number> => {
+      let drafted = 0;
+      for (const text of documents) drafted += (await (await extractorFor()).extract(schema, text, { speculative: true, maxTokens: 40 })).stats.tokensDrafted;
+      return drafted;
+    };
+    const engine = (): RandomEngine => new RandomEngine({ vocabulary, seed: 5, eosProbability: 0.3 });
+    const freshEngine = engine();
+    const perDocument = await draftedBy(() => createExtractor({ engine: freshEngine }));
+    const one = await createExtractor({ engine: engine() });
+    const shared = await draftedBy(async () => one);
+    expect(perDocument).toBeGreaterThan(30);
+    expect(shared).toBeLessThan(perDocument / 2);
+  }, 120_000);
+});
