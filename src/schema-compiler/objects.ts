@@ -19,6 +19,7 @@ import { readDependencies, type Dependencies } from "./dependencies.js";
 import { cat, union } from "./format.js";
 import { patternsDisjoint } from "./pattern-overlap.js";
 import { checkPattern, testPattern } from "./patterns.js";
+import { anyOrderBody, orderIsFree } from "./any-order.js";
 import { OVER_BUDGET, presenceBody, type Member, type PresenceRules } from "./presence.js";
 
 const PROTO = "__proto__";
@@ -173,10 +174,13 @@ function membersBody(ctx: CompileContext, node: SchemaNode, members: Member[], e
   const required = writable.filter((m) => m.required).length;
   const countsFree = rules.minProperties <= required && rules.maxProperties >= (extra === null ? writable.length : Infinity);
   const plain = !hasDependencies && (countsFree || required === writable.length);
-  const body = plain ? undefined : presenceBody(ctx, members, extra, rules);
+  const anyOrder = ctx.options.propertyOrder === "any" && orderIsFree(writable.length, extra) ? anyOrderBody(ctx, members, extra, rules) : OVER_BUDGET;
+  const unordered = anyOrder !== OVER_BUDGET;
+  const body = unordered ? anyOrder : plain ? undefined : presenceBody(ctx, members, extra, rules);
   const exact = body !== OVER_BUDGET;
+  const over = unordered ? "presence rules over the set of keys written" : "presence rules over the fixed property order";
   for (const [keyword, entriesExact] of rules.keywords) {
-    ctx.report.verdict(node.raw, keyword, exact && entriesExact, exact ? (entriesExact ? "presence rules over the fixed property order" : "only name lists and name-only schemas are enforced; the rest is checked after decoding") : PRESENCE_OVER_BUDGET, pointer);
+    ctx.report.verdict(node.raw, keyword, exact && entriesExact, exact ? (entriesExact ? over : "only name lists and name-only schemas are enforced; the rest is checked after decoding") : PRESENCE_OVER_BUDGET, pointer);
   }
   if (body === undefined || body === OVER_BUDGET) {
     return objectBody(ctx, node, writable, extra, rules.minProperties, rules.maxProperties);

@@ -1,0 +1,113 @@
+/**
+ * An object's members in any order (CompileOptions.propertyOrder "any"). The state after some
+ * entries is the set of declared names written so far and how many entries were written (capped
+ * where the count bounds no longer tell counts apart, as in presence.ts); from it the grammar
+ * may write any declared name not in the set, an additional entry (patternProperties /
+ * additionalProperties, which leave the set as it is), or close the object when the set meets
+ * the presence rules: every required name written, each written name's dependencies written
+ * (dependentRequired, `dependencies`), the count within min/maxProperties. Names a written name
+ * forbids, or that can never be written, are never offered, so every state can complete or is
+ * trimmed. Each name is written at most once; duplicate additional keys stay a check after
+ * decoding, as in the fixed order.
+ *
+ * Each state but the first is a rule calling its successors last (the grammar automaton returns
+ * from such tail calls at once, so the stack does not grow with the keys written); the members'
+ * value expressions are the ones the fixed order uses (big values are already rules of their
+ * own, ctx.outline), so a value is built once however many states can write it. The number of
+ * states is bounded per object and per schema (ANY_ORDER_LIMITS; n optional names reach 2^n
+ * sets); past either bound the caller writes the object in the fixed order.
+ */
+
+import { ref, repeat, type Expr } from "../grammar/index.js";
+import type { CompileContext } from "./context.js";
+import { cat, union } from "./format.js";
+import { OVER_BUDGET, type Member, type PresenceRules } from "./presence.js";
+
+export const ANY_ORDER_LIMITS = {
+  /** Subset states of one object; past it the object keeps the declared order. */
+  maxStatesPerObject: 128,
+  /** Subset states of all objects of one schema together. */
+  maxStatesPerSchema: 512,
+} as const;
+
+/** Subset states spent so far per compilation (a rolled-back compile keeps its count: the
+ *  budget can only run out earlier, never admit more states). */
+const spent = new WeakMap<CompileContext, number>();
+
+/** Whether the order of the entries can differ at all: two declared members, or one beside
+ *  additional entries. */
+export function orderIsFree(writable: number, extra: Expr | null): boolean {
+  return writable >= 2 || (writable === 1 && extra !== null);
+}
+
+/**
+ * The inside of `{...}`: `members` and `extra` entries in any order under `rules`; null when no
+ * set of entries satisfies them, OVER_BUDGET past ANY_ORDER_LIMITS. As in presenceBody, every
+ * name the rules mention is one of the members.
+ */
+export function anyOrderBody(ctx: CompileContext, members: readonly Member[], extra: Expr | null, rules: PresenceRules): Expr | null | typeof OVER_BUDGET {
+  const index = new Map(members.map((m, i) => [m.name, i]));
+  const indices = (names: readonly string[] | undefined): number[] => (names ?? []).map((x) => index.get(x)).filter((i): i is number => i !== undefined);
+  const requires = members.map((m) => indices(rules.requires.get(m.name)));
+  const forbids = members.map((m) => indices(rules.forbids.get(m.name)));
+  const writable = members.map((m, i) => m.expr !== null && !rules.absent.has(m.name) && !forbids[i]!.includes(i));
+  const max = rules.maxProperties;
+  const cap = max === Infinity ? Math.max(rules.minProperties, 1) : max;
+  const sep = ctx.punct(",");
+  const entry = extra === null ? null : ctx.outline(extra, "obj-extra");
+  const budget = Math.min(ANY_ORDER_LIMITS.maxStatesPerObject, ANY_ORDER_LIMITS.maxStatesPerSchema - (spent.get(ctx) ?? 0));
+  const memo = new Map<string, Expr | null>();
+  const made: string[] = [];
+  let states = 0;
+
+  const closes = (written: readonly boolean[], count: number): boolean =>
+    count >= rules.minProperties && members.every((m, i) => (written[i] ? requires[i]!.every((t) => written[t]) : !m.required));
+  const canWrite = (written: readonly boolean[], i: number): boolean =>
+    !written[i] && writable[i]! && !forbids[i]!.some((t) => written[t]) && !written.some((w, k) => w && forbids[k]!.includes(i));
+
+  const at = (written: readonly boolean[], count: number): Expr | null => {
+    const key = `${count}|${written.map((w) => (w ? 1 : 0)).join("")}`;
+    if (memo.has(key)) return memo.get(key)!;
+    if (++states > budget) throw OVER_BUDGET;
+    const lead = count > 0 ? sep : null;
+    const next = Math.min(count + 1, cap);
+    const options: (Expr | null)[] = [closes(written, count) ? cat() : null];
+    if (count < max) {
+      members.forEach((m, i) => {
+        if (!canWrite(written, i)) return;
+        const rest = at(written.map((w, k) => w || k === i), next);
+        if (rest !== null) options.push(cat(lead, m.expr, rest));
+      });
+    }
+    // Below the cap an additional entry moves to the next count; at it (only when nothing bounds
+    // the count above) any number of them may come before the next choice.
+    const loops = entry !== null && count === cap && max === Infinity;
+    if (entry !== null && count < cap) {
+      const rest = at(written, next);
+      if (rest !== null) options.push(cat(lead, entry, rest));
+    }
+    let body = union(options);
+    if (body !== null && loops) body = cat(repeat(cat(sep, entry), 0, Infinity), body);
+    if (body !== null && count > 0 && body.kind !== "ref" && !(body.kind === "seq" && body.items.length === 0)) {
+      const name = ctx.ruleName("obj-any");
+      ctx.rules.set(name, body);
+      made.push(name);
+      body = ref(name);
+    }
+    memo.set(key, body);
+    return body;
+  };
+
+  try {
+    const body = at(
+      members.map(() => false),
+      0,
+    );
+    spent.set(ctx, (spent.get(ctx) ?? 0) + states);
+    return body;
+  } catch (err) {
+    if (err !== OVER_BUDGET) throw err;
+    for (const name of made) ctx.rules.delete(name);
+    return OVER_BUDGET;
+  }
+}
