@@ -15,7 +15,12 @@
  * value expressions are the ones the fixed order uses (big values are already rules of their
  * own, ctx.outline), so a value is built once however many states can write it. The number of
  * states is bounded per object and per schema (ANY_ORDER_LIMITS; n optional names reach 2^n
- * sets); past either bound the caller writes the object in the fixed order.
+ * sets). Past the bound, when the counts are free (no min/maxProperties a repeated key could
+ * miscount), the set tracks only the names a rule is about (required, dependencies) and the
+ * other optional names join the additional entries: any order still, but the grammar no longer
+ * stops such a name from being written twice (a duplicate key, which every JSON parser reads as
+ * its last value, valid here; extraction's verify step reports it). Past that too, the caller
+ * writes the object in the declared order.
  */
 
 import { ref, repeat, type Expr } from "../grammar/index.js";
@@ -23,11 +28,17 @@ import type { CompileContext } from "./context.js";
 import { cat, union } from "./format.js";
 import { OVER_BUDGET, type Member, type PresenceRules } from "./presence.js";
 
+/**
+ * Each state is a rule that compiling builds (up to the eager budget) and a first document may
+ * reach: on the MaskBench dev sample, 32/128 cost a third more compile time at the median
+ * (128/512: two thirds more) for all but a few of the objects that 128/512 would write in any
+ * order.
+ */
 export const ANY_ORDER_LIMITS = {
-  /** Subset states of one object; past it the object keeps the declared order. */
-  maxStatesPerObject: 128,
+  /** Subset states of one object; past it the repeatable tier, then the declared order. */
+  maxStatesPerObject: 32,
   /** Subset states of all objects of one schema together. */
-  maxStatesPerSchema: 512,
+  maxStatesPerSchema: 128,
 } as const;
 
 /** Subset states spent so far per compilation (a rolled-back compile keeps its count: the
@@ -40,12 +51,48 @@ export function orderIsFree(writable: number, extra: Expr | null): boolean {
   return writable >= 2 || (writable === 1 && extra !== null);
 }
 
+export interface AnyOrder {
+  /** The inside of `{...}`; null when no set of entries satisfies the rules. */
+  readonly body: Expr | null;
+  /** Whether some optional names may be written more than once (the second tier above). */
+  readonly repeatable: boolean;
+}
+
 /**
- * The inside of `{...}`: `members` and `extra` entries in any order under `rules`; null when no
- * set of entries satisfies them, OVER_BUDGET past ANY_ORDER_LIMITS. As in presenceBody, every
- * name the rules mention is one of the members.
+ * `members` and `extra` entries in any order under `rules`, exact (each name once) within
+ * ANY_ORDER_LIMITS, else with the free optional names repeatable; OVER_BUDGET past both. As in
+ * presenceBody, every name the rules mention is one of the members.
  */
-export function anyOrderBody(ctx: CompileContext, members: readonly Member[], extra: Expr | null, rules: PresenceRules): Expr | null | typeof OVER_BUDGET {
+export function anyOrderBody(ctx: CompileContext, members: readonly Member[], extra: Expr | null, rules: PresenceRules): AnyOrder | typeof OVER_BUDGET {
+  const exact = subsetBody(ctx, members, extra, rules);
+  if (exact !== OVER_BUDGET) return { body: exact, repeatable: false };
+  const split = freeNames(members, extra, rules);
+  if (split === undefined) return OVER_BUDGET;
+  const entries = union([...split.free.map((m) => m.expr), extra]);
+  // With the counts free, no bound on them can be reached by the distinct names (see freeNames).
+  const body = subsetBody(ctx, split.tracked, entries, { ...rules, maxProperties: Infinity });
+  return body === OVER_BUDGET ? OVER_BUDGET : { body, repeatable: true };
+}
+
+/**
+ * The optional names no presence rule is about (`free`) and the others; undefined when there are
+ * none, or when a repeated key could change a count that matters: minProperties above the
+ * required names, or a finite maxProperties that the entries can reach.
+ */
+function freeNames(members: readonly Member[], extra: Expr | null, rules: PresenceRules): { free: Member[]; tracked: Member[] } | undefined {
+  const mentioned = mentionedNames(rules);
+  const writable = members.filter((m) => m.expr !== null && !rules.absent.has(m.name));
+  const free = writable.filter((m) => !m.required && !mentioned.has(m.name));
+  const countsFree = rules.minProperties <= members.filter((m) => m.required).length && (rules.maxProperties === Infinity || (extra === null && rules.maxProperties >= writable.length));
+  if (free.length === 0 || !countsFree) return undefined;
+  return { free, tracked: members.filter((m) => !free.includes(m)) };
+}
+
+/** The names a dependency rule is about, as its key or among its names. */
+const mentionedNames = (rules: PresenceRules): Set<string> => new Set([...rules.requires, ...rules.forbids].flatMap(([key, names]) => [key, ...names]));
+
+/** The subset automaton over `members` (see above); OVER_BUDGET past ANY_ORDER_LIMITS. */
+function subsetBody(ctx: CompileContext, members: readonly Member[], extra: Expr | null, rules: PresenceRules): Expr | null | typeof OVER_BUDGET {
   const index = new Map(members.map((m, i) => [m.name, i]));
   const indices = (names: readonly string[] | undefined): number[] => (names ?? []).map((x) => index.get(x)).filter((i): i is number => i !== undefined);
   const requires = members.map((m) => indices(rules.requires.get(m.name)));
@@ -54,8 +101,13 @@ export function anyOrderBody(ctx: CompileContext, members: readonly Member[], ex
   const max = rules.maxProperties;
   const cap = max === Infinity ? Math.max(rules.minProperties, 1) : max;
   const sep = ctx.punct(",");
-  const entry = extra === null ? null : ctx.outline(extra, "obj-extra");
   const budget = Math.min(ANY_ORDER_LIMITS.maxStatesPerObject, ANY_ORDER_LIMITS.maxStatesPerSchema - (spent.get(ctx) ?? 0));
+  // Every set of the names no rule ties to another is explored (up to the count bound): when
+  // that alone is past the budget, the walk would only find so after spending it.
+  const mentioned = mentionedNames(rules);
+  const independent = members.filter((m, i) => writable[i] && !mentioned.has(m.name)).length;
+  if (2 ** Math.min(independent, max) > budget) return OVER_BUDGET;
+  const entry = extra === null ? null : ctx.outline(extra, "obj-extra");
   const memo = new Map<string, Expr | null>();
   const made: string[] = [];
   let states = 0;
@@ -72,22 +124,16 @@ export function anyOrderBody(ctx: CompileContext, members: readonly Member[], ex
     const lead = count > 0 ? sep : null;
     const next = Math.min(count + 1, cap);
     const options: (Expr | null)[] = [closes(written, count) ? cat() : null];
-    if (count < max) {
-      members.forEach((m, i) => {
-        if (!canWrite(written, i)) return;
-        const rest = at(written.map((w, k) => w || k === i), next);
-        if (rest !== null) options.push(cat(lead, m.expr, rest));
-      });
-    }
+    const write = (what: Expr, rest: Expr | null): void => {
+      if (rest !== null) options.push(cat(lead, what, rest));
+    };
+    if (count < max) members.forEach((m, i) => canWrite(written, i) && write(m.expr!, at(written.map((w, k) => w || k === i), next)));
     // Below the cap an additional entry moves to the next count; at it (only when nothing bounds
     // the count above) any number of them may come before the next choice.
-    const loops = entry !== null && count === cap && max === Infinity;
-    if (entry !== null && count < cap) {
-      const rest = at(written, next);
-      if (rest !== null) options.push(cat(lead, entry, rest));
-    }
+    if (entry !== null && count < cap) write(entry, at(written, next));
     let body = union(options);
-    if (body !== null && loops) body = cat(repeat(cat(sep, entry), 0, Infinity), body);
+    if (body !== null && entry !== null && count === cap && max === Infinity) body = cat(repeat(cat(sep, entry), 0, Infinity), body);
+    // Every state but the first is a rule, shared by the paths that reach it.
     if (body !== null && count > 0 && body.kind !== "ref" && !(body.kind === "seq" && body.items.length === 0)) {
       const name = ctx.ruleName("obj-any");
       ctx.rules.set(name, body);
@@ -111,3 +157,4 @@ export function anyOrderBody(ctx: CompileContext, members: readonly Member[], ex
     return OVER_BUDGET;
   }
 }
+

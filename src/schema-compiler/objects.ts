@@ -19,7 +19,7 @@ import { readDependencies, type Dependencies } from "./dependencies.js";
 import { cat, union } from "./format.js";
 import { patternsDisjoint } from "./pattern-overlap.js";
 import { checkPattern, testPattern } from "./patterns.js";
-import { anyOrderBody, orderIsFree } from "./any-order.js";
+import { ANY_ORDER_LIMITS, anyOrderBody, orderIsFree } from "./any-order.js";
 import { OVER_BUDGET, presenceBody, type Member, type PresenceRules } from "./presence.js";
 
 const PROTO = "__proto__";
@@ -176,7 +176,8 @@ function membersBody(ctx: CompileContext, node: SchemaNode, members: Member[], e
   const plain = !hasDependencies && (countsFree || required === writable.length);
   const anyOrder = ctx.options.propertyOrder === "any" && orderIsFree(writable.length, extra) ? anyOrderBody(ctx, members, extra, rules) : OVER_BUDGET;
   const unordered = anyOrder !== OVER_BUDGET;
-  const body = unordered ? anyOrder : plain ? undefined : presenceBody(ctx, members, extra, rules);
+  if (unordered && anyOrder.repeatable) ctx.report.set(pointer, "properties", "enforced", REPEATABLE_NAMES);
+  const body = unordered ? anyOrder.body : plain ? undefined : presenceBody(ctx, members, extra, rules);
   const exact = body !== OVER_BUDGET;
   const over = unordered ? "presence rules over the set of keys written" : "presence rules over the fixed property order";
   for (const [keyword, entriesExact] of rules.keywords) {
@@ -192,6 +193,7 @@ function membersBody(ctx: CompileContext, node: SchemaNode, members: Member[], e
 const COUNT_KEYWORDS = ["minProperties", "maxProperties"] as const;
 /** The dependency keywords draft 2019-09 introduced. */
 const NEWER_DEPENDENCIES = keywordsWhere((s, k) => s.family === "dependencies" && k !== "dependencies");
+const REPEATABLE_NAMES = `keys in any order; past ${ANY_ORDER_LIMITS.maxStatesPerObject} sets of written names, the optional names no other keyword constrains are not kept from repeating by the grammar (JSON parsers keep the last value)`;
 const PRESENCE_OVER_BUDGET = `the presence rules over the optional properties need more than ${LIMITS.maxPresenceStates} grammar states; checked after decoding`;
 
 const nonEmpty = <T>(xs: readonly T[] | undefined): readonly T[] | undefined => (xs === undefined || xs.length === 0 ? undefined : xs);
