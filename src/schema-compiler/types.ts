@@ -29,8 +29,9 @@ export interface CompileOptions extends SchemaLimits {
   readonly mode?: "extraction" | "jsonschema";
   /**
    * The order object keys may be written in. "any": any order, each name at most once, with
-   * `required`, dependencies and min/maxProperties checked on the set of keys written (an
-   * object with more than ANY_ORDER_LIMITS states of written sets keeps the declared order).
+   * `required`, dependencies and min/maxProperties checked on the set of keys written; past
+   * ANY_ORDER_LIMITS sets, unconstrained optional names may repeat, or the object keeps the
+   * declared order (README "Property order").
    * "declared": one fixed order (README "Property order"), which steers a model better: it
    * never has to choose what to write next. Default "any" in "jsonschema" mode (any valid
    * instance is accepted), "declared" in "extraction" mode.
