@@ -1,7 +1,9 @@
 /**
- * Object subschemas. Declared properties come first, in schema order; optional ones may be
- * left out (the comma placement is handled by a "has anything been written yet" split up to the
- * first required property); then additional entries (patternProperties and additionalProperties),
+ * Object subschemas. With propertyOrder "any" (JSON Schema mode's default) the members and
+ * additional entries come in any order (any-order.ts) within its bounds; otherwise, and past
+ * them: declared properties come first, in schema order; optional ones may be left out (the
+ * comma placement is handled by a "has anything been written yet" split up to the first
+ * required property); then additional entries (patternProperties and additionalProperties),
  * whose keys exclude the declared names and, for additionalProperties, the patterns.
  * Keys are canonical JSON strings. Duplicate additional keys are not excluded by the grammar
  * (checked after decoding). min/maxProperties and dependencies (dependencies.ts) are presence
