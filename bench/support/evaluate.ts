@@ -100,7 +100,12 @@ export function bareOutcome(file: string, status: "timeout" | "crash", error?: E
   };
 }
 
-export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeoutMs: number, compileMode: { cold?: boolean; eagerStates?: number } = {}): SchemaOutcome {
+export function evaluateFile(
+  file: MaskbenchFile,
+  vocabulary: Vocabulary,
+  timeoutMs: number,
+  compileMode: { cold?: boolean; eagerStates?: number; propertyOrder?: CompileGrammarOptions["propertyOrder"] } = {},
+): SchemaOutcome {
   const started = performance.now();
   const deadline = started + timeoutMs;
   const cold = new Samples();
@@ -112,7 +117,7 @@ export function evaluateFile(file: MaskbenchFile, vocabulary: Vocabulary, timeou
 
   let compiled: CompiledGrammar;
   try {
-    compiled = compileUncached(file.schema, vocabulary, { ...MASKBENCH_OPTIONS, eagerStates: compileMode.eagerStates }, compileMode.cold);
+    compiled = compileUncached(file.schema, vocabulary, { ...MASKBENCH_OPTIONS, eagerStates: compileMode.eagerStates, propertyOrder: compileMode.propertyOrder }, compileMode.cold);
   } catch (err) {
     const error = describe(err, "compile");
     return { ...base, ...noTimings, status: err instanceof PocketExtractError ? "compile-error" : "crash", error };

@@ -1,7 +1,9 @@
 /**
- * Object subschemas. Declared properties come first, in schema order; optional ones may be
- * left out (the comma placement is handled by a "has anything been written yet" split up to the
- * first required property); then additional entries (patternProperties and additionalProperties),
+ * Object subschemas. With propertyOrder "any" (JSON Schema mode's default) the members and
+ * additional entries come in any order (any-order.ts) within its bounds; otherwise, and past
+ * them: declared properties come first, in schema order; optional ones may be left out (the
+ * comma placement is handled by a "has anything been written yet" split up to the first
+ * required property); then additional entries (patternProperties and additionalProperties),
  * whose keys exclude the declared names and, for additionalProperties, the patterns.
  * Keys are canonical JSON strings. Duplicate additional keys are not excluded by the grammar
  * (checked after decoding). min/maxProperties and dependencies (dependencies.ts) are presence
@@ -19,6 +21,7 @@ import { readDependencies, type Dependencies } from "./dependencies.js";
 import { cat, union } from "./format.js";
 import { patternsDisjoint } from "./pattern-overlap.js";
 import { checkPattern, testPattern } from "./patterns.js";
+import { ANY_ORDER_LIMITS, anyOrderBody, orderIsFree } from "./any-order.js";
 import { OVER_BUDGET, presenceBody, type Member, type PresenceRules } from "./presence.js";
 
 const PROTO = "__proto__";
@@ -173,10 +176,14 @@ function membersBody(ctx: CompileContext, node: SchemaNode, members: Member[], e
   const required = writable.filter((m) => m.required).length;
   const countsFree = rules.minProperties <= required && rules.maxProperties >= (extra === null ? writable.length : Infinity);
   const plain = !hasDependencies && (countsFree || required === writable.length);
-  const body = plain ? undefined : presenceBody(ctx, members, extra, rules);
+  const anyOrder = ctx.options.propertyOrder === "any" && orderIsFree(writable.length, extra) ? anyOrderBody(ctx, members, extra, rules) : OVER_BUDGET;
+  const unordered = anyOrder !== OVER_BUDGET;
+  if (unordered && anyOrder.repeatable) ctx.report.set(pointer, "properties", "enforced", REPEATABLE_NAMES);
+  const body = unordered ? anyOrder.body : plain ? undefined : presenceBody(ctx, members, extra, rules);
   const exact = body !== OVER_BUDGET;
+  const over = unordered ? "presence rules over the set of keys written" : "presence rules over the fixed property order";
   for (const [keyword, entriesExact] of rules.keywords) {
-    ctx.report.verdict(node.raw, keyword, exact && entriesExact, exact ? (entriesExact ? "presence rules over the fixed property order" : "only name lists and name-only schemas are enforced; the rest is checked after decoding") : PRESENCE_OVER_BUDGET, pointer);
+    ctx.report.verdict(node.raw, keyword, exact && entriesExact, exact ? (entriesExact ? over : "only name lists and name-only schemas are enforced; the rest is checked after decoding") : PRESENCE_OVER_BUDGET, pointer);
   }
   if (body === undefined || body === OVER_BUDGET) {
     return objectBody(ctx, node, writable, extra, rules.minProperties, rules.maxProperties);
@@ -188,6 +195,7 @@ function membersBody(ctx: CompileContext, node: SchemaNode, members: Member[], e
 const COUNT_KEYWORDS = ["minProperties", "maxProperties"] as const;
 /** The dependency keywords draft 2019-09 introduced. */
 const NEWER_DEPENDENCIES = keywordsWhere((s, k) => s.family === "dependencies" && k !== "dependencies");
+const REPEATABLE_NAMES = `keys in any order; past ${ANY_ORDER_LIMITS.maxStatesPerObject} sets of written names, the optional names no other keyword constrains are not kept from repeating by the grammar (JSON parsers keep the last value)`;
 const PRESENCE_OVER_BUDGET = `the presence rules over the optional properties need more than ${LIMITS.maxPresenceStates} grammar states; checked after decoding`;
 
 const nonEmpty = <T>(xs: readonly T[] | undefined): readonly T[] | undefined => (xs === undefined || xs.length === 0 ? undefined : xs);

@@ -27,6 +27,16 @@ export interface CompileOptions extends SchemaLimits {
    * forbidden, no null escape, no default length bound).
    */
   readonly mode?: "extraction" | "jsonschema";
+  /**
+   * The order object keys may be written in. "any": any order, each name at most once, with
+   * `required`, dependencies and min/maxProperties checked on the set of keys written; past
+   * ANY_ORDER_LIMITS sets, unconstrained optional names may repeat, or the object keeps the
+   * declared order (README "Property order").
+   * "declared": one fixed order (README "Property order"), which steers a model better: it
+   * never has to choose what to write next. Default "any" in "jsonschema" mode (any valid
+   * instance is accepted), "declared" in "extraction" mode.
+   */
+  readonly propertyOrder?: "declared" | "any";
   /** Extraction mode's bound for unbounded strings, in code points. Default 200
    *  (DEFAULT_MAX_STRING_LENGTH). */
   readonly defaultMaxStringLength?: number;

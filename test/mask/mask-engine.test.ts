@@ -199,7 +199,7 @@ describe("mask engine on the 64K fixture vocabulary", () => {
       ["nested", JSON.stringify({ items: [{ sku: "x" }] })],
       ["freeString", "\"raw \u0001 control\""],
       ["manyOptional", JSON.stringify({ k5: { x: 1 } })],
-      ["manyOptional", JSON.stringify({ k6: 1, k2: {} })],
+      ["manyOptional", JSON.stringify({ k6: 1, k2: 2 })],
       ["url", JSON.stringify(`https://example.com/${"x".repeat(281)}`)],
       ["url", JSON.stringify("ftp://example.com/")],
       ["tree", JSON.stringify({ children: [{ children: [{ children: [{ children: [{ children: [{ children: [{ children: [{ children: [{ children: [{}] }] }] }] }] }] }] }] }] })],

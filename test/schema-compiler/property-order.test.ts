@@ -1,14 +1,15 @@
 /**
- * The key order the grammar fixes where the schema does not decide it (README, "Property order",
+ * The key order the grammar fixes with `propertyOrder: "declared"` (README, "Property order",
  * llguidance's documented order): `properties` in order of appearance, then `required` names not
  * among them; `allOf` branches, a `$ref` target and `anyOf` branches merged with the schema's own
  * properties left to right in the order the keywords are written; additional keys last.
+ * (JSON Schema mode's default, any order, is tested in any-order.test.ts.)
  */
 
 import { describe, expect, it } from "vitest";
 import { acceptor } from "./support/accept.js";
 
-const JS = { mode: "jsonschema" } as const;
+const JS = { mode: "jsonschema", propertyOrder: "declared" } as const;
 const str = { type: "string" };
 
 function accepts(schema: unknown, ...texts: string[]): boolean[] {
