@@ -18,10 +18,14 @@ export class DfaBuilder {
     readonly numClasses: number,
     private readonly budget: Budget,
     private readonly what: string,
+    /** Room made at once, for a caller that knows how many states it adds: the tables double as
+     *  states are added past it. */
+    expectedStates = INITIAL_STATES,
   ) {
-    // Room for a few states: most automata built are small (tables double as states are added).
-    this.trans = new Int32Array(INITIAL_STATES * numClasses).fill(-1);
-    this.accepting = new Uint8Array(INITIAL_STATES);
+    // Room for a few states by default: most automata built are small.
+    const room = Math.max(1, expectedStates);
+    this.trans = new Int32Array(room * numClasses).fill(-1);
+    this.accepting = new Uint8Array(room);
   }
 
   get numStates(): number {
