@@ -36,8 +36,10 @@ export class DfaBuilder {
     const id = this.count++;
     this.budget.checkStates(this.count, this.what);
     if (id >= this.accepting.length) {
-      const trans = new Int32Array(this.trans.length * 2).fill(-1);
+      // Only the new half needs -1: the old half is copied over.
+      const trans = new Int32Array(this.trans.length * 2);
       trans.set(this.trans);
+      trans.fill(-1, this.trans.length);
       this.trans = trans;
       const acc = new Uint8Array(this.accepting.length * 2);
       acc.set(this.accepting);
