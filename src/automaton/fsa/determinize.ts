@@ -61,7 +61,13 @@ export class SubsetConstruction {
   /** close()'s output, before it is sorted and kept. */
   private readonly closed = new IntList();
   private readonly singleton: Int32Array;
-  private readonly ids = new Map<string, number>();
+  /** Subsets of more than one state by content: open addressing over `subsets` (slot = DFA
+   *  state + 1, 0 empty; at most half full). A subset is found again on every move computed
+   *  into it, and a string key per lookup was garbage on the first document's path. */
+  private slots = new Int32Array(64);
+  private slotsUsed = 0;
+  /** hashes[d]: the hash of DFA state d's subset, for the states in `slots` (for rehashing). */
+  private hashes = new Int32Array(64);
   /** Per column: the NFA states its move reaches from the state being expanded, the first
    *  bucketSize[c] of them (the arrays are reused, never emptied: see int-list.ts). */
   private readonly buckets: number[][];
@@ -211,15 +217,18 @@ export class SubsetConstruction {
   /** A new DFA state for subset `set` (kept: not a scratch view). */
   private add(set: Int32Array): number {
     const accepting = set.includes(this.frag.end);
-    if (accepting && this.stopAtAccept) {
-      if (this.stop < 0) {
-        this.stop = this.dfa.addState(true);
-        this.subsets.push(new Int32Array(0));
-      }
-      return this.stop;
-    }
+    if (accepting && this.stopAtAccept) return this.stopState();
     this.subsets.push(set);
     return this.dfa.addState(accepting);
+  }
+
+  /** The one accepting state every subset with the exit collapses into (`stopAtAccept`). */
+  private stopState(): number {
+    if (this.stop < 0) {
+      this.stop = this.dfa.addState(true);
+      this.subsets.push(new Int32Array(0));
+    }
+    return this.stop;
   }
 
   /** A single state without epsilon moves is its own closure. */
@@ -233,14 +242,54 @@ export class SubsetConstruction {
     if (count === 1 && this.nfa.noEps(seeds[0]!)) return this.internOne(seeds[0]!);
     const set = this.close(seeds, count);
     if (set.length === 1) return this.internOne(set.at(0));
-    const key = set.view().join(",");
-    let id = this.ids.get(key);
-    if (id === undefined) {
-      id = this.add(set.copy());
-      this.ids.set(key, id);
+    if (this.stopAtAccept && contains(set, this.frag.end)) return this.stopState();
+    const hash = hashOf(set);
+    const mask = this.slots.length - 1;
+    let at = hash & mask;
+    for (let id = this.slots[at]! - 1; id >= 0; id = this.slots[at]! - 1) {
+      if (equal(this.subsets[id]!, set)) return id;
+      at = (at + 1) & mask;
     }
+    const id = this.add(set.copy());
+    this.slots[at] = id + 1;
+    if (id >= this.hashes.length) {
+      const hashes = new Int32Array(Math.max(id + 1, this.hashes.length * 2));
+      hashes.set(this.hashes);
+      this.hashes = hashes;
+    }
+    this.hashes[id] = hash;
+    if (++this.slotsUsed * 2 > this.slots.length) this.rehash();
     return id;
   }
+
+  private rehash(): void {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    this.subsets.forEach((subset, id) => {
+      if (subset.length < 2) return;
+      let at = this.hashes[id]! & mask;
+      while (slots[at] !== 0) at = (at + 1) & mask;
+      slots[at] = id + 1;
+    });
+    this.slots = slots;
+  }
+}
+
+function hashOf(set: IntList): number {
+  let h = Math.imul(set.length, 0x9e3779b1);
+  for (let i = 0; i < set.length; i++) h = Math.imul(h ^ set.at(i), 0x85ebca6b);
+  return h ^ (h >>> 15);
+}
+
+function equal(kept: Int32Array, set: IntList): boolean {
+  if (kept.length !== set.length) return false;
+  for (let i = 0; i < kept.length; i++) if (kept[i] !== set.at(i)) return false;
+  return true;
+}
+
+function contains(set: IntList, s: number): boolean {
+  for (let i = 0; i < set.length; i++) if (set.at(i) === s) return true;
+  return false;
 }
 
 /**
