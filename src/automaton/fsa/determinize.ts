@@ -14,6 +14,7 @@ import type { ByteDfa } from "./dfa.js";
 import { DfaBuilder } from "./dfa-builder.js";
 import { partitionFromCuts, type Partition } from "./byte-partition.js";
 import { IntList } from "./int-list.js";
+import { IntSetTable } from "./int-set-table.js";
 import type { Fragment, FrozenNfa, Nfa } from "./nfa.js";
 
 export interface SubsetOptions {
@@ -61,13 +62,8 @@ export class SubsetConstruction {
   /** close()'s output, before it is sorted and kept. */
   private readonly closed = new IntList();
   private readonly singleton: Int32Array;
-  /** Subsets of more than one state by content: open addressing over `subsets` (slot = DFA
-   *  state + 1, 0 empty; at most half full). A subset is found again on every move computed
-   *  into it, and a string key per lookup was garbage on the first document's path. */
-  private slots = new Int32Array(64);
-  private slotsUsed = 0;
-  /** hashes[d]: the hash of DFA state d's subset, for the states in `slots` (for rehashing). */
-  private hashes = new Int32Array(64);
+  /** The DFA states of subsets of more than one NFA state, by content. */
+  private readonly bySubset = new IntSetTable();
   /** Per column: the NFA states its move reaches from the state being expanded, the first
    *  bucketSize[c] of them (the arrays are reused, never emptied: see int-list.ts). */
   private readonly buckets: number[][];
@@ -243,48 +239,13 @@ export class SubsetConstruction {
     const set = this.close(seeds, count);
     if (set.length === 1) return this.internOne(set.at(0));
     if (this.stopAtAccept && contains(set, this.frag.end)) return this.stopState();
-    const hash = hashOf(set);
-    const mask = this.slots.length - 1;
-    let at = hash & mask;
-    for (let id = this.slots[at]! - 1; id >= 0; id = this.slots[at]! - 1) {
-      if (equal(this.subsets[id]!, set)) return id;
-      at = (at + 1) & mask;
-    }
-    const id = this.add(set.copy());
-    this.slots[at] = id + 1;
-    if (id >= this.hashes.length) {
-      const hashes = new Int32Array(Math.max(id + 1, this.hashes.length * 2));
-      hashes.set(this.hashes);
-      this.hashes = hashes;
-    }
-    this.hashes[id] = hash;
-    if (++this.slotsUsed * 2 > this.slots.length) this.rehash();
+    const known = this.bySubset.find(set);
+    if (known >= 0) return known;
+    const kept = set.copy();
+    const id = this.add(kept);
+    this.bySubset.add(set, kept, id);
     return id;
   }
-
-  private rehash(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
-    this.subsets.forEach((subset, id) => {
-      if (subset.length < 2) return;
-      let at = this.hashes[id]! & mask;
-      while (slots[at] !== 0) at = (at + 1) & mask;
-      slots[at] = id + 1;
-    });
-    this.slots = slots;
-  }
-}
-
-function hashOf(set: IntList): number {
-  let h = Math.imul(set.length, 0x9e3779b1);
-  for (let i = 0; i < set.length; i++) h = Math.imul(h ^ set.at(i), 0x85ebca6b);
-  return h ^ (h >>> 15);
-}
-
-function equal(kept: Int32Array, set: IntList): boolean {
-  if (kept.length !== set.length) return false;
-  for (let i = 0; i < kept.length; i++) if (kept[i] !== set.at(i)) return false;
-  return true;
 }
 
 function contains(set: IntList, s: number): boolean {
