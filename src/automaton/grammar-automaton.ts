@@ -17,7 +17,7 @@
  */
 import { PocketExtractError } from "../errors.js";
 import { RuleAnalysis, type RuleSet } from "./rules/index.js";
-import { IntList, MANY_BYTES, NO_BYTE, UNREACHABLE, type RuleTables } from "./fsa/index.js";
+import { IntList, IntSetTable, MANY_BYTES, NO_BYTE, UNREACHABLE, type RuleTables } from "./fsa/index.js";
 import { Frames, grow, NO_FRAME } from "./frames.js";
 import { TransitionPages, UNKNOWN } from "./transition-pages.js";
 
@@ -68,7 +68,8 @@ export class GrammarAutomaton {
   private dist = new Int32Array(64);
   private forced = new Int16Array(64);
   private closures: Int32Array[] = [];
-  private readonly byKernel = new Map<string, number>();
+  /** States whose kernel has more than one frame, by kernel. */
+  private readonly byKernel = new IntSetTable();
   /** The state whose kernel is this one frame alone, + 1 (0: none yet): most states are one
    *  configuration, found without building a key. */
   private stateOfFrame = new Int32Array(64);
@@ -221,16 +222,15 @@ export class GrammarAutomaton {
     let closures = 0;
     for (const c of this.closures) closures += c.byteLength;
     const perState = this.accepting.byteLength + this.dist.byteLength + this.forced.byteLength;
-    return this.table.byteLength() + this.plainBudget.byteLength + perState + closures + this.frames.memoryBytes() + this.stateOfFrame.byteLength;
+    return this.table.byteLength() + this.plainBudget.byteLength + perState + closures + this.frames.memoryBytes() + this.stateOfFrame.byteLength + this.byKernel.memoryBytes();
   }
 
   /** The state of `kernel` (scratch: sorted and deduplicated here, which makes it canonical). */
   private intern(kernel: IntList): number {
     kernel.sortUnique();
     const single = kernel.length === 1 ? kernel.at(0) : -1;
-    const key = single >= 0 ? "" : kernel.view().join(",");
     if (single >= this.stateOfFrame.length) this.stateOfFrame = grow(this.stateOfFrame, Math.max(single + 1, this.stateOfFrame.length * 2));
-    const known = single >= 0 ? this.stateOfFrame[single]! - 1 : (this.byKernel.get(key) ?? -1);
+    const known = single >= 0 ? this.stateOfFrame[single]! - 1 : this.byKernel.find(kernel);
     if (known >= 0) return known;
     const id = this.count++;
     if (id >= this.maxStates) {
@@ -241,7 +241,7 @@ export class GrammarAutomaton {
     }
     this.ensureCapacity(id + 1);
     if (single >= 0) this.stateOfFrame[single] = id + 1;
-    else this.byKernel.set(key, id);
+    else this.byKernel.add(kernel, kernel.copy(), id);
     const closure = this.closure(kernel);
     this.closures[id] = closure;
     this.describe(id, closure);

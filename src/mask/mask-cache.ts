@@ -8,6 +8,14 @@
  * the least recently used entries go until a quarter of the room is free again.
  */
 
+/** The words where a mask differs from all zeros (`overText` false) or from the text mask, in
+ *  any order, each once: words[0 .. count). */
+export interface ChangedWords {
+  readonly overText: boolean;
+  readonly words: Int32Array;
+  readonly count: number;
+}
+
 /** How a kept mask is stored (per state). */
 const ABSENT = 0;
 const DENSE = 1;
@@ -71,8 +79,19 @@ export class MaskCache {
     for (let i = 0; i < data.length; i += 2) out[data[i]!] = data[i + 1]!;
   }
 
-  /** Keeps a copy of `mask` (dense, width/32 words) as the mask of `state`. */
-  set(state: number, mask: Uint32Array): void {
+  /** Keeps a copy of `mask` (dense, width/32 words) as the mask of `state`. `changed`, when the
+   *  caller knows where the mask differs from a base, spares a pass over the whole mask. */
+  set(state: number, mask: Uint32Array, changed?: ChangedWords): void {
+    if (changed !== undefined && isSparse(changed.count, mask.length)) {
+      const data = new Uint32Array(changed.count * 2);
+      for (let i = 0; i < changed.count; i++) {
+        const w = changed.words[i]!;
+        data[2 * i] = w;
+        data[2 * i + 1] = mask[w]!;
+      }
+      this.keep(state, changed.overText ? OVER_TEXT : OVER_ZERO, data);
+      return;
+    }
     const text = this.textMask;
     let overZero = 0;
     let overText = 0;
@@ -82,23 +101,24 @@ export class MaskCache {
       if (v !== text[w]) overText++;
     }
     const sparse = Math.min(overZero, overText);
-    let kind: number;
-    let data: Uint32Array;
-    if (sparse * 2 * 4 <= mask.length) {
-      kind = overZero <= overText ? OVER_ZERO : OVER_TEXT;
-      data = new Uint32Array(sparse * 2);
-      let at = 0;
-      for (let w = 0; w < mask.length; w++) {
-        const v = mask[w]!;
-        if (kind === OVER_ZERO ? v !== 0 : v !== text[w]) {
-          data[at++] = w;
-          data[at++] = v;
-        }
-      }
-    } else {
-      kind = DENSE;
-      data = mask.slice();
+    if (!isSparse(sparse, mask.length)) {
+      this.keep(state, DENSE, mask.slice());
+      return;
     }
+    const kind = overZero <= overText ? OVER_ZERO : OVER_TEXT;
+    const data = new Uint32Array(sparse * 2);
+    let at = 0;
+    for (let w = 0; w < mask.length; w++) {
+      const v = mask[w]!;
+      if (kind === OVER_ZERO ? v !== 0 : v !== text[w]) {
+        data[at++] = w;
+        data[at++] = v;
+      }
+    }
+    this.keep(state, kind, data);
+  }
+
+  private keep(state: number, kind: number, data: Uint32Array): void {
     this.ensureCapacity(state + 1);
     if (this.kind[state] !== ABSENT) this.drop(state);
     this.kind[state] = kind;
@@ -157,4 +177,9 @@ export class MaskCache {
     used.set(this.used);
     this.used = used;
   }
+}
+
+/** Whether `differing` words (two stored words each) take at most a quarter of the dense size. */
+function isSparse(differing: number, words: number): boolean {
+  return differing * 2 * 4 <= words;
 }

@@ -9,7 +9,7 @@
  * A state inside a free string body (a plain loop, plain-tails.ts) takes a shortcut with the same
  * result: the precomputed mask of all-plain tokens, plus walks of the other tokens' tails only.
  */
-import { setBit, setRange, wordsFor } from "../util/index.js";
+import type { ChangedWords } from "./mask-cache.js";
 import type { MaskAutomaton, VocabIndex } from "./mask-types.js";
 import { plainStep } from "./plain-tails.js";
 import type { AnnotatedTrie } from "./trie-annotations.js";
@@ -24,11 +24,19 @@ export interface MaskComputerOptions {
 }
 
 export class MaskComputer {
-  private readonly orderBits: Uint32Array;
+  /** The last walk's accepted trie-order ranges, [start, end) pairs in increasing order (the
+   *  walk is in preorder), adjacent ones merged: converting them to ids costs one step per token
+   *  converted, where a bitset in trie order cost a pass over every word of it. */
+  private ranges = new Int32Array(256);
+  /** Entries of `ranges` in use (two per range). */
+  private rangesUsed = 0;
   private readonly stateAtDepth: Int32Array;
   /** loop[p]: the plain loop's state at UTF-8 position p (plainLoop's result). */
   private readonly loop = new Int32Array(4);
   private readonly plainLoops: boolean;
+  private readonly changedWords: Int32Array;
+  private changedCount = 0;
+  private changedOverText = false;
   /** Trie nodes visited by the last computation (for benchmarks and tests). */
   lastVisited = 0;
 
@@ -37,57 +45,97 @@ export class MaskComputer {
     private readonly index: VocabIndex,
     options: MaskComputerOptions = {},
   ) {
-    this.orderBits = new Uint32Array(wordsFor(index.trie.numTokens));
     this.stateAtDepth = new Int32Array(index.trie.maxDepth + 1);
     this.plainLoops = options.plainLoops ?? true;
+    this.changedWords = new Int32Array(index.maskWords);
   }
 
   /** Writes the mask of `state` (id order, eos bits included) into `out`, which must be zeroed. */
   compute(state: number, out: Uint32Array): void {
     if (this.plainLoops && this.plainLoop(state)) this.computeLoop(out);
     else this.computeWalk(state, out);
-    if (this.automaton.isAccepting(state)) for (const id of this.index.eosIds) setBit(out, id);
+    if (this.automaton.isAccepting(state)) for (const id of this.index.eosIds) this.setId(out, id);
+  }
+
+  /** The words where the last computed mask differs from all zeros or from the text mask, as
+   *  found while writing it (so caching it needs no pass over the whole mask); undefined when
+   *  it was built over another base (a plain loop's). Valid until the next computation. */
+  lastChanged(): ChangedWords | undefined {
+    return this.changedCount < 0 ? undefined : { overText: this.changedOverText, words: this.changedWords, count: this.changedCount };
   }
 
   private computeWalk(state: number, out: Uint32Array): void {
     const { trie, textMask } = this.index;
     const accepted = this.walk(state, this.index);
-    const order = trie.order;
-    // Convert trie order to id order by iterating whichever of set/clear bits is rarer (bits
-    // past numTokens are never set, so only the clear bits' last word needs trimming).
-    const bits = this.orderBits;
-    const words = wordsFor(trie.numTokens);
-    if (accepted * 2 > trie.numTokens) {
-      out.set(textMask);
-      const tail = trie.numTokens & 31;
-      for (let w = 0; w < words; w++) {
-        let v = ~bits[w]!;
-        if (w === words - 1 && tail !== 0) v &= ~0 >>> (32 - tail);
-        while (v !== 0) {
-          const low = v & -v;
-          const id = order[(w << 5) + 31 - Math.clz32(low)]!;
-          out[id >>> 5]! &= ~(1 << (id & 31));
-          v ^= low;
-        }
-      }
-    } else {
-      setAccepted(bits, words, order, out);
+    // Write whichever of the accepted and refused tokens are fewer: the accepted over all zeros,
+    // or the refused (the gaps between accepted ranges) cleared from the text mask. A word is
+    // noted as changed when its first bit changes: later changes keep it apart from its base.
+    this.changedCount = 0;
+    this.changedOverText = accepted * 2 > trie.numTokens;
+    if (!this.changedOverText) {
+      this.setAccepted(trie.order, out);
+      return;
     }
+    out.set(textMask);
+    const { order } = trie;
+    const { ranges, changedWords } = this;
+    let n = 0;
+    let from = 0;
+    for (let r = 0; r <= this.rangesUsed; r += 2) {
+      const to = r < this.rangesUsed ? ranges[r]! : trie.numTokens;
+      for (let i = from; i < to; i++) {
+        const id = order[i]!;
+        const w = id >>> 5;
+        const v = out[w]!;
+        if (v === textMask[w]) changedWords[n++] = w;
+        out[w] = v & ~(1 << (id & 31));
+      }
+      if (r < this.rangesUsed) from = ranges[r + 1]!;
+    }
+    this.changedCount = n;
   }
 
-  /** The plain-text tokens, then each tail trie walked from the loop's state at its position. */
+  /** Sets in `out` (id order) the ids `order[i]` of the accepted ranges, noting the words that
+   *  were zero before as changed. */
+  private setAccepted(order: Int32Array, out: Uint32Array): void {
+    const { ranges, changedWords } = this;
+    let n = this.changedCount;
+    for (let r = 0; r < this.rangesUsed; r += 2) {
+      for (let i = ranges[r]!, end = ranges[r + 1]!; i < end; i++) {
+        const id = order[i]!;
+        const w = id >>> 5;
+        const v = out[w]!;
+        if (v === 0) changedWords[n++] = w;
+        out[w] = v | (1 << (id & 31));
+      }
+    }
+    this.changedCount = n;
+  }
+
+  /** Sets bit `id` of `out`, noting its word as changed when it is the word's first change. */
+  private setId(out: Uint32Array, id: number): void {
+    const w = id >>> 5;
+    const v = out[w]!;
+    if (this.changedCount >= 0 && v === (this.changedOverText ? this.index.textMask[w]! : 0)) this.changedWords[this.changedCount++] = w;
+    out[w] = v | (1 << (id & 31));
+  }
+
+  /** The plain-text tokens, then each tail trie walked from the loop's state at its position.
+   *  The mask is over the plain mask, a base the cache does not know: no changed words. */
   private computeLoop(out: Uint32Array): void {
     const { plainMask, tails } = this.index.plainTails;
     out.set(plainMask);
     let visited = 0;
+    this.changedCount = 0;
     for (let p = 0; p < 4; p++) {
       const tail = tails[p]!;
       if (tail.trie.numTokens === 0) continue;
       this.walk(this.loop[p]!, tail);
       visited += this.lastVisited;
-      setAccepted(this.orderBits, wordsFor(tail.trie.numTokens), tail.trie.order, out);
+      this.setAccepted(tail.trie.order, out);
     }
     this.lastVisited = visited;
+    this.changedCount = -1;
   }
 
   /**
@@ -116,12 +164,11 @@ export class MaskComputer {
     return true;
   }
 
-  /** Fills `orderBits` with the accepted trie-order positions of `at`'s trie from `state`;
+  /** Fills `ranges` with the accepted trie-order positions of `at`'s trie from `state`;
    *  returns how many. */
   private walk(state: number, at: AnnotatedTrie): number {
     const { trie, skipChars, utf8Pos } = at;
-    const bits = this.orderBits;
-    bits.fill(0, 0, wordsFor(trie.numTokens));
+    this.rangesUsed = 0;
     // A node's own tokens end where the next node's start, its subtree's where the node after the
     // subtree starts (trie.ts).
     const { byte, depth, subtreeEnd, tokenStart, numNodes } = trie;
@@ -144,8 +191,7 @@ export class MaskComputer {
         if (subtreeEnd[node] === node + 1) {
           // A leaf only needs to know whether its last byte is alive: no state is built for it.
           if (automaton.canStepClass(from, cls)) {
-            setRange(bits, tokenStart[node]!, tokenStart[node + 1]!);
-            accepted += tokenStart[node + 1]! - tokenStart[node]!;
+            accepted += this.acceptRange(tokenStart[node]!, tokenStart[node + 1]!);
           }
           node++;
           continue;
@@ -160,32 +206,34 @@ export class MaskComputer {
       const chars = skipChars[node]!;
       if (chars >= 0 && chars <= budget[t * 4 + utf8Pos[node]!]!) {
         const end = subtreeEnd[node]!;
-        setRange(bits, tokenStart[node]!, tokenStart[end]!);
-        accepted += tokenStart[end]! - tokenStart[node]!;
+        accepted += this.acceptRange(tokenStart[node]!, tokenStart[end]!);
         node = end;
         continue;
       }
-      if (tokenStart[node + 1]! > tokenStart[node]!) {
-        setRange(bits, tokenStart[node]!, tokenStart[node + 1]!);
-        accepted += tokenStart[node + 1]! - tokenStart[node]!;
-      }
+      if (tokenStart[node + 1]! > tokenStart[node]!) accepted += this.acceptRange(tokenStart[node]!, tokenStart[node + 1]!);
       stateAtDepth[depth[node]!] = t;
       node++;
     }
     this.lastVisited = visited;
     return accepted;
   }
-}
 
-/** Sets in `out` (id order) the ids `order[i]` of the set bits i of `bits` (its first `words`). */
-function setAccepted(bits: Uint32Array, words: number, order: Int32Array, out: Uint32Array): void {
-  for (let w = 0; w < words; w++) {
-    let v = bits[w]!;
-    while (v !== 0) {
-      const low = v & -v;
-      const id = order[(w << 5) + 31 - Math.clz32(low)]!;
-      out[id >>> 5]! |= 1 << (id & 31);
-      v ^= low;
+  /** Adds trie-order positions [start, end) (after every range so far) to `ranges`; returns how
+   *  many. */
+  private acceptRange(start: number, end: number): number {
+    const n = this.rangesUsed;
+    if (n > 0 && this.ranges[n - 1] === start) {
+      this.ranges[n - 1] = end;
+    } else {
+      if (n === this.ranges.length) {
+        const grown = new Int32Array(n * 2);
+        grown.set(this.ranges);
+        this.ranges = grown;
+      }
+      this.ranges[n] = start;
+      this.ranges[n + 1] = end;
+      this.rangesUsed = n + 2;
     }
+    return end - start;
   }
 }

@@ -78,7 +78,7 @@ export class TokenGrammar implements MatcherGrammar {
     const mask = this.scratch;
     mask.fill(0);
     this.computer.compute(state, mask);
-    this.masks.set(state, mask);
+    this.masks.set(state, mask, this.computer.lastChanged());
     out.set(mask);
   }
 

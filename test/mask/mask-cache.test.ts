@@ -34,6 +34,31 @@ describe("MaskCache", () => {
     expect([cache.hits, cache.misses]).toEqual([5, 1]);
   });
 
+  it("stores a mask from the words its caller says changed, as it would from a scan", () => {
+    const fewAllowed = new Uint32Array(WORDS);
+    fewAllowed[3] = 0x10;
+    fewAllowed[60] = 0x80000001;
+    const fewRefused = text.slice();
+    fewRefused[7] = 0xfffffeff;
+    fewRefused[0] = 0xffffffff;
+    const mixed = Uint32Array.from({ length: WORDS }, (_, w) => (w % 2 === 0 ? 0x0f0f0f0f : 0));
+    const told = new MaskCache(text, 100, 1 << 20);
+    const scanned = new MaskCache(text, 100, 1 << 20);
+    const changed = (mask: Uint32Array, overText: boolean) => {
+      const words = Int32Array.from(mask.keys()).filter((w) => mask[w] !== (overText ? text[w] : 0)).reverse();
+      return { overText, words, count: words.length };
+    };
+    told.set(0, fewAllowed, changed(fewAllowed, false));
+    told.set(1, fewRefused, changed(fewRefused, true));
+    // Too many changed words over the base given: stored from a scan of the whole mask instead.
+    told.set(2, mixed, changed(mixed, false));
+    [fewAllowed, fewRefused, mixed].forEach((mask, state) => {
+      scanned.set(state, mask);
+      expect(firstDifference(written(told, state)!, mask)).toBe(-1);
+    });
+    expect(told.memoryBytes()).toBe(scanned.memoryBytes());
+  });
+
   it("drops the least recently used masks past its byte bound, and keeps within it", () => {
     const denseBytes = WORDS * 4;
     const cache = new MaskCache(text, 1000, 4 * denseBytes);

@@ -14,6 +14,7 @@ import type { ByteDfa } from "./dfa.js";
 import { DfaBuilder } from "./dfa-builder.js";
 import { partitionFromCuts, type Partition } from "./byte-partition.js";
 import { IntList } from "./int-list.js";
+import { IntSetTable } from "./int-set-table.js";
 import type { Fragment, FrozenNfa, Nfa } from "./nfa.js";
 
 export interface SubsetOptions {
@@ -61,7 +62,8 @@ export class SubsetConstruction {
   /** close()'s output, before it is sorted and kept. */
   private readonly closed = new IntList();
   private readonly singleton: Int32Array;
-  private readonly ids = new Map<string, number>();
+  /** The DFA states of subsets of more than one NFA state, by content. */
+  private readonly bySubset = new IntSetTable();
   /** Per column: the NFA states its move reaches from the state being expanded, the first
    *  bucketSize[c] of them (the arrays are reused, never emptied: see int-list.ts). */
   private readonly buckets: number[][];
@@ -211,15 +213,18 @@ export class SubsetConstruction {
   /** A new DFA state for subset `set` (kept: not a scratch view). */
   private add(set: Int32Array): number {
     const accepting = set.includes(this.frag.end);
-    if (accepting && this.stopAtAccept) {
-      if (this.stop < 0) {
-        this.stop = this.dfa.addState(true);
-        this.subsets.push(new Int32Array(0));
-      }
-      return this.stop;
-    }
+    if (accepting && this.stopAtAccept) return this.stopState();
     this.subsets.push(set);
     return this.dfa.addState(accepting);
+  }
+
+  /** The one accepting state every subset with the exit collapses into (`stopAtAccept`). */
+  private stopState(): number {
+    if (this.stop < 0) {
+      this.stop = this.dfa.addState(true);
+      this.subsets.push(new Int32Array(0));
+    }
+    return this.stop;
   }
 
   /** A single state without epsilon moves is its own closure. */
@@ -233,14 +238,19 @@ export class SubsetConstruction {
     if (count === 1 && this.nfa.noEps(seeds[0]!)) return this.internOne(seeds[0]!);
     const set = this.close(seeds, count);
     if (set.length === 1) return this.internOne(set.at(0));
-    const key = set.view().join(",");
-    let id = this.ids.get(key);
-    if (id === undefined) {
-      id = this.add(set.copy());
-      this.ids.set(key, id);
-    }
+    if (this.stopAtAccept && contains(set, this.frag.end)) return this.stopState();
+    const known = this.bySubset.find(set);
+    if (known >= 0) return known;
+    const kept = set.copy();
+    const id = this.add(kept);
+    this.bySubset.add(set, kept, id);
     return id;
   }
+}
+
+function contains(set: IntList, s: number): boolean {
+  for (let i = 0; i < set.length; i++) if (set.at(i) === s) return true;
+  return false;
 }
 
 /**

@@ -18,10 +18,14 @@ export class DfaBuilder {
     readonly numClasses: number,
     private readonly budget: Budget,
     private readonly what: string,
+    /** Room made at once, for a caller that knows how many states it adds: the tables double as
+     *  states are added past it. */
+    expectedStates = INITIAL_STATES,
   ) {
-    // Room for a few states: most automata built are small (tables double as states are added).
-    this.trans = new Int32Array(INITIAL_STATES * numClasses).fill(-1);
-    this.accepting = new Uint8Array(INITIAL_STATES);
+    // Room for a few states by default: most automata built are small.
+    const room = Math.max(1, expectedStates);
+    this.trans = new Int32Array(room * numClasses).fill(-1);
+    this.accepting = new Uint8Array(room);
   }
 
   get numStates(): number {
@@ -32,8 +36,10 @@ export class DfaBuilder {
     const id = this.count++;
     this.budget.checkStates(this.count, this.what);
     if (id >= this.accepting.length) {
-      const trans = new Int32Array(this.trans.length * 2).fill(-1);
+      // Only the new half needs -1: the old half is copied over.
+      const trans = new Int32Array(this.trans.length * 2);
       trans.set(this.trans);
+      trans.fill(-1, this.trans.length);
       this.trans = trans;
       const acc = new Uint8Array(this.accepting.length * 2);
       acc.set(this.accepting);

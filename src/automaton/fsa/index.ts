@@ -14,6 +14,7 @@ export { distancesOf } from "./dfa-distances.js";
 export { addExpr, type Leaf, type ResolveLeaf } from "./expr-nfa.js";
 export { finish } from "./finish.js";
 export { IntList } from "./int-list.js";
+export { IntSetTable } from "./int-set-table.js";
 export { boundLength } from "./length-bound.js";
 export { Nfa, type Fragment, type FrozenNfa } from "./nfa.js";
 export { product } from "./product.js";

@@ -7,6 +7,7 @@
  */
 import type { Budget } from "./work-budget.js";
 import type { ByteDfa } from "./dfa.js";
+import { IntList } from "./int-list.js";
 import { utf8Sequences } from "./utf8.js";
 
 /** A sub-automaton with one entry and one exit state. */
@@ -21,18 +22,17 @@ export interface Block {
   readonly dfa: ByteDfa;
 }
 
-const NO_MOVES: readonly number[] = Object.freeze([]);
-
 export class Nfa {
-  /** eps[s]: epsilon successors. */
-  readonly eps: (readonly number[])[] = [];
-  /** edges[s]: flat triples (lo, hi, to); empty for block states. */
-  readonly edges: (readonly number[])[] = [];
-  /** calls[s]: flat pairs (callee rule id, return state): "run that rule, then continue at the
-   *  return state", kept symbolic so a rule's body is built once and shared by every caller. */
-  readonly calls: (readonly number[])[] = [];
+  /** Moves in the order they were added, flat: epsilon moves as (from, to), byte ranges as
+   *  (from, lo, hi, to), calls as (from, callee rule id, return state): "run that rule, then
+   *  continue at the return state", kept symbolic so a rule's body is built once and shared by
+   *  every caller. Flat lists rather than lists per state: a rule's NFA has thousands of states,
+   *  and small arrays per state were garbage for the collector on the first document's path. */
+  private readonly epsMoves = new IntList();
+  private readonly rangeMoves = new IntList();
+  private readonly callMoves = new IntList();
   /** blockOf[s]: index into `blocks`, or -1 for a plain state. */
-  readonly blockOf: number[] = [];
+  private readonly blockOf = new IntList();
   readonly blocks: Block[] = [];
 
   constructor(
@@ -41,35 +41,34 @@ export class Nfa {
   ) {}
 
   get numStates(): number {
-    return this.eps.length;
+    return this.blockOf.length;
   }
 
   addState(): number {
-    // Move lists start as the shared empty list and get their own array on the first move
-    // (most states have moves of one kind only).
-    this.eps.push(NO_MOVES);
-    this.edges.push(NO_MOVES);
-    this.calls.push(NO_MOVES);
     this.blockOf.push(-1);
-    this.budget.checkStates(this.eps.length, this.what);
-    return this.eps.length - 1;
+    this.budget.checkStates(this.blockOf.length, this.what);
+    return this.blockOf.length - 1;
   }
 
   addEps(from: number, to: number): void {
-    if (this.eps[from] === NO_MOVES) this.eps[from] = [to];
-    else (this.eps[from] as number[]).push(to);
+    this.epsMoves.push(from);
+    this.epsMoves.push(to);
   }
 
   addRange(from: number, lo: number, hi: number, to: number): void {
-    if (this.edges[from] === NO_MOVES) this.edges[from] = [lo, hi, to];
-    else (this.edges[from] as number[]).push(lo, hi, to);
+    this.rangeMoves.push(from);
+    this.rangeMoves.push(lo);
+    this.rangeMoves.push(hi);
+    this.rangeMoves.push(to);
   }
 
-  /** Fragment that calls rule `callee` (see `calls`). */
+  /** Fragment that calls rule `callee` (see `callMoves`). */
   call(callee: number): Fragment {
     const start = this.addState();
     const end = this.addState();
-    this.calls[start] = [callee, end];
+    this.callMoves.push(start);
+    this.callMoves.push(callee);
+    this.callMoves.push(end);
     return { start, end };
   }
 
@@ -108,11 +107,6 @@ export class Nfa {
     return { start, end };
   }
 
-  /** The compact form readers use (see FrozenNfa). */
-  freeze(): FrozenNfa {
-    return new FrozenNfa(this);
-  }
-
   /** Embeds a DFA as a block: its accepting states get epsilon moves to the exit. */
   embed(dfa: ByteDfa): Fragment {
     const base = this.numStates;
@@ -120,14 +114,38 @@ export class Nfa {
     this.budget.checkStates(end + 1, this.what);
     const block = this.blocks.push({ base, dfa }) - 1;
     for (let s = 0; s < dfa.numStates; s++) {
-      this.eps.push(dfa.accepting[s] ? [end] : NO_MOVES);
-      this.edges.push(NO_MOVES);
-      this.calls.push(NO_MOVES);
       this.blockOf.push(block);
+      if (dfa.accepting[s]) this.addEps(base + s, end);
     }
     this.addState();
     return { start: base + dfa.start, end };
   }
+
+  /** The compact form readers use (see FrozenNfa). */
+  freeze(): FrozenNfa {
+    const n = this.numStates;
+    const [epsStart, epsTo] = byState(n, this.epsMoves, 2);
+    const [edgeStart, edgeData] = byState(n, this.rangeMoves, 4);
+    const [callStart, callData] = byState(n, this.callMoves, 3);
+    return new FrozenNfa({ numStates: n, epsStart, epsTo, edgeStart, edgeData, callStart, callData, blockOf: this.blockOf.copy(), blocks: this.blocks });
+  }
+}
+
+/** Moves of `width` ints (from state first) grouped by state, each state's in the order added:
+ *  offsets per state (n + 1, in ints of the rest of a move) and the moves without their from. */
+function byState(n: number, moves: IntList, width: number): [Int32Array, Int32Array] {
+  const rest = width - 1;
+  const start = new Int32Array(n + 1);
+  for (let i = 0; i < moves.length; i += width) start[moves.at(i) + 1]! += rest;
+  for (let s = 0; s < n; s++) start[s + 1]! += start[s]!;
+  const data = new Int32Array(start[n]!);
+  const fill = start.slice(0, n);
+  for (let i = 0; i < moves.length; i += width) {
+    const at = fill[moves.at(i)]!;
+    for (let k = 0; k < rest; k++) data[at + k] = moves.at(i + 1 + k);
+    fill[moves.at(i)]! += rest;
+  }
+  return [start, data];
 }
 
 /**
@@ -149,20 +167,16 @@ export class FrozenNfa {
   readonly blockOf: Int32Array;
   readonly blocks: readonly Block[];
 
-  constructor(nfa: Nfa) {
-    const n = (this.numStates = nfa.numStates);
-    const flatten = (lists: readonly (readonly number[])[]): [Int32Array, Int32Array] => {
-      const start = new Int32Array(n + 1);
-      for (let s = 0; s < n; s++) start[s + 1] = start[s]! + lists[s]!.length;
-      const data = new Int32Array(start[n]!);
-      for (let s = 0; s < n; s++) data.set(lists[s]!, start[s]);
-      return [start, data];
-    };
-    [this.epsStart, this.epsTo] = flatten(nfa.eps);
-    [this.edgeStart, this.edgeData] = flatten(nfa.edges);
-    [this.callStart, this.callData] = flatten(nfa.calls);
-    this.blockOf = Int32Array.from(nfa.blockOf);
-    this.blocks = nfa.blocks;
+  constructor(parts: Omit<FrozenNfa, "noEps">) {
+    this.numStates = parts.numStates;
+    this.epsStart = parts.epsStart;
+    this.epsTo = parts.epsTo;
+    this.edgeStart = parts.edgeStart;
+    this.edgeData = parts.edgeData;
+    this.callStart = parts.callStart;
+    this.callData = parts.callData;
+    this.blockOf = parts.blockOf;
+    this.blocks = parts.blocks;
   }
 
   /** True when s has no epsilon moves. */

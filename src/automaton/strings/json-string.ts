@@ -171,20 +171,38 @@ export class JsonStrings {
 }
 
 /** The automaton of a finite set of texts, built as their trie: trimmed but not minimal (what it
- *  goes into is finished, or computed: excluded-names.ts). */
+ *  goes into is finished, or computed: excluded-names.ts). The texts are sorted first: each then
+ *  shares its path with the one before up to their common prefix, so the trie's size is known
+ *  before it is built (an object's list of names is one per schema, and growing the table as
+ *  names came was most of building it). */
 export function textsDfa(texts: readonly string[], budget: Budget, what: string): ByteDfa {
-  const words = texts.map(encodeText);
-  const { classOf, numClasses } = partitionFromCuts(words.flatMap((bytes) => bytes.flatMap((b) => [b, b + 1])));
-  const trie = new DfaBuilder(classOf, numClasses, budget, what);
-  const root = trie.addState();
-  for (const bytes of words) {
-    let node = root;
-    for (const b of bytes) {
-      let next = trie.get(node, classOf[b]!);
-      if (next < 0) trie.set(node, classOf[b]!, (next = trie.addState()));
-      node = next;
+  const words = texts.map(encodeText).sort(compareBytes);
+  const cuts: number[] = [];
+  for (const bytes of words) for (const b of bytes) cuts.push(b, b + 1);
+  const { classOf, numClasses } = partitionFromCuts(cuts);
+  const shared = words.map((bytes, i) => (i === 0 ? 0 : commonPrefix(words[i - 1]!, bytes)));
+  const nodes = words.reduce((n, bytes, i) => n + bytes.length - shared[i]!, 1);
+  const trie = new DfaBuilder(classOf, numClasses, budget, what, nodes);
+  // path[d]: the node after the first d bytes of the previous word.
+  const path = [trie.addState()];
+  words.forEach((bytes, i) => {
+    for (let d = shared[i]!; d < bytes.length; d++) {
+      const next = trie.addState();
+      trie.set(path[d]!, classOf[bytes[d]!]!, next);
+      path[d + 1] = next;
     }
-    trie.setAccepting(node, true);
-  }
-  return trie.build(root);
+    trie.setAccepting(path[bytes.length]!, true);
+  });
+  return trie.build(path[0]!);
+}
+
+function compareBytes(a: readonly number[], b: readonly number[]): number {
+  const n = commonPrefix(a, b);
+  return n < a.length && n < b.length ? a[n]! - b[n]! : a.length - b.length;
+}
+
+function commonPrefix(a: readonly number[], b: readonly number[]): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
 }

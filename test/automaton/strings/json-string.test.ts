@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { buildAutomaton } from "../../../src/automaton/index.js";
+import { Budget, encodeText } from "../../../src/automaton/fsa/index.js";
+import { textsDfa } from "../../../src/automaton/strings/json-string.js";
 import { accepts, grammar, INTERESTING_CODE_POINTS, jsonString } from "../helpers.js";
 
 const codePoint = fc.oneof(
@@ -53,6 +55,25 @@ describe("jsonString", () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[a-d]{0,8}$/), (s) => {
         expect(accepts(dfa, JSON.stringify(s))).toBe(/^[a-c]+$/.test(s) && s.length >= 3 && s.length <= 6);
+      }),
+    );
+  });
+});
+
+describe("textsDfa", () => {
+  it("accepts exactly its texts, with one state per distinct prefix (repeats and prefixes of one another included)", () => {
+    const word = fc.array(fc.constantFrom("a", "b", "é", '"', "😀"), { maxLength: 4 }).map((a) => a.join(""));
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 8 }), fc.array(word, { maxLength: 8 }), (texts, others) => {
+        const dfa = textsDfa(texts, new Budget(1e6, 1e9), "test");
+        for (const text of [...texts, ...others, ...texts.map((t) => `${t}a`), ...texts.map((t) => [...t].slice(0, -1).join(""))]) {
+          expect(accepts(dfa, text), text).toBe(texts.includes(text));
+        }
+        const prefixes = new Set(texts.flatMap((t) => {
+          const bytes = encodeText(t);
+          return bytes.map((_, n) => bytes.slice(0, n + 1).join(",")).concat([""]);
+        }));
+        expect(dfa.numStates).toBe(prefixes.size);
       }),
     );
   });
