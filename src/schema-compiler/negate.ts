@@ -12,11 +12,12 @@
  *   required [a, ..] -> an object without a (`properties: {a: false}`), or ...;
  *   properties {p: S, ..} -> an object whose p is not S, or ...;
  *   minLength n -> a string with maxLength n-1 (and so for the other counts and numeric bounds);
- *   items: false -> a non-empty array;
+ *   items: false -> a non-empty array; items S -> an array that contains an item of not S;
+ *   contains C (no minContains/maxContains) -> an array whose items are all not C;
  *   format F -> false for a name neither JSON Schema nor ajv-formats defines (an annotation);
  *   pattern P -> `{type: "string", not: {pattern: P}}`, which the compiler applies as the string
  *     token's excluded patterns (any pattern the automaton can run);
- * Anything else (oneOf, other formats, multipleOf, patternProperties, contains, if, ...) has no
+ * Anything else (oneOf, other formats, multipleOf, patternProperties, minContains, if, ...) has no
  * exact positive form here; the compiler then checks the `not` after decoding.
  */
 
@@ -31,16 +32,27 @@ import type { Beside, TypeName } from "./exclusive.js";
 import { enumOnly } from "./merge.js";
 import { typesOf } from "./values.js";
 
+/** A keyword occurrence the rewriting took apart: exact wherever the rewriting is used. */
+export interface Consumed {
+  readonly node: object;
+  readonly keyword: "not" | "contains";
+}
+
 export interface Negation {
   readonly schema: JsonSchema;
-  /** Nodes whose own `not` the rewriting took apart (exact in this use). */
-  readonly consumed: readonly object[];
+  /** Keyword occurrences (a `not`, a `contains`) the rewriting turned into positive keywords. */
+  readonly consumed: readonly Consumed[];
+}
+
+/** Reports the occurrences a rewriting took apart as enforced (once the rewriting is compiled). */
+export function recordConsumed(ctx: CompileContext, consumed: readonly Consumed[], pointer: string): void {
+  for (const { node, keyword } of consumed) ctx.report.verdict(node, keyword, true, "rewritten as a positive schema", pointer);
 }
 
 export const TYPE_NAMES: readonly TypeName[] = ["null", "boolean", "object", "array", "string", "number"];
 
 export function negate(ctx: CompileContext, schema: unknown, pointer: string): Negation | undefined {
-  const consumed: object[] = [];
+  const consumed: Consumed[] = [];
   const out = new Negator(ctx, pointer, consumed).negate(schema, 0);
   return out === undefined ? undefined : { schema: out, consumed };
 }
@@ -62,7 +74,7 @@ interface Scope {
  * satisfy the same subschema cannot fail it.
  */
 export function negateWithin(ctx: CompileContext, schema: unknown, pointer: string, type: TypeName, beside?: Beside): Negation | undefined {
-  const consumed: object[] = [];
+  const consumed: Consumed[] = [];
   const out = new Negator(ctx, pointer, consumed).negate(schema, 0, beside === undefined ? { type } : { type, beside });
   return out === undefined ? undefined : { schema: ofType(type, out), consumed };
 }
@@ -129,7 +141,7 @@ function anyOfOf(parts: readonly JsonSchema[]): JsonSchema {
 const asSchema = (v: unknown): JsonSchema | undefined => (typeof v === "boolean" || isRecord(v) ? v : undefined);
 
 class Negator {
-  constructor(private readonly ctx: CompileContext, private readonly pointer: string, private readonly consumed: object[]) {}
+  constructor(private readonly ctx: CompileContext, private readonly pointer: string, private readonly consumed: Consumed[]) {}
 
   /** `scope`: only its values matter (the caller intersects the result with its type). */
   negate(schema: unknown, depth: number, scope?: Scope): JsonSchema | undefined {
@@ -178,7 +190,7 @@ class Negator {
         return mapDefined(node.peek("enum"), (values) => complementValues(values.filter(admitted)));
       }
       case "not":
-        this.consumed.push(raw);
+        this.consumed.push({ node: raw, keyword: "not" });
         return asSchema(node.get("not"));
       case "anyOf":
         return mapDefined(this.negateAll(node.peek("anyOf"), depth, scope), (parts) => ({ allOf: parts }));
@@ -196,7 +208,15 @@ class Negator {
         const v = node.get("items");
         if (node.has("prefixItems")) return undefined;
         if (v === false || v === true) return v === false ? { type: "array", minItems: 1 } : false;
-        return mapDefined(scope?.beside, (beside) => this.itemsFail(v, beside));
+        const known = scope?.beside === undefined ? undefined : this.itemsFail(v, scope.beside);
+        return known ?? mapDefined(this.negate(v, depth + 1), (n) => (n === false ? false : { type: "array", contains: n }));
+      }
+      case "contains": {
+        // Hit counts make it a count of items, which has no negation here.
+        if (node.has("minContains") || node.has("maxContains")) return undefined;
+        const n = this.negate(node.get("contains"), depth + 1);
+        if (n !== undefined) this.consumed.push({ node: raw, keyword: "contains" });
+        return mapDefined(n, (items) => ({ type: "array", items }));
       }
       case "uniqueItems":
         return node.get("uniqueItems") === false ? false : undefined;
@@ -227,7 +247,8 @@ class Negator {
   /** An object whose property `name` is present and fails `schema`. */
   private propertyFails(name: string, schema: unknown, depth: number, beside: Beside | undefined): JsonSchema | undefined {
     if (beside !== undefined && (beside.absent(name) || beside.schemasOf(name).some((s) => this.same(s, schema)))) return false;
-    const n = this.negate(schema, depth + 1) ?? (beside === undefined ? undefined : this.negateBeside(schema, depth + 1, beside.property(name)));
+    // Relative to what is known of the value first: the smaller form (no `contains` where the items are known to fail).
+    const n = (beside === undefined ? undefined : this.negateBeside(schema, depth + 1, beside.property(name))) ?? this.negate(schema, depth + 1);
     return n === undefined ? undefined : n === false ? false : { type: "object", required: [name], properties: { [name]: n } };
   }
 
