@@ -3,11 +3,13 @@
  * schema is the conjunction of its keywords (annotations aside), so `not` of it is the union of
  * its keywords' negations, each being:
  *   true -> false, false -> true, {} -> false;
- *   type T -> the other types ("integer" has no complement: no type says "non-integer number");
+ *   type T -> the other types (for "integer", the non-integers too: `{type: "number", not: {type:
+ *     "integer"}}`, which the number compiler spells, non-integer.ts);
  *   enum V (type-filtered) -> the other types, the other boolean, and the strings not in V, kept as
  *     `{type: "string", not: {enum: strings}}`, which the compiler applies as the string token's
  *     exclusion list; a number, array or object in V has no exact complement;
  *   not X -> X; anyOf [A..] -> allOf [not A..]; allOf [A..] -> anyOf [not A..];
+ *   oneOf [A..] -> allOf [not A..] (none holds), or allOf [Ai, Aj] for a pair not proven disjoint;
  *   $ref -> not of its target (its siblings are keywords like any other, or ignored before 2019-09);
  *   required [a, ..] -> an object without a (`properties: {a: false}`), or ...;
  *   properties {p: S, ..} -> an object whose p is not S, or ...;
@@ -17,7 +19,7 @@
  *   format F -> false for a name neither JSON Schema nor ajv-formats defines (an annotation);
  *   pattern P -> `{type: "string", not: {pattern: P}}`, which the compiler applies as the string
  *     token's excluded patterns (any pattern the automaton can run);
- * Anything else (oneOf, other formats, multipleOf, patternProperties, minContains, if, ...) has no
+ * Anything else (other formats, multipleOf, patternProperties, minContains, if, ...) has no
  * exact positive form here; the compiler then checks the `not` after decoding.
  */
 
@@ -28,14 +30,14 @@ import { isAnnotationKeyword, isKeyword, isRecord, jsonEqual, KEYWORDS, normaliz
 import { LIMITS, type CompileContext } from "./context.js";
 import { testRegex } from "./evaluate.js";
 import { checkPattern } from "./patterns.js";
-import type { Beside, TypeName } from "./exclusive.js";
+import { DisjointnessProver, type Beside, type TypeName } from "./exclusive.js";
 import { enumOnly } from "./merge.js";
 import { typesOf } from "./values.js";
 
 /** A keyword occurrence the rewriting took apart: exact wherever the rewriting is used. */
 export interface Consumed {
   readonly node: object;
-  readonly keyword: "not" | "contains";
+  readonly keyword: "not" | "contains" | "oneOf";
 }
 
 export interface Negation {
@@ -140,7 +142,12 @@ function anyOfOf(parts: readonly JsonSchema[]): JsonSchema {
 
 const asSchema = (v: unknown): JsonSchema | undefined => (typeof v === "boolean" || isRecord(v) ? v : undefined);
 
+/** Overlapping branch pairs a negated oneOf may spell (each an alternative that compiles two branches). */
+const MAX_ONE_OF_PAIRS = 8;
+
 class Negator {
+  private prover: DisjointnessProver | undefined;
+
   constructor(private readonly ctx: CompileContext, private readonly pointer: string, private readonly consumed: Consumed[]) {}
 
   /** `scope`: only its values matter (the caller intersects the result with its type). */
@@ -194,6 +201,11 @@ class Negator {
         return asSchema(node.get("not"));
       case "anyOf":
         return mapDefined(this.negateAll(node.peek("anyOf"), depth, scope), (parts) => ({ allOf: parts }));
+      case "oneOf": {
+        const n = this.negateOneOf(node.peek("oneOf"), depth, scope);
+        if (n !== undefined) this.consumed.push({ node: raw, keyword: "oneOf" });
+        return n;
+      }
       case "allOf":
         return mapDefined(this.negateAll(node.peek("allOf"), depth, scope), anyOfOf);
       case "required":
@@ -231,6 +243,23 @@ class Negator {
       default:
         return isKeyword(k) ? flipBound(k, node) : undefined;
     }
+  }
+
+  /**
+   * Not exactly one branch: none (every branch negated) or two at once (both branches, for each
+   * pair not proven disjoint); past MAX_ONE_OF_PAIRS such pairs, no form.
+   */
+  private negateOneOf(branches: readonly unknown[] | undefined, depth: number, scope: Scope | undefined): JsonSchema | undefined {
+    const none = this.negateAll(branches, depth, scope);
+    if (branches === undefined || none === undefined) return undefined;
+    this.prover ??= new DisjointnessProver(this.ctx, this.pointer);
+    const pairs: JsonSchema[] = [];
+    for (let i = 0; i < branches.length; i++) {
+      for (let j = i + 1; j < branches.length; j++) {
+        if (!this.prover.disjoint([branches[i]], [branches[j]])) pairs.push({ allOf: [branches[i] as JsonSchema, branches[j] as JsonSchema] });
+      }
+    }
+    return pairs.length > MAX_ONE_OF_PAIRS ? undefined : anyOfOf([none.includes(false) ? false : { allOf: none }, ...pairs]);
   }
 
   /** Some declared property is present with a value its schema rejects. */
@@ -313,20 +342,22 @@ const isAnnotationFormat = (format: unknown): boolean => typeof format === "stri
 
 const mapDefined = <T, R>(v: T | undefined, f: (v: T) => R): R | undefined => (v === undefined ? undefined : f(v));
 
-function complementTypes(types: ReadonlySet<JsonType>): JsonSchema | undefined {
-  if (types.has("integer") && !types.has("number")) return undefined;
-  const rest = TYPE_NAMES.filter((x) => !types.has(x));
-  return rest.length === 0 ? false : { type: rest };
+function complementTypes(types: ReadonlySet<JsonType>): JsonSchema {
+  const rest = TYPE_NAMES.filter((x) => !types.has(x) && !(x === "number" && types.has("integer")));
+  const others: JsonSchema = rest.length === 0 ? false : { type: rest };
+  // Integers but not all numbers: the non-integers are left (non-integer.ts).
+  return types.has("integer") && !types.has("number") ? anyOfOf([others, { type: "number", not: { type: "integer" } }]) : others;
 }
 
 /**
  * Whether values of type `within` fail `type: types` (`integral`: the numbers are integers;
- * undefined: "integer" among numbers that may have fractions, which has no form).
+ * "integer" among numbers that may have fractions: the non-integers, `not: {type: "integer"}`).
  */
-function complementWithin(types: ReadonlySet<JsonType>, within: TypeName, integral: boolean): JsonSchema | undefined {
+function complementWithin(types: ReadonlySet<JsonType>, within: TypeName, integral: boolean): JsonSchema {
   if (types.has(within)) return false;
   if (within !== "number" || !types.has("integer")) return true;
-  return integral ? false : undefined;
+  // The non-integers, which the number compiler spells (non-integer.ts).
+  return integral ? false : { not: { type: "integer" } };
 }
 
 /** Every value but `values`: exact when they are nulls, booleans and strings only. */

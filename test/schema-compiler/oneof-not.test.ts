@@ -99,8 +99,10 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       { $defs: { s: { type: "string" } }, oneOf: [{ $ref: "#/$defs/s" }, { type: "integer", minimum: 0 }] },
       { type: "object", oneOf: [{ type: ["object", "string"] }, { type: ["string", "array"] }] },
     ]);
-    // Integers satisfy both, and "number but not integer" has no positive form.
-    expectAll("validatedAfter", [{ oneOf: [{ type: "number" }, { type: "integer" }] }]);
+    // Integers satisfy both: the first branch keeps the non-integers (non-integer.ts).
+    expectAll("enforced", [{ oneOf: [{ type: "number" }, { type: "integer" }] }]);
+    // Non-integers beside bounds are not spelled.
+    expectAll("validatedAfter", [{ oneOf: [{ type: "number", minimum: 0 }, { type: "integer" }] }]);
   });
 
   it("disjoint value sets (enum/const, or values the other branch rejects)", () => {
@@ -147,9 +149,9 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       // More required names than the other side allows properties.
       { oneOf: [{ type: "object", required: ["kind", "a"] }, { type: "object", additionalProperties: { type: "boolean" }, minProperties: 1, maxProperties: 1 }] },
     ]);
+    // Overlap: the second branch keeps the objects whose `a` is not an integer or whose kind is not "a".
+    expectAll("enforced", [{ oneOf: [kind("a"), { type: "object", properties: { kind: { type: "string" } } }] }]);
     expectAll("validatedAfter", [
-      // Overlap, and "a: not integer" has no positive form.
-      { oneOf: [kind("a"), { type: "object", properties: { kind: { type: "string" } } }] },
       // Overlap, and patternProperties has no exact negation.
       { type: "object", oneOf: [{ required: ["a"] }, { patternProperties: { "^a": false } }, { properties: { b: false } }] },
     ]);
@@ -157,7 +159,7 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
 
   it("oneOf merged from allOf, and the verdict reaches the input occurrence", () => {
     expectAll("enforced", [{ allOf: [{ oneOf: [{ type: "string" }, { type: "integer" }] }, { oneOf: [{ type: "null" }, { minLength: 1 }] }] }]);
-    expectAll("validatedAfter", [{ allOf: [{ oneOf: [{ type: "string" }, { type: "number" }] }, { oneOf: [{ minimum: 1 }, { type: "integer" }] }] }]);
+    expectAll("validatedAfter", [{ allOf: [{ oneOf: [{ type: "string" }, { type: "number" }] }, { oneOf: [{ minimum: 1 }, { type: "integer", maximum: 5 }] }] }]);
   });
 });
 
@@ -258,7 +260,21 @@ describe("not: rewritten to an exact positive schema", () => {
       { $schema: D7, definitions: { s: { type: "string" } }, not: { $ref: "#/definitions/s" } },
     ]);
     expectAll("unsatisfiable", [{ not: {} }, { not: true }, { type: "string", not: { type: "string" } }]);
-    expectAll("validatedAfter", [{ not: { type: "integer" } }, { not: { multipleOf: 2 } }, { not: { oneOf: [{ type: "string" }] } }]);
+    expectAll("validatedAfter", [{ not: { multipleOf: 2 } }, { not: { oneOf: [{ type: "string" }, { multipleOf: 2 }] } }]);
+  });
+
+  it("integer: the other types and the non-integers (at most 15 digits, no exponent)", () => {
+    expectAll("enforced", [{ not: { type: "integer" } }, { type: "number", not: { type: "integer" } }, { type: ["number", "string"], not: { type: ["integer", "string"] } }]);
+    expectAll("validatedAfter", [{ type: "number", minimum: 0, not: { type: "integer" } }]);
+  });
+
+  it("oneOf: none of the branches, or two that may overlap at once", () => {
+    expectAll("enforced", [
+      { not: { oneOf: [{ type: "string" }] } },
+      { not: { oneOf: [{ type: "string" }, { minLength: 2 }] } },
+      { not: { oneOf: [{ type: "object", required: ["a"] }, { type: "object", required: ["b"] }, { type: "integer" }] } },
+      { type: "object", oneOf: [{ required: ["a"], oneOf: [{ required: ["b"] }, { required: ["kind"] }] }, { required: ["b"] }] },
+    ]);
   });
 
   it("enum/const: strings excluded from the string token, booleans and null by type", () => {
