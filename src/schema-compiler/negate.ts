@@ -14,6 +14,8 @@
  *   required [a, ..] -> an object without a (`properties: {a: false}`), or ...;
  *   properties {p: S, ..} -> an object whose p is not S, or ...;
  *   minLength n -> a string with maxLength n-1 (and so for the other counts and numeric bounds);
+ *   propertyNames N -> an object with a property (N false) or with one of the names N rejects,
+ *     when those are finitely many (N is `not: {enum: names}`);
  *   items: false -> a non-empty array; items S -> an array that contains an item of not S;
  *   contains C (no minContains/maxContains) -> an array whose items are all not C;
  *   format F -> false for a name neither JSON Schema nor ajv-formats defines (an annotation);
@@ -230,6 +232,8 @@ class Negator {
         if (n !== undefined) this.consumed.push({ node: raw, keyword: "contains" });
         return mapDefined(n, (items) => ({ type: "array", items }));
       }
+      case "propertyNames":
+        return this.somePropertyName(node.get("propertyNames"), depth);
       case "uniqueItems":
         return node.get("uniqueItems") === false ? false : undefined;
       case "format":
@@ -260,6 +264,18 @@ class Negator {
       }
     }
     return pairs.length > MAX_ONE_OF_PAIRS ? undefined : anyOfOf([none.includes(false) ? false : { allOf: none }, ...pairs]);
+  }
+
+  /**
+   * An object with a name `names` rejects: any name (a property at all) when it rejects every
+   * name, one of the names when those are finitely many (`not: {enum: names}`); else no form.
+   */
+  private somePropertyName(names: unknown, depth: number): JsonSchema | undefined {
+    if (typeof names === "boolean") return names ? false : { type: "object", minProperties: 1 };
+    const negation = this.negate(names, depth + 1, { type: "string" });
+    if (negation === false) return false;
+    const rejected = mapDefined(negation, enumOnly)?.filter((v): v is string => typeof v === "string");
+    return rejected === undefined ? undefined : anyOfOf(rejected.map((name) => ({ type: "object", required: [name] })));
   }
 
   /** Some declared property is present with a value its schema rejects. */

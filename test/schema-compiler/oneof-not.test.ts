@@ -301,8 +301,11 @@ describe("not: rewritten to an exact positive schema", () => {
       { not: { minProperties: 1 } },
       { not: { items: false } },
       { not: { items: { type: "string" } } },
+      { type: "object", not: { propertyNames: false } },
+      { not: { propertyNames: { not: { enum: ["a", "kind", 1] } } } },
     ]);
-    expectAll("validatedAfter", [{ not: { patternProperties: { "^a": { type: "string" } } } }, { not: { uniqueItems: true } }]);
+    expectAll("unsatisfiable", [{ not: { propertyNames: { type: "string" } } }]);
+    expectAll("validatedAfter", [{ not: { patternProperties: { "^a": { type: "string" } } } }, { not: { uniqueItems: true } }, { not: { propertyNames: { pattern: "^a" } } }, { not: { propertyNames: { maxLength: 4 } } }]);
   });
 
   it("patterns excluded from the string token (any pattern the automaton runs), non-strings refused", () => {
