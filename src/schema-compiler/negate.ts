@@ -5,9 +5,10 @@
  *   true -> false, false -> true, {} -> false;
  *   type T -> the other types (for "integer", the non-integers too: `{type: "number", not: {type:
  *     "integer"}}`, which the number compiler spells, non-integer.ts);
- *   enum V (type-filtered) -> the other types, the other boolean, and the strings not in V, kept as
+ *   enum V (type-filtered) -> the other types, the other boolean, the strings not in V, kept as
  *     `{type: "string", not: {enum: strings}}`, which the compiler applies as the string token's
- *     exclusion list; a number, array or object in V has no exact complement;
+ *     exclusion list, and the numbers in the open intervals around V's; an array or object in V
+ *     has no exact complement;
  *   not X -> X; anyOf [A..] -> allOf [not A..]; allOf [A..] -> anyOf [not A..];
  *   oneOf [A..] -> allOf [not A..] (none holds), or allOf [Ai, Aj] for a pair not proven disjoint;
  *   $ref -> not of its target (its siblings are keywords like any other, or ignored before 2019-09);
@@ -376,17 +377,27 @@ function complementWithin(types: ReadonlySet<JsonType>, within: TypeName, integr
   return integral ? false : { not: { type: "integer" } };
 }
 
-/** Every value but `values`: exact when they are nulls, booleans and strings only. */
+/** Every value but `values`: exact when they are nulls, booleans, strings and numbers only. */
 function complementValues(values: readonly unknown[]): JsonSchema | undefined {
   const kinds = new Set(values.map((v) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v)));
-  if (kinds.has("number") || kinds.has("array") || kinds.has("object")) return undefined;
+  if (kinds.has("array") || kinds.has("object")) return undefined;
   const booleans = values.filter((v): v is boolean => typeof v === "boolean");
   const strings = values.filter((v): v is string => typeof v === "string");
+  const numbers = values.filter((v): v is number => typeof v === "number");
   const otherTypes = TYPE_NAMES.filter((t) => !kinds.has(t));
   const parts: JsonSchema[] = [{ type: otherTypes }];
   if (booleans.length > 0 && !(booleans.includes(true) && booleans.includes(false))) parts.push({ enum: [!booleans[0]] });
   if (strings.length > 0) parts.push({ type: "string", not: { enum: strings } });
+  if (numbers.length > 0) parts.push(...numbersBetween(numbers));
   return anyOfOf(parts);
+}
+
+/** The numbers other than `values`: the open intervals below, between and above them. */
+function numbersBetween(values: readonly number[]): JsonSchema[] {
+  const sorted = [...new Set(values)].sort((a, b) => a - b);
+  const gaps: JsonSchema[] = [{ type: "number", exclusiveMaximum: sorted[0]! }];
+  sorted.forEach((v, i) => gaps.push(i + 1 < sorted.length ? { type: "number", exclusiveMinimum: v, exclusiveMaximum: sorted[i + 1]! } : { type: "number", exclusiveMinimum: v }));
+  return gaps;
 }
 
 /**

@@ -15,6 +15,7 @@ import { describe, expect, it } from "vitest";
 import { PocketExtractError } from "../../src/errors.js";
 import { compileSchema } from "../../src/schema-compiler/index.js";
 import { acceptor } from "./support/accept.js";
+import { expectLanguage, raw } from "./support/expect.js";
 
 const D2020 = "https://json-schema.org/draft/2020-12/schema";
 const D7 = "http://json-schema.org/draft-07/schema#";
@@ -113,8 +114,10 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       { oneOf: [{ enum: [{ a: 1 }] }, { type: "object", required: ["b"] }] },
       { enum: ["a", "ab"], oneOf: [{ maxLength: 1 }, { minLength: 2 }] },
     ]);
-    // A number in an enum has no exact complement (the second branch needs one).
-    expectAll("validatedAfter", [{ oneOf: [{ enum: [1, 2] }, { type: "integer" }] }]);
+    // The integers but 1 and 2 (open intervals around them) for the second branch.
+    expectAll("enforced", [{ oneOf: [{ enum: [1, 2] }, { type: "integer" }] }]);
+    // An array in an enum has no exact complement (the second branch needs one).
+    expectAll("validatedAfter", [{ oneOf: [{ enum: [[1], 2] }, { type: "array" }] }]);
   });
 
   it("branches with finitely many values: each keeps the values no other branch accepts", () => {
@@ -277,7 +280,7 @@ describe("not: rewritten to an exact positive schema", () => {
     ]);
   });
 
-  it("enum/const: strings excluded from the string token, booleans and null by type", () => {
+  it("enum/const: strings excluded from the string token, booleans and null by type, numbers by the intervals around them", () => {
     expectAll("enforced", [
       { not: { enum: ["a", "ab"] } },
       { type: "string", not: { const: "" } },
@@ -286,8 +289,14 @@ describe("not: rewritten to an exact positive schema", () => {
       { not: { const: false } },
       { allOf: [{ not: { const: "a" } }, { not: { const: "b" } }] },
       { type: ["string", "boolean"], not: { enum: ["ab", true] } },
+      { not: { const: 1 } },
+      { type: ["string", "integer"], not: { enum: ["ab", 1] } },
+      { not: { enum: [2, -1, 1.5, 1, "a"] } },
+      { type: "number", not: { enum: [0, 1.0] } },
     ]);
-    expectAll("validatedAfter", [{ not: { const: 1 } }, { type: ["string", "integer"], not: { enum: ["ab", 1] } }, { not: { enum: [[]] } }, { type: "string", format: "date", not: { const: "2020-01-01" } }]);
+    expectAll("validatedAfter", [{ not: { enum: [[]] } }, { not: { enum: [1, { a: 1 }] } }, { type: "string", format: "date", not: { const: "2020-01-01" } }]);
+    // At the excluded numbers' edges (decimal comparison, exact up to 15 significant digits; number-range.ts).
+    expectLanguage({ not: { enum: [1, 2.5] } }, { mode: "jsonschema" }, [0.5, 3, 2.4, raw("1.5"), raw("2.5000001"), "a", null], [1, 2.5, raw("1.0"), raw("2.50")]);
   });
 
   it("object, array, string and count keywords", () => {
