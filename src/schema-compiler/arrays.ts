@@ -2,13 +2,15 @@
  * Array subschemas (already normalized to `prefixItems` + `items`): positional schemas, the
  * schema for the rest, and `minItems`/`maxItems`, all exact in the grammar. `uniqueItems` is
  * exact when it cannot fail (at most one item) or when the items come from a small finite set of
- * primitive values (unique-items.ts); otherwise it is checked after decoding, as are `contains`,
- * `minContains` and `maxContains`.
+ * primitive values (unique-items.ts); otherwise it is checked after decoding. `contains` is
+ * exact as one hit among the items (contains.ts), except beside such distinct items, positional
+ * items or `minContains`/`maxContains`.
  */
 
 import { optional, repeat, type Expr } from "../grammar/index.js";
 import { childPointer, type SchemaNode } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
+import { containsBody } from "./contains.js";
 import { cat } from "./format.js";
 import { reportUse } from "./keyword-uses.js";
 import type { CompileFn } from "./objects.js";
@@ -37,6 +39,7 @@ export function compileArray(ctx: CompileContext, node: SchemaNode, instancePath
     const distinct = prefix.length === 0 && items !== null ? compileDistinct(ctx, items, minItems, maxItems) : undefined;
     reportUse(ctx, pointer, "uniqueItems", distinct !== undefined, distinct !== undefined ? "items from a finite set of values: the grammar writes each at most once" : "checked after decoding");
     if (distinct !== undefined) {
+      if (node.has("contains")) ctx.report.verdict(node.raw, "contains", false, "beside distinct items: checked after decoding", pointer);
       return distinct === null ? ctx.unsat(`fewer than ${minItems} distinct item values`, "uniqueItems", pointer) : cat(ctx.punct("["), distinct, ctx.punct("]"));
     }
   } else if (node.has("uniqueItems")) {
@@ -44,6 +47,10 @@ export function compileArray(ctx: CompileContext, node: SchemaNode, instancePath
   }
   // The item appears twice below (first item, then the repeated ones): a big one becomes a rule.
   const rest = items === null ? null : ctx.outline(items, "item");
+  if (node.has("contains")) {
+    const body = containsBody(ctx, node, rest, minItems, maxItems, instancePath, compile);
+    if (body !== undefined) return body === null ? ctx.unsat("no array has an item satisfying contains", "contains", pointer) : cat(ctx.punct("["), body, ctx.punct("]"));
+  }
 
   const sep = ctx.punct(",");
   // Built from the back: after position i, either stop (if i >= minItems) or continue.

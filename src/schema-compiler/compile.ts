@@ -16,7 +16,8 @@ import { LIMITS, type CompileContext } from "./context.js";
 import { CONDITIONAL, conditionalsApart, conditionalSchema, REWRITTEN } from "./conditional.js";
 import { union } from "./format.js";
 import { mergeSchemas } from "./merge.js";
-import { excludesOtherTypes, excludeStrings, negate, stringExclusion } from "./negate.js";
+import { excludesOtherTypes, excludeStrings, negate, recordConsumed, stringExclusion } from "./negate.js";
+import { asksNonInteger } from "./non-integer.js";
 import { exactOneOfBranches } from "./one-of.js";
 import { compileInteger, compileNumber } from "./numbers.js";
 import { compileObject } from "./objects.js";
@@ -114,7 +115,8 @@ function compileWithoutDependencyRewriting(ctx: CompileContext, node: SchemaNode
   // (one of patterns only where the node admits strings only: other types fail it, compileNot says so).
   const exclusion = stringExclusion(node.get("not"));
   const toStringToken = exclusion !== undefined && (!excludesOtherTypes(exclusion) || onlyStrings(node.get("type")));
-  if (node.has("not") && !node.has("enum") && !toStringToken) return compileNot(ctx, node, instancePath);
+  // So does "not integer" among numbers (numbers.ts spells the non-integers).
+  if (node.has("not") && !node.has("enum") && !toStringToken && !asksNonInteger(node)) return compileNot(ctx, node, instancePath);
   const groups = (["anyOf", "oneOf"] as const).filter((k) => node.has(k));
   if (groups.length > 0) return compileAlternatives(ctx, node, groups, instancePath);
   return compileTyped(ctx, node, instancePath);
@@ -250,7 +252,7 @@ function compileConditional(ctx: CompileContext, node: SchemaNode, instancePath:
     if (node.has(k)) ctx.report.verdict(node.raw, k, exact, exact ? REWRITTEN : ctx.conditionals ? "no exact positive form of not-if; checked after decoding" : "not a keyword before draft 7; left to the validator", pointer);
   }
   if (!exact) return compileNode(ctx, rest, pointer, instancePath);
-  for (const n of conditional.consumed) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);
+  recordConsumed(ctx, conditional.consumed, pointer);
   if (conditional.schema === true) return compileNode(ctx, rest, pointer, instancePath);
   const combined: JsonSchemaObject = { allOf: [rest, conditional.schema] };
   ctx.resolver.inheritBase(combined, node.raw);
@@ -291,7 +293,7 @@ function compileNot(ctx: CompileContext, node: SchemaNode, instancePath: string)
     ctx.report.verdict(node.raw, "not", false, "no exact positive form; checked after decoding", pointer);
     return compileNode(ctx, rest, pointer, instancePath);
   }
-  for (const n of [node.raw, ...negation.consumed]) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);
+  recordConsumed(ctx, [{ node: node.raw, keyword: "not" }, ...negation.consumed], pointer);
   // Alone, the rewriting compiles as it is (a `$ref` in it stays a rule, so recursion works).
   if (!hasAssertions(rest, [])) return compileNode(ctx, negation.schema, pointer, instancePath);
   return compileNode(ctx, mergeSchemas(ctx, rest, inlineRefs(ctx, negation.schema, pointer), pointer), pointer, instancePath);

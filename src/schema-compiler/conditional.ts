@@ -10,13 +10,13 @@
 
 import { isRecord, keywordsWhere, type JsonSchema } from "../schema/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
-import { negate } from "./negate.js";
+import { negate, recordConsumed, type Consumed } from "./negate.js";
 
 export interface Conditional {
   /** What the three keywords ask of the instance, as one positive schema (`true`: nothing). */
   readonly schema: JsonSchema;
-  /** Nodes whose own `not` the negation of `if` took apart (exact in this use). */
-  readonly consumed: readonly object[];
+  /** Keyword occurrences the negation of `if` took apart (exact in this use). */
+  readonly consumed: readonly Consumed[];
   /** An upper estimate of the alternatives the schema multiplies out to once merged. */
   readonly alternatives: number;
 }
@@ -34,7 +34,7 @@ function alternativesOf(schema: unknown, depth = 0): number {
 export function conditionalSchema(ctx: CompileContext, ifSchema: unknown, thenSchema: unknown, elseSchema: unknown, pointer: string): Conditional | undefined {
   if (ifSchema === undefined || (thenSchema === undefined && elseSchema === undefined)) return { schema: true, consumed: [], alternatives: 1 };
   const condition = ifSchema as JsonSchema;
-  const built = (schema: JsonSchema, consumed: readonly object[]): Conditional => ({ schema, consumed, alternatives: alternativesOf(schema) });
+  const built = (schema: JsonSchema, consumed: readonly Consumed[]): Conditional => ({ schema, consumed, alternatives: alternativesOf(schema) });
   if (thenSchema === undefined) return built({ anyOf: [condition, elseSchema as JsonSchema] }, []);
   const negation = negate(ctx, ifSchema, pointer);
   if (negation === undefined) return undefined;
@@ -75,7 +75,7 @@ export function conditionalsApart(ctx: CompileContext, parts: readonly JsonSchem
     product *= factor;
     added *= conditional.alternatives;
     for (const k of CONDITIONAL) if (k in part) ctx.report.verdict(part, k, true, REWRITTEN, pointer);
-    for (const n of conditional.consumed) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);
+    recordConsumed(ctx, conditional.consumed, pointer);
     const rest: { [k: string]: unknown } = { ...part };
     for (const k of CONDITIONAL) delete rest[k];
     const out = { allOf: [rest, conditional.schema] };

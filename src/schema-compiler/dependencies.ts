@@ -23,15 +23,18 @@ export interface Dependencies {
   readonly names: readonly string[];
   /** The keywords present, each with whether all its entries became rules. */
   readonly keywords: ReadonlyMap<DependencyKeyword, boolean>;
+  /** Dependent schemas whose `not` (of one required name) became a rule: enforced with the rules. */
+  readonly negated: readonly object[];
 }
 
 interface Effect {
   readonly requires: readonly string[];
   readonly forbids: readonly string[];
   readonly absent: boolean;
+  readonly negated: boolean;
 }
 
-const NOTHING: Effect = { requires: [], forbids: [], absent: false };
+const NOTHING: Effect = { requires: [], forbids: [], absent: false, negated: false };
 const isNameList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
 /** What a dependent schema asks of the object, when it only asks about names; undefined otherwise. */
@@ -42,6 +45,7 @@ function effectOf(schema: unknown): Effect | undefined {
   const node = new SchemaNode(schema, "");
   const requires: string[] = [];
   const forbids: string[] = [];
+  let negated = false;
   for (const k of node.keywords()) {
     if (isAnnotationKeyword(k)) continue;
     const v = schema[k];
@@ -54,9 +58,10 @@ function effectOf(schema: unknown): Effect | undefined {
       forbids.push(...Object.keys(v).filter((name) => v[name] === false));
     } else if (k === "not" && isRecord(v) && Object.keys(v).length === 1 && isNameList(v.required) && v.required.length === 1) {
       forbids.push(v.required[0]!);
+      negated = true;
     } else return undefined;
   }
-  return { requires, forbids, absent: false };
+  return { requires, forbids, absent: false, negated };
 }
 
 /** The dependency keywords of an object schema as presence rules; `draft2019` false (draft 7
@@ -67,6 +72,7 @@ export function readDependencies(node: SchemaNode, draft2019: boolean): Dependen
   const absent = new Set<string>();
   const names = new Set<string>();
   const keywords = new Map<DependencyKeyword, boolean>();
+  const negated: object[] = [];
   const add = (map: Map<string, string[]>, key: string, targets: readonly string[]): void => {
     if (targets.length === 0) return;
     map.set(key, [...(map.get(key) ?? []), ...targets]);
@@ -86,6 +92,7 @@ export function readDependencies(node: SchemaNode, draft2019: boolean): Dependen
         }
         add(requires, key, effect.requires);
         add(forbids, key, effect.forbids);
+        if (effect.negated) negated.push(dep as object);
         if (effect.absent) {
           absent.add(key);
           names.add(key);
@@ -94,7 +101,7 @@ export function readDependencies(node: SchemaNode, draft2019: boolean): Dependen
     }
     keywords.set(keyword, exact);
   }
-  return { requires, forbids, absent, names: [...names], keywords };
+  return { requires, forbids, absent, names: [...names], keywords, negated };
 }
 
 /** The dependent schemas of `raw` that are not presence rules, each as "present and satisfying it, or absent". */

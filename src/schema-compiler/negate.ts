@@ -3,20 +3,26 @@
  * schema is the conjunction of its keywords (annotations aside), so `not` of it is the union of
  * its keywords' negations, each being:
  *   true -> false, false -> true, {} -> false;
- *   type T -> the other types ("integer" has no complement: no type says "non-integer number");
- *   enum V (type-filtered) -> the other types, the other boolean, and the strings not in V, kept as
+ *   type T -> the other types (for "integer", the non-integers too: `{type: "number", not: {type:
+ *     "integer"}}`, which the number compiler spells, non-integer.ts);
+ *   enum V (type-filtered) -> the other types, the other boolean, the strings not in V, kept as
  *     `{type: "string", not: {enum: strings}}`, which the compiler applies as the string token's
- *     exclusion list; a number, array or object in V has no exact complement;
+ *     exclusion list, and the numbers in the open intervals around V's; an array or object in V
+ *     has no exact complement;
  *   not X -> X; anyOf [A..] -> allOf [not A..]; allOf [A..] -> anyOf [not A..];
+ *   oneOf [A..] -> allOf [not A..] (none holds), or allOf [Ai, Aj] for a pair not proven disjoint;
  *   $ref -> not of its target (its siblings are keywords like any other, or ignored before 2019-09);
  *   required [a, ..] -> an object without a (`properties: {a: false}`), or ...;
  *   properties {p: S, ..} -> an object whose p is not S, or ...;
  *   minLength n -> a string with maxLength n-1 (and so for the other counts and numeric bounds);
- *   items: false -> a non-empty array;
+ *   propertyNames N -> an object with a property (N false) or with one of the names N rejects,
+ *     when those are finitely many (N is `not: {enum: names}`);
+ *   items: false -> a non-empty array; items S -> an array that contains an item of not S;
+ *   contains C (no minContains/maxContains) -> an array whose items are all not C;
  *   format F -> false for a name neither JSON Schema nor ajv-formats defines (an annotation);
  *   pattern P -> `{type: "string", not: {pattern: P}}`, which the compiler applies as the string
  *     token's excluded patterns (any pattern the automaton can run);
- * Anything else (oneOf, other formats, multipleOf, patternProperties, contains, if, ...) has no
+ * Anything else (other formats, multipleOf, patternProperties, minContains, if, ...) has no
  * exact positive form here; the compiler then checks the `not` after decoding.
  */
 
@@ -27,20 +33,31 @@ import { isAnnotationKeyword, isKeyword, isRecord, jsonEqual, KEYWORDS, normaliz
 import { LIMITS, type CompileContext } from "./context.js";
 import { testRegex } from "./evaluate.js";
 import { checkPattern } from "./patterns.js";
-import type { Beside, TypeName } from "./exclusive.js";
+import { DisjointnessProver, type Beside, type TypeName } from "./exclusive.js";
 import { enumOnly } from "./merge.js";
 import { typesOf } from "./values.js";
 
+/** A keyword occurrence the rewriting took apart: exact wherever the rewriting is used. */
+export interface Consumed {
+  readonly node: object;
+  readonly keyword: "not" | "contains" | "oneOf";
+}
+
 export interface Negation {
   readonly schema: JsonSchema;
-  /** Nodes whose own `not` the rewriting took apart (exact in this use). */
-  readonly consumed: readonly object[];
+  /** Keyword occurrences (a `not`, a `contains`) the rewriting turned into positive keywords. */
+  readonly consumed: readonly Consumed[];
+}
+
+/** Reports the occurrences a rewriting took apart as enforced (once the rewriting is compiled). */
+export function recordConsumed(ctx: CompileContext, consumed: readonly Consumed[], pointer: string): void {
+  for (const { node, keyword } of consumed) ctx.report.verdict(node, keyword, true, "rewritten as a positive schema", pointer);
 }
 
 export const TYPE_NAMES: readonly TypeName[] = ["null", "boolean", "object", "array", "string", "number"];
 
 export function negate(ctx: CompileContext, schema: unknown, pointer: string): Negation | undefined {
-  const consumed: object[] = [];
+  const consumed: Consumed[] = [];
   const out = new Negator(ctx, pointer, consumed).negate(schema, 0);
   return out === undefined ? undefined : { schema: out, consumed };
 }
@@ -62,7 +79,7 @@ interface Scope {
  * satisfy the same subschema cannot fail it.
  */
 export function negateWithin(ctx: CompileContext, schema: unknown, pointer: string, type: TypeName, beside?: Beside): Negation | undefined {
-  const consumed: object[] = [];
+  const consumed: Consumed[] = [];
   const out = new Negator(ctx, pointer, consumed).negate(schema, 0, beside === undefined ? { type } : { type, beside });
   return out === undefined ? undefined : { schema: ofType(type, out), consumed };
 }
@@ -128,8 +145,13 @@ function anyOfOf(parts: readonly JsonSchema[]): JsonSchema {
 
 const asSchema = (v: unknown): JsonSchema | undefined => (typeof v === "boolean" || isRecord(v) ? v : undefined);
 
+/** Overlapping branch pairs a negated oneOf may spell (each an alternative that compiles two branches). */
+const MAX_ONE_OF_PAIRS = 8;
+
 class Negator {
-  constructor(private readonly ctx: CompileContext, private readonly pointer: string, private readonly consumed: object[]) {}
+  private prover: DisjointnessProver | undefined;
+
+  constructor(private readonly ctx: CompileContext, private readonly pointer: string, private readonly consumed: Consumed[]) {}
 
   /** `scope`: only its values matter (the caller intersects the result with its type). */
   negate(schema: unknown, depth: number, scope?: Scope): JsonSchema | undefined {
@@ -178,10 +200,15 @@ class Negator {
         return mapDefined(node.peek("enum"), (values) => complementValues(values.filter(admitted)));
       }
       case "not":
-        this.consumed.push(raw);
+        this.consumed.push({ node: raw, keyword: "not" });
         return asSchema(node.get("not"));
       case "anyOf":
         return mapDefined(this.negateAll(node.peek("anyOf"), depth, scope), (parts) => ({ allOf: parts }));
+      case "oneOf": {
+        const n = this.negateOneOf(node.peek("oneOf"), depth, scope);
+        if (n !== undefined) this.consumed.push({ node: raw, keyword: "oneOf" });
+        return n;
+      }
       case "allOf":
         return mapDefined(this.negateAll(node.peek("allOf"), depth, scope), anyOfOf);
       case "required":
@@ -196,8 +223,18 @@ class Negator {
         const v = node.get("items");
         if (node.has("prefixItems")) return undefined;
         if (v === false || v === true) return v === false ? { type: "array", minItems: 1 } : false;
-        return mapDefined(scope?.beside, (beside) => this.itemsFail(v, beside));
+        const known = scope?.beside === undefined ? undefined : this.itemsFail(v, scope.beside);
+        return known ?? mapDefined(this.negate(v, depth + 1), (n) => (n === false ? false : { type: "array", contains: n }));
       }
+      case "contains": {
+        // Hit counts make it a count of items, which has no negation here.
+        if (node.has("minContains") || node.has("maxContains")) return undefined;
+        const n = this.negate(node.get("contains"), depth + 1);
+        if (n !== undefined) this.consumed.push({ node: raw, keyword: "contains" });
+        return mapDefined(n, (items) => ({ type: "array", items }));
+      }
+      case "propertyNames":
+        return this.somePropertyName(node.get("propertyNames"), depth);
       case "uniqueItems":
         return node.get("uniqueItems") === false ? false : undefined;
       case "format":
@@ -211,6 +248,35 @@ class Negator {
       default:
         return isKeyword(k) ? flipBound(k, node) : undefined;
     }
+  }
+
+  /**
+   * Not exactly one branch: none (every branch negated) or two at once (both branches, for each
+   * pair not proven disjoint); past MAX_ONE_OF_PAIRS such pairs, no form.
+   */
+  private negateOneOf(branches: readonly unknown[] | undefined, depth: number, scope: Scope | undefined): JsonSchema | undefined {
+    const none = this.negateAll(branches, depth, scope);
+    if (branches === undefined || none === undefined) return undefined;
+    this.prover ??= new DisjointnessProver(this.ctx, this.pointer);
+    const pairs: JsonSchema[] = [];
+    for (let i = 0; i < branches.length; i++) {
+      for (let j = i + 1; j < branches.length; j++) {
+        if (!this.prover.disjoint([branches[i]], [branches[j]])) pairs.push({ allOf: [branches[i] as JsonSchema, branches[j] as JsonSchema] });
+      }
+    }
+    return pairs.length > MAX_ONE_OF_PAIRS ? undefined : anyOfOf([none.includes(false) ? false : { allOf: none }, ...pairs]);
+  }
+
+  /**
+   * An object with a name `names` rejects: any name (a property at all) when it rejects every
+   * name, one of the names when those are finitely many (`not: {enum: names}`); else no form.
+   */
+  private somePropertyName(names: unknown, depth: number): JsonSchema | undefined {
+    if (typeof names === "boolean") return names ? false : { type: "object", minProperties: 1 };
+    const negation = this.negate(names, depth + 1, { type: "string" });
+    if (negation === false) return false;
+    const rejected = mapDefined(negation, enumOnly)?.filter((v): v is string => typeof v === "string");
+    return rejected === undefined ? undefined : anyOfOf(rejected.map((name) => ({ type: "object", required: [name] })));
   }
 
   /** Some declared property is present with a value its schema rejects. */
@@ -227,7 +293,8 @@ class Negator {
   /** An object whose property `name` is present and fails `schema`. */
   private propertyFails(name: string, schema: unknown, depth: number, beside: Beside | undefined): JsonSchema | undefined {
     if (beside !== undefined && (beside.absent(name) || beside.schemasOf(name).some((s) => this.same(s, schema)))) return false;
-    const n = this.negate(schema, depth + 1) ?? (beside === undefined ? undefined : this.negateBeside(schema, depth + 1, beside.property(name)));
+    // Relative to what is known of the value first: the smaller form (no `contains` where the items are known to fail).
+    const n = (beside === undefined ? undefined : this.negateBeside(schema, depth + 1, beside.property(name))) ?? this.negate(schema, depth + 1);
     return n === undefined ? undefined : n === false ? false : { type: "object", required: [name], properties: { [name]: n } };
   }
 
@@ -292,33 +359,45 @@ const isAnnotationFormat = (format: unknown): boolean => typeof format === "stri
 
 const mapDefined = <T, R>(v: T | undefined, f: (v: T) => R): R | undefined => (v === undefined ? undefined : f(v));
 
-function complementTypes(types: ReadonlySet<JsonType>): JsonSchema | undefined {
-  if (types.has("integer") && !types.has("number")) return undefined;
-  const rest = TYPE_NAMES.filter((x) => !types.has(x));
-  return rest.length === 0 ? false : { type: rest };
+function complementTypes(types: ReadonlySet<JsonType>): JsonSchema {
+  const rest = TYPE_NAMES.filter((x) => !types.has(x) && !(x === "number" && types.has("integer")));
+  const others: JsonSchema = rest.length === 0 ? false : { type: rest };
+  // Integers but not all numbers: the non-integers are left (non-integer.ts).
+  return types.has("integer") && !types.has("number") ? anyOfOf([others, { type: "number", not: { type: "integer" } }]) : others;
 }
 
 /**
  * Whether values of type `within` fail `type: types` (`integral`: the numbers are integers;
- * undefined: "integer" among numbers that may have fractions, which has no form).
+ * "integer" among numbers that may have fractions: the non-integers, `not: {type: "integer"}`).
  */
-function complementWithin(types: ReadonlySet<JsonType>, within: TypeName, integral: boolean): JsonSchema | undefined {
+function complementWithin(types: ReadonlySet<JsonType>, within: TypeName, integral: boolean): JsonSchema {
   if (types.has(within)) return false;
   if (within !== "number" || !types.has("integer")) return true;
-  return integral ? false : undefined;
+  // The non-integers, which the number compiler spells (non-integer.ts).
+  return integral ? false : { not: { type: "integer" } };
 }
 
-/** Every value but `values`: exact when they are nulls, booleans and strings only. */
+/** Every value but `values`: exact when they are nulls, booleans, strings and numbers only. */
 function complementValues(values: readonly unknown[]): JsonSchema | undefined {
   const kinds = new Set(values.map((v) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v)));
-  if (kinds.has("number") || kinds.has("array") || kinds.has("object")) return undefined;
+  if (kinds.has("array") || kinds.has("object")) return undefined;
   const booleans = values.filter((v): v is boolean => typeof v === "boolean");
   const strings = values.filter((v): v is string => typeof v === "string");
+  const numbers = values.filter((v): v is number => typeof v === "number");
   const otherTypes = TYPE_NAMES.filter((t) => !kinds.has(t));
   const parts: JsonSchema[] = [{ type: otherTypes }];
   if (booleans.length > 0 && !(booleans.includes(true) && booleans.includes(false))) parts.push({ enum: [!booleans[0]] });
   if (strings.length > 0) parts.push({ type: "string", not: { enum: strings } });
+  if (numbers.length > 0) parts.push(...numbersBetween(numbers));
   return anyOfOf(parts);
+}
+
+/** The numbers other than `values`: the open intervals below, between and above them. */
+function numbersBetween(values: readonly number[]): JsonSchema[] {
+  const sorted = [...new Set(values)].sort((a, b) => a - b);
+  const gaps: JsonSchema[] = [{ type: "number", exclusiveMaximum: sorted[0]! }];
+  sorted.forEach((v, i) => gaps.push(i + 1 < sorted.length ? { type: "number", exclusiveMinimum: v, exclusiveMaximum: sorted[i + 1]! } : { type: "number", exclusiveMinimum: v }));
+  return gaps;
 }
 
 /**

@@ -21,6 +21,7 @@ import { cat } from "./format.js";
 import { integerRange } from "./integer-range.js";
 import { reportUse } from "./keyword-uses.js";
 import { FRACTION_ZEROS, multipleOfExpr, zeroFractionExpr } from "./multiple-of.js";
+import { compileNonInteger, asksNonInteger } from "./non-integer.js";
 import { numberRange, type NumberBound } from "./number-range.js";
 
 interface Bounds {
@@ -76,6 +77,11 @@ function tighter(inclusive: number | undefined, exclusive: number | undefined, l
 }
 
 export function compileNumber(ctx: CompileContext, node: SchemaNode): Expr | null {
+  if (asksNonInteger(node)) return compileNonInteger(ctx, node, () => compileNumberRange(ctx, node));
+  return compileNumberRange(ctx, node);
+}
+
+function compileNumberRange(ctx: CompileContext, node: SchemaNode): Expr | null {
   const pointer = node.pointer;
   const b = readBounds(node);
   const multiple = compileMultipleOf(ctx, node, b, false);

@@ -185,6 +185,7 @@ function membersBody(ctx: CompileContext, node: SchemaNode, members: Member[], e
   for (const [keyword, entriesExact] of rules.keywords) {
     ctx.report.verdict(node.raw, keyword, exact && entriesExact, exact ? (entriesExact ? over : "only name lists and name-only schemas are enforced; the rest is checked after decoding") : PRESENCE_OVER_BUDGET, pointer);
   }
+  for (const n of rules.negated) ctx.report.verdict(n, "not", exact, exact ? "a name that must not be written: a presence rule" : PRESENCE_OVER_BUDGET, pointer);
   if (body === undefined || body === OVER_BUDGET) {
     return objectBody(ctx, node, writable, extra, rules.minProperties, rules.maxProperties);
   }

@@ -18,7 +18,7 @@ import { isRecord, jsonEqual, type JsonSchema } from "../schema/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
 import { Evaluator } from "./evaluate.js";
 import { DisjointnessProver, overlappingPairs } from "./exclusive.js";
-import { negateWithin, TYPE_NAMES, type TypeName } from "./negate.js";
+import { negateWithin, recordConsumed, TYPE_NAMES, type Consumed, type TypeName } from "./negate.js";
 
 /** Alternatives a rewritten oneOf may multiply out to (each compiles the whole branch again). */
 const MAX_ALTERNATIVES = Math.min(64, LIMITS.maxBranches);
@@ -58,7 +58,7 @@ export function exactOneOfBranches(
   }
   const recordExact = (): void => {
     ctx.report.verdict(node, "oneOf", true, "each branch excludes the branches it may overlap (their exact negation): exact as anyOf", pointer);
-    for (const n of rewritten.consumed) ctx.report.verdict(n, "not", true, "rewritten as a positive schema", pointer);
+    recordConsumed(ctx, rewritten.consumed, pointer);
     for (const [n, k] of rewritten.judged) ctx.report.verdict(n, k, true, "decided for each value of a branch with finitely many", pointer);
   };
   const recordAsWritten = (): void => ctx.report.verdict(node, "oneOf", false, "exactly-one-branch is checked after decoding (its exclusive rewriting is past a size limit)", pointer);
@@ -72,9 +72,9 @@ function rewrite(
   branches: readonly unknown[],
   pairs: readonly (readonly [number, number])[],
   pointer: string,
-): { branches: unknown[]; consumed: object[]; judged: readonly [object, "not" | "oneOf"][] } | undefined {
+): { branches: unknown[]; consumed: Consumed[]; judged: readonly [object, "not" | "oneOf"][] } | undefined {
   const evaluator = new Evaluator(ctx, pointer);
-  const consumed: object[] = [];
+  const consumed: Consumed[] = [];
   const out: unknown[] = [];
   let alternatives = 0;
   for (const [i, branch] of branches.entries()) {
@@ -133,10 +133,10 @@ function valuesOnlyHere(prover: DisjointnessProver, evaluator: Evaluator, contex
  * values of the type never satisfy `other`, else the exact negation within the type, given what
  * is known of `conjunction`'s objects (negate.ts), less the parts proven disjoint from it. Undefined when a needed negation has no form.
  */
-function negationBeside(ctx: CompileContext, prover: DisjointnessProver, conjunction: readonly unknown[], other: unknown, pointer: string): { parts: JsonSchema[]; consumed: object[] } | undefined {
+function negationBeside(ctx: CompileContext, prover: DisjointnessProver, conjunction: readonly unknown[], other: unknown, pointer: string): { parts: JsonSchema[]; consumed: Consumed[] } | undefined {
   const wholeTypes: TypeName[] = [];
   const parts: JsonSchema[] = [];
-  const consumed: object[] = [];
+  const consumed: Consumed[] = [];
   for (const type of TYPE_NAMES) {
     const typed = { type };
     if (prover.disjoint(conjunction, [typed])) continue;

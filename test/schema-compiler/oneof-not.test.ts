@@ -15,6 +15,7 @@ import { describe, expect, it } from "vitest";
 import { PocketExtractError } from "../../src/errors.js";
 import { compileSchema } from "../../src/schema-compiler/index.js";
 import { acceptor } from "./support/accept.js";
+import { expectLanguage, raw } from "./support/expect.js";
 
 const D2020 = "https://json-schema.org/draft/2020-12/schema";
 const D7 = "http://json-schema.org/draft-07/schema#";
@@ -99,8 +100,10 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       { $defs: { s: { type: "string" } }, oneOf: [{ $ref: "#/$defs/s" }, { type: "integer", minimum: 0 }] },
       { type: "object", oneOf: [{ type: ["object", "string"] }, { type: ["string", "array"] }] },
     ]);
-    // Integers satisfy both, and "number but not integer" has no positive form.
-    expectAll("validatedAfter", [{ oneOf: [{ type: "number" }, { type: "integer" }] }]);
+    // Integers satisfy both: the first branch keeps the non-integers (non-integer.ts).
+    expectAll("enforced", [{ oneOf: [{ type: "number" }, { type: "integer" }] }]);
+    // Non-integers beside bounds are not spelled.
+    expectAll("validatedAfter", [{ oneOf: [{ type: "number", minimum: 0 }, { type: "integer" }] }]);
   });
 
   it("disjoint value sets (enum/const, or values the other branch rejects)", () => {
@@ -111,8 +114,10 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       { oneOf: [{ enum: [{ a: 1 }] }, { type: "object", required: ["b"] }] },
       { enum: ["a", "ab"], oneOf: [{ maxLength: 1 }, { minLength: 2 }] },
     ]);
-    // A number in an enum has no exact complement (the second branch needs one).
-    expectAll("validatedAfter", [{ oneOf: [{ enum: [1, 2] }, { type: "integer" }] }]);
+    // The integers but 1 and 2 (open intervals around them) for the second branch.
+    expectAll("enforced", [{ oneOf: [{ enum: [1, 2] }, { type: "integer" }] }]);
+    // An array in an enum has no exact complement (the second branch needs one).
+    expectAll("validatedAfter", [{ oneOf: [{ enum: [[1], 2] }, { type: "array" }] }]);
   });
 
   it("branches with finitely many values: each keeps the values no other branch accepts", () => {
@@ -147,9 +152,9 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       // More required names than the other side allows properties.
       { oneOf: [{ type: "object", required: ["kind", "a"] }, { type: "object", additionalProperties: { type: "boolean" }, minProperties: 1, maxProperties: 1 }] },
     ]);
+    // Overlap: the second branch keeps the objects whose `a` is not an integer or whose kind is not "a".
+    expectAll("enforced", [{ oneOf: [kind("a"), { type: "object", properties: { kind: { type: "string" } } }] }]);
     expectAll("validatedAfter", [
-      // Overlap, and "a: not integer" has no positive form.
-      { oneOf: [kind("a"), { type: "object", properties: { kind: { type: "string" } } }] },
       // Overlap, and patternProperties has no exact negation.
       { type: "object", oneOf: [{ required: ["a"] }, { patternProperties: { "^a": false } }, { properties: { b: false } }] },
     ]);
@@ -157,7 +162,7 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
 
   it("oneOf merged from allOf, and the verdict reaches the input occurrence", () => {
     expectAll("enforced", [{ allOf: [{ oneOf: [{ type: "string" }, { type: "integer" }] }, { oneOf: [{ type: "null" }, { minLength: 1 }] }] }]);
-    expectAll("validatedAfter", [{ allOf: [{ oneOf: [{ type: "string" }, { type: "number" }] }, { oneOf: [{ minimum: 1 }, { type: "integer" }] }] }]);
+    expectAll("validatedAfter", [{ allOf: [{ oneOf: [{ type: "string" }, { type: "number" }] }, { oneOf: [{ minimum: 1 }, { type: "integer", maximum: 5 }] }] }]);
   });
 });
 
@@ -258,10 +263,24 @@ describe("not: rewritten to an exact positive schema", () => {
       { $schema: D7, definitions: { s: { type: "string" } }, not: { $ref: "#/definitions/s" } },
     ]);
     expectAll("unsatisfiable", [{ not: {} }, { not: true }, { type: "string", not: { type: "string" } }]);
-    expectAll("validatedAfter", [{ not: { type: "integer" } }, { not: { multipleOf: 2 } }, { not: { oneOf: [{ type: "string" }] } }]);
+    expectAll("validatedAfter", [{ not: { multipleOf: 2 } }, { not: { oneOf: [{ type: "string" }, { multipleOf: 2 }] } }]);
   });
 
-  it("enum/const: strings excluded from the string token, booleans and null by type", () => {
+  it("integer: the other types and the non-integers (at most 15 digits, no exponent)", () => {
+    expectAll("enforced", [{ not: { type: "integer" } }, { type: "number", not: { type: "integer" } }, { type: ["number", "string"], not: { type: ["integer", "string"] } }]);
+    expectAll("validatedAfter", [{ type: "number", minimum: 0, not: { type: "integer" } }]);
+  });
+
+  it("oneOf: none of the branches, or two that may overlap at once", () => {
+    expectAll("enforced", [
+      { not: { oneOf: [{ type: "string" }] } },
+      { not: { oneOf: [{ type: "string" }, { minLength: 2 }] } },
+      { not: { oneOf: [{ type: "object", required: ["a"] }, { type: "object", required: ["b"] }, { type: "integer" }] } },
+      { type: "object", oneOf: [{ required: ["a"], oneOf: [{ required: ["b"] }, { required: ["kind"] }] }, { required: ["b"] }] },
+    ]);
+  });
+
+  it("enum/const: strings excluded from the string token, booleans and null by type, numbers by the intervals around them", () => {
     expectAll("enforced", [
       { not: { enum: ["a", "ab"] } },
       { type: "string", not: { const: "" } },
@@ -270,8 +289,14 @@ describe("not: rewritten to an exact positive schema", () => {
       { not: { const: false } },
       { allOf: [{ not: { const: "a" } }, { not: { const: "b" } }] },
       { type: ["string", "boolean"], not: { enum: ["ab", true] } },
+      { not: { const: 1 } },
+      { type: ["string", "integer"], not: { enum: ["ab", 1] } },
+      { not: { enum: [2, -1, 1.5, 1, "a"] } },
+      { type: "number", not: { enum: [0, 1.0] } },
     ]);
-    expectAll("validatedAfter", [{ not: { const: 1 } }, { type: ["string", "integer"], not: { enum: ["ab", 1] } }, { not: { enum: [[]] } }, { type: "string", format: "date", not: { const: "2020-01-01" } }]);
+    expectAll("validatedAfter", [{ not: { enum: [[]] } }, { not: { enum: [1, { a: 1 }] } }, { type: "string", format: "date", not: { const: "2020-01-01" } }]);
+    // At the excluded numbers' edges (decimal comparison, exact up to 15 significant digits; number-range.ts).
+    expectLanguage({ not: { enum: [1, 2.5] } }, { mode: "jsonschema" }, [0.5, 3, 2.4, raw("1.5"), raw("2.5000001"), "a", null], [1, 2.5, raw("1.0"), raw("2.50")]);
   });
 
   it("object, array, string and count keywords", () => {
@@ -284,8 +309,12 @@ describe("not: rewritten to an exact positive schema", () => {
       { not: { maxItems: 1 } },
       { not: { minProperties: 1 } },
       { not: { items: false } },
+      { not: { items: { type: "string" } } },
+      { type: "object", not: { propertyNames: false } },
+      { not: { propertyNames: { not: { enum: ["a", "kind", 1] } } } },
     ]);
-    expectAll("validatedAfter", [{ not: { patternProperties: { "^a": { type: "string" } } } }, { not: { items: { type: "string" } } }, { not: { uniqueItems: true } }]);
+    expectAll("unsatisfiable", [{ not: { propertyNames: { type: "string" } } }]);
+    expectAll("validatedAfter", [{ not: { patternProperties: { "^a": { type: "string" } } } }, { not: { uniqueItems: true } }, { not: { propertyNames: { pattern: "^a" } } }, { not: { propertyNames: { maxLength: 4 } } }]);
   });
 
   it("patterns excluded from the string token (any pattern the automaton runs), non-strings refused", () => {
