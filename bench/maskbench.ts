@@ -1,7 +1,7 @@
 /**
  * MaskBench (JSONSchemaBench's mask benchmark) on our 64K fixture vocabulary:
  *
- *   npm run maskbench -- [dir] [--sample N] [--seed S] [--timeout-ms T] [--json out] [--cold-compile] [--eager-states N]
+ *   npm run maskbench -- [dir] [--sample N] [--seed S] [--timeout-ms T] [--json out] [--cold-compile] [--eager-states N] [--property-order any|declared]
  *
  * For each file (default: the dev sample in ../shared/corpora/jsonschemabench/maskbench) the schema
  * is compiled with JSON Schema semantics and flexible whitespace, and every test instance,
@@ -15,7 +15,9 @@
  * shared across schemas warm from the files before (a long-running process); --cold-compile
  * clears them before each file (a first compile). --eager-states N compiles with that
  * `eagerStates` (0: only the start rule at compile, the rest as documents reach them; Infinity:
- * every rule at compile; default: the library's).
+ * every rule at compile; default: the library's). --property-order compiles with that
+ * `propertyOrder` (default: the library's, "declared", whose refusals of valid instances for their
+ * key order are counted as "order").
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -36,6 +38,7 @@ const { values, positionals } = parseArgs({
     json: { type: "string" },
     "cold-compile": { type: "boolean", default: false },
     "eager-states": { type: "string" },
+    "property-order": { type: "string" },
   },
 });
 
@@ -52,7 +55,12 @@ const chosen = sampleNames(names, sample, seed);
 const out = values.json ? fromRoot(values.json) : resultPath(`maskbench-${sample === undefined ? "all" : `sample${sample}-seed${seed}`}-${stamp()}.json`);
 console.log(`maskbench: ${chosen.length} of ${names.length} files in ${dir} (seed ${seed}, limit ${timeoutMs} ms per schema)`);
 
-const config: MaskbenchWorkerConfig = { dir, timeoutMs, coldCompile: values["cold-compile"], eagerStates: values["eager-states"] === undefined ? undefined : Number(values["eager-states"]) };
+const propertyOrder = values["property-order"];
+if (propertyOrder !== undefined && propertyOrder !== "any" && propertyOrder !== "declared") {
+  console.log(`maskbench: --property-order must be "any" or "declared", got ${JSON.stringify(propertyOrder)}`);
+  process.exit(1);
+}
+const config: MaskbenchWorkerConfig = { dir, timeoutMs, coldCompile: values["cold-compile"], eagerStates: values["eager-states"] === undefined ? undefined : Number(values["eager-states"]), propertyOrder };
 const runner = new IsolatedRunner<string, SchemaOutcome>(new URL("./support/maskbench-worker.ts", import.meta.url), config);
 const tally = new MaskbenchTally();
 const started = performance.now();
@@ -83,7 +91,7 @@ function problems(): SchemaOutcome[] {
 }
 
 function writeResult(complete: boolean): void {
-  const meta = { dir, files: names!.length, sample, seed, timeoutMs, done: tally.outcomes.length, complete, workerStarts: runner.starts };
+  const meta = { dir, files: names!.length, sample, seed, timeoutMs, propertyOrder: propertyOrder ?? "declared", done: tally.outcomes.length, complete, workerStarts: runner.starts };
   const result = {
     meta: { ...meta, node: process.version, date: new Date().toISOString(), seconds: (performance.now() - started) / 1000 },
     summary: tally.summary(),

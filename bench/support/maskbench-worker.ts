@@ -16,6 +16,8 @@ export interface MaskbenchWorkerConfig {
   readonly coldCompile: boolean;
   /** Compile with this `eagerStates` (undefined: the default). */
   readonly eagerStates: number | undefined;
+  /** Compile with this `propertyOrder` (undefined: the default). */
+  readonly propertyOrder: "any" | "declared" | undefined;
 }
 
 const port = parentPort;
@@ -27,7 +29,7 @@ warmUp(vocabulary);
 port.on("message", (name: string) => {
   let outcome: SchemaOutcome;
   try {
-    outcome = evaluateFile(loadMaskbench(config.dir, name), vocabulary, config.timeoutMs, { cold: config.coldCompile, eagerStates: config.eagerStates });
+    outcome = evaluateFile(loadMaskbench(config.dir, name), vocabulary, config.timeoutMs, { cold: config.coldCompile, eagerStates: config.eagerStates, propertyOrder: config.propertyOrder });
   } catch (err) {
     outcome = bareOutcome(name, "crash", describe(err, "load"));
   }

@@ -78,7 +78,7 @@ export class CompileContext {
       defaultMaxStringLength: options.defaultMaxStringLength ?? DEFAULT_MAX_STRING_LENGTH,
       verbatimSource: options.verbatimSource,
       nullEscape: options.nullEscape ?? mode === "extraction",
-      propertyOrder: options.propertyOrder ?? (mode === "jsonschema" ? "any" : "declared"),
+      propertyOrder: options.propertyOrder ?? "declared",
       maxRecursionDepth: options.maxRecursionDepth ?? 8,
       maxAnyValueDepth: options.maxAnyValueDepth ?? 8,
       maxSchemaBytes: options.maxSchemaBytes ?? DEFAULT_SCHEMA_LIMITS.maxSchemaBytes,

@@ -1,5 +1,5 @@
 /**
- * Object subschemas. With propertyOrder "any" (JSON Schema mode's default) the members and
+ * Object subschemas. With propertyOrder "any" (opt-in; the default is "declared") the members and
  * additional entries come in any order (any-order.ts) within its bounds; otherwise, and past
  * them: declared properties come first, in schema order; optional ones may be left out (the
  * comma placement is handled by a "has anything been written yet" split up to the first

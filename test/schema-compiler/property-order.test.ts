@@ -3,7 +3,7 @@
  * llguidance's documented order): `properties` in order of appearance, then `required` names not
  * among them; `allOf` branches, a `$ref` target and `anyOf` branches merged with the schema's own
  * properties left to right in the order the keywords are written; additional keys last.
- * (JSON Schema mode's default, any order, is tested in any-order.test.ts.)
+ * (propertyOrder "any" is tested in any-order.test.ts.)
  */
 
 import { describe, expect, it } from "vitest";
