@@ -23,10 +23,10 @@
  * writes the object in the declared order.
  */
 
-import { ref, repeat, type Expr } from "../grammar/index.js";
+import { repeat, type Expr } from "../grammar/index.js";
 import type { CompileContext } from "./context.js";
 import { cat, union } from "./format.js";
-import { OVER_BUDGET, type Member, type PresenceRules } from "./presence.js";
+import { asStateRule, OVER_BUDGET, type Member, type PresenceRules } from "./presence.js";
 
 /**
  * Each state is a rule that compiling builds (up to the eager budget) and a first document may
@@ -134,13 +134,8 @@ function subsetBody(ctx: CompileContext, members: readonly Member[], extra: Expr
     if (entry !== null && count < cap) write(entry, at(written, next));
     let body = union(options);
     if (body !== null && entry !== null && count === cap && max === Infinity) body = cat(repeat(cat(sep, entry), 0, Infinity), body);
-    // Every state but the first is a rule, shared by the paths that reach it.
-    if (body !== null && count > 0 && body.kind !== "ref" && !(body.kind === "seq" && body.items.length === 0)) {
-      const name = ctx.ruleName("obj-any");
-      ctx.rules.set(name, body);
-      made.push(name);
-      body = ref(name);
-    }
+    // Every state but the first is a rule.
+    if (body !== null && count > 0) body = asStateRule(ctx, body, "obj-any", made);
     memo.set(key, body);
     return body;
   };

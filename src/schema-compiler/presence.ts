@@ -107,14 +107,7 @@ export function presenceBody(ctx: CompileContext, members: readonly Member[], ex
       }
       body = union(options);
     }
-    // Every state but the first is a rule (states are shared by the paths that reach them),
-    // unless it is nothing or a rule already.
-    if (body !== null && i > 0 && body.kind !== "ref" && !(body.kind === "seq" && body.items.length === 0)) {
-      const name = ctx.ruleName("obj-presence");
-      ctx.rules.set(name, body);
-      made.push(name);
-      body = ref(name);
-    }
+    if (body !== null && i > 0) body = asStateRule(ctx, body, "obj-presence", made);
     memo.set(key, body);
     return body;
   };
@@ -129,3 +122,16 @@ export function presenceBody(ctx: CompileContext, members: readonly Member[], ex
 }
 
 const sorted = (xs: number[]): number[] => [...new Set(xs)].sort((a, b) => a - b);
+
+/**
+ * A state of an object's automaton (here and in any-order.ts) as a rule of its own, shared by the
+ * paths that reach it, unless it is nothing or a rule already; the rule's name goes to `made`, so
+ * an attempt that runs over its budget can remove what it added.
+ */
+export function asStateRule(ctx: CompileContext, body: Expr, prefix: string, made: string[]): Expr {
+  if (body.kind === "ref" || (body.kind === "seq" && body.items.length === 0)) return body;
+  const name = ctx.ruleName(prefix);
+  ctx.rules.set(name, body);
+  made.push(name);
+  return ref(name);
+}

@@ -12,21 +12,12 @@ import { describe, expect, it } from "vitest";
 import { PocketExtractError } from "../../src/errors.js";
 import { compileSchema } from "../../src/schema-compiler/index.js";
 import { acceptor } from "./support/accept.js";
+import { arraysOver } from "./support/arrays-over.js";
 
 const JS = { mode: "jsonschema" } as const;
 const ajv = new Ajv2020({ strict: false });
 
 const POOL: readonly unknown[] = [0, 2, "a", "", null, [1]];
-
-function arraysOver(pool: readonly unknown[], maxLength: number): unknown[][] {
-  let layer: unknown[][] = [[]];
-  const out: unknown[][] = [[]];
-  for (let len = 1; len <= maxLength; len++) {
-    layer = layer.flatMap((a) => pool.map((v) => [...a, v]));
-    out.push(...layer);
-  }
-  return out;
-}
 const INSTANCES: readonly unknown[] = [...arraysOver(POOL, 5), "a", 1, {}, null];
 
 /** "enforced" (and then agreeing with ajv on every instance), "validatedAfter", or "unsatisfiable" (ajv rejects them all). */

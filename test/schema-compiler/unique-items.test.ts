@@ -9,19 +9,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../../src/schema-compiler/index.js";
 import { acceptor } from "./support/accept.js";
+import { arraysOver } from "./support/arrays-over.js";
 
 const JS = { mode: "jsonschema" } as const;
 
-/** Every array of length 0..maxLength over `pool`. */
-function arraysOver(pool: readonly unknown[], maxLength: number): unknown[][] {
-  let layer: unknown[][] = [[]];
-  const out: unknown[][] = [[]];
-  for (let len = 1; len <= maxLength; len++) {
-    layer = layer.flatMap((a) => pool.map((v) => [...a, v]));
-    out.push(...layer);
-  }
-  return out;
-}
 
 const domains: fc.Arbitrary<{ items: object; values: readonly unknown[] }> = fc.oneof(
   fc.constant({ items: { type: "boolean" }, values: [true, false] }),
