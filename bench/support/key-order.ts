@@ -45,8 +45,10 @@ export function orderVerdict(matcher: Matcher, value: LexJson, budget = DEFAULT_
     try {
       if (search.emit(value, () => matcher.isComplete())) return search.reordered ? "order" : "rejected";
     } catch (err) {
-      // The search recurses per value; a document too deep for the stack stays a real rejection.
-      if (!(err instanceof RangeError)) throw err;
+      // The search recurses per value; a document too deep for the stack stays a real rejection
+      // (and the matcher is left mid-document, so no other search may start from it).
+      if (err instanceof RangeError) return "rejected";
+      throw err;
     }
   }
   return "rejected";
