@@ -22,7 +22,7 @@ import type { Vocabulary } from "../tokens/index.js";
 import { hasBit } from "../util/index.js";
 import { DraftModel } from "./draft-model.js";
 import { PromptLookup } from "./prompt-lookup.js";
-import { buildDraft, type DraftContext, type DraftEntry, type DraftGate, DraftLength, type Drafter, DraftRecord, type SpeculativeOptions } from "./speculative.js";
+import { buildDraft, type Draft, type DraftContext, type DraftEntry, type DraftGate, DraftLength, type Drafter, DraftRecord, type SpeculativeOptions } from "./speculative.js";
 
 /** Options of one generation: token budget, forced runs, sampling, speculative decoding, abort signal. */
 export interface GenerateOptions {
@@ -271,7 +271,7 @@ export async function generate(
 
       const limit = speculation && toFeed.length > 0 ? speculation.length.next() : 0;
       speculation?.lookup?.catchUp(tokens);
-      const entries = limit > 0 ? await buildDraft(draftContext, speculation!.drafters, limit, draftMask) : [];
+      const { entries, withheld } = limit > 0 ? await buildDraft(draftContext, speculation!.drafters, limit, draftMask) : NO_DRAFT;
       if (entries.length > 0) {
         if (!(await verify(entries))) break;
         continue;
@@ -303,6 +303,7 @@ export async function generate(
       }
       maskMs += maskTime;
       engineMs += performance.now() - t0 - maskTime;
+      withheld?.gate.observe(id === withheld.id);
       if (!takeChosen(id)) break;
     }
   }
@@ -359,6 +360,7 @@ function speculationFor(
 }
 
 const DEFAULT_MAX_DRAFT = 8;
+const NO_DRAFT: Draft = { entries: [], withheld: undefined };
 
 /**
  * Drafts the token the grammar's forced run held back at a token boundary (`"` then `:` are
@@ -393,7 +395,7 @@ function lookupDrafter(lookup: PromptLookup, gates: readonly DraftGate[]): Draft
       const match = lookup.propose(context, limit);
       if (!match) return undefined;
       const gate = gates[match.length - 1]!;
-      return gate.open() ? { ids: match.following, gate } : undefined;
+      return gate.open() ? { ids: match.following, gate } : { ids: [], gate, withheld: match.following[0] };
     },
   };
 }

@@ -35,6 +35,23 @@ export interface SpeculativeOptions {
 export interface Proposal {
   readonly ids: readonly number[];
   readonly gate: DraftGate;
+  /**
+   * With `ids` empty: the guess the closed gate held back. The decode loop compares it with the
+   * token the model writes, so a paused gate still learns, at no cost, when the model copies again.
+   */
+  readonly withheld?: number;
+}
+
+/** A guess a closed gate held back, to be compared with the token the model writes instead. */
+export interface WithheldGuess {
+  readonly id: number;
+  readonly gate: DraftGate;
+}
+
+/** What buildDraft returns: the drafted tokens, or (when there are none) the guess a gate held back. */
+export interface Draft {
+  readonly entries: readonly DraftEntry[];
+  readonly withheld: WithheldGuess | undefined;
 }
 
 /** Guesses what follows a context; asked again after each forced run. */
@@ -87,7 +104,7 @@ export interface DraftContext {
  * must be allowed by the grammar (and not end the document); after it, the forced runs the plain
  * loop would take are appended. A guess from an unpaced drafter ends the draft.
  */
-export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[], limit: number, scratch: Uint32Array): Promise<DraftEntry[]> {
+export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[], limit: number, scratch: Uint32Array): Promise<Draft> {
   const { matcher } = ctx;
   const mark = matcher.length;
   const entries: DraftEntry[] = [];
@@ -96,6 +113,7 @@ export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[]
   let proposal: Proposal | undefined;
   let paced = true;
   let next = 0;
+  let withheld: WithheldGuess | undefined;
   while (guessed < limit) {
     if (proposal === undefined || next >= proposal.ids.length) {
       proposal = undefined;
@@ -107,6 +125,7 @@ export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[]
         });
         paced = drafter.paced ?? true;
         if (proposal && proposal.ids.length > 0) break;
+        if (proposal?.withheld !== undefined && entries.length === 0) withheld ??= { id: proposal.withheld, gate: proposal.gate };
       }
       if (!proposal || proposal.ids.length === 0) break;
     }
@@ -138,7 +157,7 @@ export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[]
     if (!paced) break;
   }
   matcher.rollback(matcher.length - mark);
-  return entries;
+  return { entries, withheld: entries.length === 0 ? withheld : undefined };
 }
 
 /**
@@ -196,10 +215,23 @@ export class DraftGate {
     return false;
   }
 
+  /**
+   * Records a guess held back while the gate was closed: whether the model wrote it anyway. It
+   * counts in the record like a verified guess, and once the record's confirmed share is back at
+   * half the gate reopens; a miss never lengthens the running pause (nothing was paid for it).
+   * A single hit does not reopen it: a model that loops on its own output hits now and then.
+   */
+  observe(confirmed: boolean): void {
+    this.count(confirmed);
+    if (this.confirmed >= MIN_CONFIRMED_SHARE * this.guessed) {
+      this.level = 0;
+      this.pause = 0;
+    }
+  }
+
   /** Records a verified guess: whether the model confirmed it. */
   record(confirmed: boolean): void {
-    this.guessed = this.guessed * RECORD_DECAY + 1;
-    this.confirmed = this.confirmed * RECORD_DECAY + (confirmed ? 1 : 0);
+    this.count(confirmed);
     if (this.confirmed >= MIN_CONFIRMED_SHARE * this.guessed) {
       this.level = 0;
       this.pause = 0;
@@ -208,6 +240,11 @@ export class DraftGate {
     if (confirmed) return; // open: a confirmed guess was verified, so no pause is running
     this.level = Math.min(this.level + 1, MAX_PAUSE_LEVEL);
     this.pause = 2 ** this.level - 1;
+  }
+
+  private count(confirmed: boolean): void {
+    this.guessed = this.guessed * RECORD_DECAY + 1;
+    this.confirmed = this.confirmed * RECORD_DECAY + (confirmed ? 1 : 0);
   }
 }
 
