@@ -11,6 +11,7 @@
  * stop drafting guesses a model seldom confirms, and their record kept across an extractor's documents.
  */
 import fc from "fast-check";
+import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { replay, replayCases } from "../../bench/support/replay.js";
 import { ensureGgufFixture } from "../../fixtures/gguf/index.js";
@@ -94,10 +95,14 @@ const totals = { drafted: 0, accepted: 0 };
  * within the whole prompt's batch can differ in their last bits, which moves a rare sampled draw
  * (also without speculation), so comparing a cold run with a warm one would test the cache.
  */
-async function checkSameOutput(engine: () => Engine, vocabulary: Vocabulary, c: Case, warm = false): Promise<void> {
+async function checkSameOutput(engine: () => Engine, vocabulary: Vocabulary, c: Case, warm = false, sampledDiverged?: (c: Case) => void): Promise<void> {
   if (warm) await decode(engine(), vocabulary, c, false);
   const plain = await decode(engine(), vocabulary, c, false);
   const spec = await decode(engine(), vocabulary, c, { maxDraft: c.maxDraft });
+  if (sampledDiverged && c.sampling.temperature !== undefined && !isDeepStrictEqual(spec.outcome, plain.outcome)) {
+    sampledDiverged(c);
+    return;
+  }
   expect(spec.outcome).toEqual(plain.outcome);
   if (plain.stats && spec.stats) {
     expect(plain.stats.tokensDrafted).toBe(0);
@@ -183,8 +188,14 @@ describe("speculative decoding gives the plain loop's output", () => {
       expect(drafted).toBeGreaterThan(0);
     }, 600_000);
 
-    it("tiny GGUF: 150 random cases, greedy and sampled", async () => {
-      await assertDrafting(fc.asyncProperty(caseArb, (c) => checkSameOutput(() => engines.tiny!, vocabulary, c, true)), 150);
+    // A verification batch's logits can differ from one-token logits in their last bits, which moves
+    // a sampled draw that lands within that much of a boundary: rare, and never systematic (a
+    // wrong accept/resample rule would change most sampled cases). Greedy cases must all agree.
+    it("tiny GGUF: 150 random cases, greedy and sampled (a sampled case may rarely diverge)", async () => {
+      const diverged: Case[] = [];
+      await assertDrafting(fc.asyncProperty(caseArb, (c) => checkSameOutput(() => engines.tiny!, vocabulary, c, true, (d) => diverged.push(d))), 150);
+      if (diverged.length > 0) console.warn(`speculative.test: ${diverged.length} of 150 cases diverged at a sampled draw`);
+      expect(diverged.length).toBeLessThanOrEqual(2);
     }, 600_000);
 
     // Greedy only: on this Q8_0 model llama.cpp's batched and one-token logits differ in their last
@@ -199,25 +210,31 @@ describe("speculative decoding gives the plain loop's output", () => {
 
 describe("speculative decoding on real extraction outputs (grounding set gold values, zh and en, replayed)", () => {
   it("same output as plain decoding, most drafts confirmed, at most one forward pass per two output tokens", async () => {
-    let passes = 0;
-    let outputTokens = 0;
-    let drafted = 0;
-    let accepted = 0;
     const cases = replayCases();
     expect(cases.length).toBeGreaterThan(40);
-    for (const c of cases) {
-      const plain = await replay(c, vocabulary, { speculative: false, maxTokens: 300 });
-      const spec = await replay(c, vocabulary, { speculative: true, maxTokens: 300 });
-      expect(spec.text, c.id).toBe(plain.text);
-      expect(JSON.parse(spec.text), c.id).toEqual(JSON.parse(c.output));
-      passes += spec.stats.forwardPasses - 1; // the prompt's pass excluded
-      outputTokens += spec.tokens.length;
-      drafted += spec.stats.tokensDrafted;
-      accepted += spec.stats.tokensAccepted;
+    // A fresh draft record per case, and one record across the cases as an extractor keeps it
+    // (gates paused on one case start the next one paused).
+    const kept = new DraftRecord();
+    for (const record of [() => undefined, () => kept]) {
+      let passes = 0;
+      let outputTokens = 0;
+      let drafted = 0;
+      let accepted = 0;
+      for (const c of cases) {
+        const plain = await replay(c, vocabulary, { speculative: false, maxTokens: 300 });
+        const spec = await replay(c, vocabulary, { speculative: true, maxTokens: 300, draftRecord: record() });
+        expect(spec.text, c.id).toBe(plain.text);
+        expect(JSON.parse(spec.text), c.id).toEqual(JSON.parse(c.output));
+        passes += spec.stats.forwardPasses - 1; // the prompt's pass excluded
+        outputTokens += spec.tokens.length;
+        drafted += spec.stats.tokensDrafted;
+        accepted += spec.stats.tokensAccepted;
+      }
+      expect(accepted / drafted).toBeGreaterThan(0.5);
+      // At most one forward pass per two output tokens (#21's target; 0.479 fresh and 0.483 kept
+      // when this was written, 0.504 kept before paused gates observed their withheld guesses).
+      expect(passes / outputTokens).toBeLessThanOrEqual(0.5);
     }
-    expect(accepted / drafted).toBeGreaterThan(0.5);
-    // At most one forward pass per two output tokens (#21's target; 0.484 when this was written).
-    expect(passes / outputTokens).toBeLessThanOrEqual(0.5);
   }, 300_000);
 
   it("after a key, the held-back guess is the token the value opens with (`\":\"` before a string): drafted and confirmed", async () => {
@@ -298,6 +315,31 @@ describe("draft gate (the held-back guess)", () => {
   it("a guess the model usually confirms is verified at nearly every opportunity", () => {
     // 4 of every 5 confirmed.
     expect(run(2000, (i) => i % 5 !== 4)).toBeGreaterThan(1990);
+  });
+
+  it("a withheld guess the model writes anyway counts: once half are confirmed again, the gate reopens", () => {
+    const gate = new DraftGate();
+    for (let i = 0; i < 6; i++) gate.record(false);
+    expect(gate.open()).toBe(false);
+    gate.observe(true);
+    expect(gate.open()).toBe(false); // one hit is not a run of copying
+    for (let i = 0; i < 8; i++) gate.observe(true);
+    expect(gate.open()).toBe(true);
+  });
+
+  it("a withheld guess the model does not write leaves the running pause as it was", () => {
+    const paused = (observeMisses: boolean): number => {
+      const gate = new DraftGate();
+      for (let i = 0; i < 4; i++) gate.record(false);
+      let waited = 0;
+      while (!gate.open()) {
+        waited++;
+        if (observeMisses) gate.observe(false);
+      }
+      return waited;
+    };
+    expect(paused(false)).toBe(15);
+    expect(paused(true)).toBe(15);
   });
 
   it("reopens once the model confirms again", () => {
