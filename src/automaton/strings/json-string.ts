@@ -5,15 +5,15 @@
  * are minimized once, at the end. A pattern under length bounds whose product would be large is
  * computed instead (counted-string.ts). Automata are shared process-wide by spec (a bounded LRU;
  * they are immutable), except verbatim ones, which belong to one document and are only memoized
- * per build.
+ * per build; a pattern's search automaton, which goes into several specs, by pattern source
+ * (pattern-search.ts).
  */
 import type { Expr } from "../../grammar/index.js";
-import { anyText, patternLanguage, type PatternParts } from "../../regex/index.js";
+import { anyText } from "../../regex/index.js";
 import {
   boundLength,
   Budget,
   compileExpr,
-  concatAfterSinks,
   DfaBuilder,
   encodeText,
   finish,
@@ -25,6 +25,7 @@ import {
 } from "../fsa/index.js";
 import { CountedStringAutomaton } from "./counted-string.js";
 import { encodeJsonString } from "./json-escape.js";
+import { clearPatternSearches, patternSearch } from "./pattern-search.js";
 import { substringContent } from "./substrings.js";
 import { LruCache } from "../../util/index.js";
 
@@ -68,6 +69,7 @@ export class JsonStrings {
 
   static clearShared(): void {
     shared.clear();
+    clearPatternSearches();
   }
 
   /** Identical specs have identical keys. */
@@ -140,33 +142,10 @@ export class JsonStrings {
     return anyTextDfa;
   }
 
-  /** Texts in which the pattern finds a match (JSON Schema `pattern` semantics): each branch's
-   *  search, cut by its look-arounds, then the union of the branches. */
+  /** Texts in which the pattern finds a match (JSON Schema `pattern` semantics), shared across
+   *  specs and builds by pattern source (pattern-search.ts). */
   private search(pattern: string, what: string): ByteDfa | null {
-    let matched: ByteDfa | null = null;
-    for (const branch of patternLanguage(pattern).branches) {
-      let texts = this.parts(branch.search, what);
-      for (const required of branch.require) {
-        const other = texts === null ? null : this.parts(required, what);
-        texts = texts === null || other === null ? null : product(texts, other, "intersect", this.budget, what);
-      }
-      for (const forbidden of branch.forbid) {
-        const other = texts === null ? null : this.parts(forbidden, what);
-        if (texts !== null && other !== null) texts = product(texts, other, "difference", this.budget, what);
-      }
-      if (texts === null) continue;
-      matched = matched === null ? texts : product(matched, texts, "union", this.budget, what);
-    }
-    return matched;
-  }
-
-  /** The texts with a prefix in `prefix` or equal to a text of `whole`. */
-  private parts({ prefix, whole }: PatternParts, what: string): ByteDfa | null {
-    const upToMatch = prefix === null ? null : compileExpr(prefix, this.budget, what, { stopAtAccept: true });
-    const open = upToMatch === null ? null : concatAfterSinks(upToMatch, this.anyText(), this.budget, what);
-    const closed = whole === null ? null : compileExpr(whole, this.budget, what);
-    if (open === null || closed === null) return open ?? closed;
-    return product(open, closed, "union", this.budget, what);
+    return patternSearch(pattern, this.anyText(), this.budget, what);
   }
 }
 
