@@ -9,11 +9,9 @@
  * (pattern-search.ts).
  */
 import type { Expr } from "../../grammar/index.js";
-import { anyText } from "../../regex/index.js";
 import {
   boundLength,
-  Budget,
-  compileExpr,
+  type Budget,
   DfaBuilder,
   encodeText,
   finish,
@@ -25,13 +23,12 @@ import {
 } from "../fsa/index.js";
 import { CountedStringAutomaton } from "./counted-string.js";
 import { encodeJsonString } from "./json-escape.js";
-import { clearPatternSearches, patternSearch } from "./pattern-search.js";
+import { anyTextAutomaton, clearPatternSearches, patternSearch } from "./pattern-search.js";
 import { substringContent } from "./substrings.js";
 import { LruCache } from "../../util/index.js";
 
 export type JsonStringSpec = Extract<Expr, { kind: "jsonString" }>;
 
-let anyTextDfa: ByteDfa | undefined;
 /** Distinct string specs kept process-wide (a default-bounded string is ~2,800 states, 0.2 MiB). */
 const SHARED_STRINGS = 512;
 const shared = new LruCache<string, { dfa: ByteDfa | LazyRule | null }>(SHARED_STRINGS);
@@ -130,22 +127,16 @@ export class JsonStrings {
   /** The content language before exclusions and length bounds. */
   private content(spec: JsonStringSpec, what: string): ByteDfa | null {
     const searched = spec.pattern === undefined ? null : this.search(spec.pattern, what);
-    if (spec.substringOf === undefined) return spec.pattern === undefined ? this.anyText() : searched;
+    if (spec.substringOf === undefined) return spec.pattern === undefined ? anyTextAutomaton() : searched;
     const verbatim = substringContent(spec.substringOf, this.budget, what);
     if (spec.pattern === undefined) return verbatim;
     return searched === null ? null : product(searched, verbatim, "intersect", this.budget, what);
   }
 
-  private anyText(): ByteDfa {
-    // The same small automaton for every build: compiled once per process, on a private budget.
-    anyTextDfa ??= compileExpr(anyText, new Budget(1 << 16, 1 << 22), "any text")!;
-    return anyTextDfa;
-  }
-
   /** Texts in which the pattern finds a match (JSON Schema `pattern` semantics), shared across
    *  specs and builds by pattern source (pattern-search.ts). */
   private search(pattern: string, what: string): ByteDfa | null {
-    return patternSearch(pattern, this.anyText(), this.budget, what);
+    return patternSearch(pattern, this.budget, what);
   }
 }
 

@@ -11,13 +11,22 @@
  * memcpy, far less than the subset construction and products it replaces), so no later change to
  * an automaton one build holds can reach another build.
  */
-import { patternLanguage, type PatternParts } from "../../regex/index.js";
-import { type Budget, compileExpr, concatAfterSinks, product, type ByteDfa } from "../fsa/index.js";
+import { anyText, patternLanguage, type PatternParts } from "../../regex/index.js";
+import { Budget, compileExpr, concatAfterSinks, product, type ByteDfa } from "../fsa/index.js";
 import { LruCache } from "../../util/index.js";
 
 /** Distinct pattern sources whose search automata are kept process-wide (most are tens to a few
  *  hundred states; the schemas of one service use far fewer patterns). */
 export const SHARED_PATTERN_SEARCHES = 512;
+
+let anyTextDfa: ByteDfa | undefined;
+
+/** The automaton of any text: the same small automaton for every build, compiled once per
+ *  process on a private budget (the search automata hold it after their first match). */
+export function anyTextAutomaton(): ByteDfa {
+  anyTextDfa ??= compileExpr(anyText, new Budget(1 << 16, 1 << 22), "any text")!;
+  return anyTextDfa;
+}
 
 const searches = new LruCache<string, { readonly dfa: ByteDfa | null }>(SHARED_PATTERN_SEARCHES);
 
@@ -33,14 +42,13 @@ export function sharedPatternSources(): string[] {
 
 /**
  * Texts in which `pattern` finds a match: each branch's search, cut by its look-arounds, then the
- * union of the branches; null when no text matches. `anyText` is the "any text" automaton the
- * caller holds (the same for every build). A fresh copy on every call.
+ * union of the branches; null when no text matches. A fresh copy on every call.
  */
-export function patternSearch(pattern: string, anyText: ByteDfa, budget: Budget, what: string): ByteDfa | null {
+export function patternSearch(pattern: string, budget: Budget, what: string): ByteDfa | null {
   let entry = searches.get(pattern);
   if (entry === undefined) {
     // A build that fails throws before anything is kept.
-    entry = { dfa: search(pattern, anyText, budget, what) };
+    entry = { dfa: search(pattern, budget, what) };
     searches.set(pattern, entry);
   } else if (entry.dfa !== null) {
     // Built under another build's limits: this build's limit still applies.
@@ -53,16 +61,16 @@ function copyOf(dfa: ByteDfa): ByteDfa {
   return { numStates: dfa.numStates, start: dfa.start, numClasses: dfa.numClasses, classOf: dfa.classOf.slice(), trans: dfa.trans.slice(), accepting: dfa.accepting.slice() };
 }
 
-function search(pattern: string, anyText: ByteDfa, budget: Budget, what: string): ByteDfa | null {
+function search(pattern: string, budget: Budget, what: string): ByteDfa | null {
   let matched: ByteDfa | null = null;
   for (const branch of patternLanguage(pattern).branches) {
-    let texts = parts(branch.search, anyText, budget, what);
+    let texts = parts(branch.search, budget, what);
     for (const required of branch.require) {
-      const other = texts === null ? null : parts(required, anyText, budget, what);
+      const other = texts === null ? null : parts(required, budget, what);
       texts = texts === null || other === null ? null : product(texts, other, "intersect", budget, what);
     }
     for (const forbidden of branch.forbid) {
-      const other = texts === null ? null : parts(forbidden, anyText, budget, what);
+      const other = texts === null ? null : parts(forbidden, budget, what);
       if (texts !== null && other !== null) texts = product(texts, other, "difference", budget, what);
     }
     if (texts === null) continue;
@@ -72,9 +80,9 @@ function search(pattern: string, anyText: ByteDfa, budget: Budget, what: string)
 }
 
 /** The texts with a prefix in `prefix` or equal to a text of `whole`. */
-function parts({ prefix, whole }: PatternParts, anyText: ByteDfa, budget: Budget, what: string): ByteDfa | null {
+function parts({ prefix, whole }: PatternParts, budget: Budget, what: string): ByteDfa | null {
   const upToMatch = prefix === null ? null : compileExpr(prefix, budget, what, { stopAtAccept: true });
-  const open = upToMatch === null ? null : concatAfterSinks(upToMatch, anyText, budget, what);
+  const open = upToMatch === null ? null : concatAfterSinks(upToMatch, anyTextAutomaton(), budget, what);
   const closed = whole === null ? null : compileExpr(whole, budget, what);
   if (open === null || closed === null) return open ?? closed;
   return product(open, closed, "union", budget, what);
