@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { clearSharedAutomata } from "../../src/automaton/index.js";
-import { sharedPatternSources } from "../../src/automaton/strings/pattern-search.js";
+import { patternSearchBuilds, sharedPatternSources } from "../../src/automaton/strings/pattern-search.js";
 import { mulberry32 } from "../../src/engines/testing/prng.js";
 import { compileGrammar, type TokenGrammar } from "../../src/mask/index.js";
 import type { JsonSchemaObject } from "../../src/schema/index.js";
@@ -56,9 +56,15 @@ beforeAll(async () => {
 describe("schemas sharing a pattern's search automaton", () => {
   it("mask and accept like grammars compiled with nothing shared", () => {
     clearSharedAutomata();
+    const before = patternSearchBuilds();
     compileGrammar(FIRST, vocab, OPTIONS);
+    expect(patternSearchBuilds() - before).toBe(2);
     expect(sharedPatternSources()).toEqual(expect.arrayContaining([KEY, CODE]));
+    const builds = patternSearchBuilds();
     const warm = compileGrammar(SECOND, vocab, OPTIONS).tokens;
+    compareWalks(warm, warm, 3, 5, 30); // reaches the rules left for documents to build
+    // Both patterns were searched for the first schema: the second builds neither again.
+    expect(patternSearchBuilds()).toBe(builds);
     clearSharedAutomata();
     const cold = compileGrammar(SECOND, vocab, OPTIONS).tokens;
     compareWalks(warm, cold, 7, 40, 30);

@@ -30,6 +30,14 @@ export function anyTextAutomaton(): ByteDfa {
 
 const searches = new LruCache<string, { readonly dfa: ByteDfa | null }>(SHARED_PATTERN_SEARCHES);
 
+/** Search automata built since the process started (a hit builds none). */
+let builds = 0;
+
+/** How many search automata were built (tests: a second schema with the same pattern builds none). */
+export function patternSearchBuilds(): number {
+  return builds;
+}
+
 /** Forgets every shared search automaton (clearSharedAutomata). */
 export function clearPatternSearches(): void {
   searches.clear();
@@ -49,6 +57,7 @@ export function patternSearch(pattern: string, budget: Budget, what: string): By
   if (entry === undefined) {
     // A build that fails throws before anything is kept.
     entry = { dfa: search(pattern, budget, what) };
+    builds++;
     searches.set(pattern, entry);
   } else if (entry.dfa !== null) {
     // Built under another build's limits: this build's limit still applies.
