@@ -22,7 +22,8 @@ export const SHARED_PATTERN_SEARCHES = 512;
 let anyTextDfa: ByteDfa | undefined;
 
 /** The automaton of any text: the same small automaton for every build, compiled once per
- *  process on a private budget (the search automata hold it after their first match). */
+ *  process on a private budget (a search appends it after a pattern's first match; a string
+ *  without a pattern is any text). */
 export function anyTextAutomaton(): ByteDfa {
   anyTextDfa ??= compileExpr(anyText, new Budget(1 << 16, 1 << 22), "any text")!;
   return anyTextDfa;
