@@ -5,15 +5,13 @@
  * are minimized once, at the end. A pattern under length bounds whose product would be large is
  * computed instead (counted-string.ts). Automata are shared process-wide by spec (a bounded LRU;
  * they are immutable), except verbatim ones, which belong to one document and are only memoized
- * per build.
+ * per build; a pattern's search automaton, which goes into several specs, by pattern source
+ * (pattern-search.ts).
  */
 import type { Expr } from "../../grammar/index.js";
-import { anyText, patternLanguage, type PatternParts } from "../../regex/index.js";
 import {
   boundLength,
-  Budget,
-  compileExpr,
-  concatAfterSinks,
+  type Budget,
   DfaBuilder,
   encodeText,
   finish,
@@ -25,12 +23,12 @@ import {
 } from "../fsa/index.js";
 import { CountedStringAutomaton } from "./counted-string.js";
 import { encodeJsonString } from "./json-escape.js";
+import { anyTextAutomaton, clearPatternSearches, patternSearch } from "./pattern-search.js";
 import { substringContent } from "./substrings.js";
 import { LruCache } from "../../util/index.js";
 
 export type JsonStringSpec = Extract<Expr, { kind: "jsonString" }>;
 
-let anyTextDfa: ByteDfa | undefined;
 /** Distinct string specs kept process-wide (a default-bounded string is ~2,800 states, 0.2 MiB). */
 const SHARED_STRINGS = 512;
 const shared = new LruCache<string, { dfa: ByteDfa | LazyRule | null }>(SHARED_STRINGS);
@@ -68,6 +66,7 @@ export class JsonStrings {
 
   static clearShared(): void {
     shared.clear();
+    clearPatternSearches();
   }
 
   /** Identical specs have identical keys. */
@@ -128,45 +127,16 @@ export class JsonStrings {
   /** The content language before exclusions and length bounds. */
   private content(spec: JsonStringSpec, what: string): ByteDfa | null {
     const searched = spec.pattern === undefined ? null : this.search(spec.pattern, what);
-    if (spec.substringOf === undefined) return spec.pattern === undefined ? this.anyText() : searched;
+    if (spec.substringOf === undefined) return spec.pattern === undefined ? anyTextAutomaton() : searched;
     const verbatim = substringContent(spec.substringOf, this.budget, what);
     if (spec.pattern === undefined) return verbatim;
     return searched === null ? null : product(searched, verbatim, "intersect", this.budget, what);
   }
 
-  private anyText(): ByteDfa {
-    // The same small automaton for every build: compiled once per process, on a private budget.
-    anyTextDfa ??= compileExpr(anyText, new Budget(1 << 16, 1 << 22), "any text")!;
-    return anyTextDfa;
-  }
-
-  /** Texts in which the pattern finds a match (JSON Schema `pattern` semantics): each branch's
-   *  search, cut by its look-arounds, then the union of the branches. */
+  /** Texts in which the pattern finds a match (JSON Schema `pattern` semantics), shared across
+   *  specs and builds by pattern source (pattern-search.ts). */
   private search(pattern: string, what: string): ByteDfa | null {
-    let matched: ByteDfa | null = null;
-    for (const branch of patternLanguage(pattern).branches) {
-      let texts = this.parts(branch.search, what);
-      for (const required of branch.require) {
-        const other = texts === null ? null : this.parts(required, what);
-        texts = texts === null || other === null ? null : product(texts, other, "intersect", this.budget, what);
-      }
-      for (const forbidden of branch.forbid) {
-        const other = texts === null ? null : this.parts(forbidden, what);
-        if (texts !== null && other !== null) texts = product(texts, other, "difference", this.budget, what);
-      }
-      if (texts === null) continue;
-      matched = matched === null ? texts : product(matched, texts, "union", this.budget, what);
-    }
-    return matched;
-  }
-
-  /** The texts with a prefix in `prefix` or equal to a text of `whole`. */
-  private parts({ prefix, whole }: PatternParts, what: string): ByteDfa | null {
-    const upToMatch = prefix === null ? null : compileExpr(prefix, this.budget, what, { stopAtAccept: true });
-    const open = upToMatch === null ? null : concatAfterSinks(upToMatch, this.anyText(), this.budget, what);
-    const closed = whole === null ? null : compileExpr(whole, this.budget, what);
-    if (open === null || closed === null) return open ?? closed;
-    return product(open, closed, "union", this.budget, what);
+    return patternSearch(pattern, this.budget, what);
   }
 }
 
