@@ -132,7 +132,8 @@ describe("numbers", () => {
   });
   it("multipleOf is in the grammar (multiple-of.test.ts), or checked after decoding when it cannot be", () => {
     expectLanguage({ type: "number", multipleOf: 0.25, maximum: 1 }, JS, [0.75, -2.5, 1], [0.3, 1.25]);
-    expect(compileSchema({ type: "integer", multipleOf: 3 }, JS).report.validatedAfter.map((u) => [u.keyword, u.pointer])).toEqual([["multipleOf", ""]]);
+    expectLanguage({ type: "integer", multipleOf: 3 }, JS, [0, 3, -123456789012345], [1, 10, -7]);
+    expect(compileSchema({ type: "number", multipleOf: 0.3 }, JS).report.validatedAfter.map((u) => [u.keyword, u.pointer])).toEqual([["multipleOf", ""]]);
   });
 });
 
