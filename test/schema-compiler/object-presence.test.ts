@@ -119,8 +119,12 @@ describe("overlapping patternProperties", () => {
     expectLanguage(schema, JS, [{ ab: 1, zx: "s" }, { ax: 2 }, { zz: true }], [{ ax: "s" }, { no: 1 }, { nil: null }, { zz: 1 }]);
     expect(afterDecoding(schema, ["patternProperties"])).toEqual([]);
   });
-  it("patterns that may share a key with different schemas are checked after decoding", () => {
-    expect(afterDecoding({ type: "object", patternProperties: { "^a": { type: "integer" }, "b$": { type: "number", minimum: 1 } } }, ["patternProperties"])).toEqual([" patternProperties"]);
+  it("patterns that may share a key with different schemas: their shared keys take both (pattern-regions.test.ts); four or more are checked after decoding", () => {
+    const two = { type: "object", patternProperties: { "^a": { type: "integer" }, "b$": { type: "number", minimum: 1 } } };
+    expectLanguage(two, JS, [{ ab: 2, a: -1, b: 1.5 }], [{ ab: 0.5 }, { ab: 1.5 }, { b: 0 }]);
+    expect(afterDecoding(two, ["patternProperties"])).toEqual([]);
+    const four = { type: "object", patternProperties: { "^a": { type: "integer" }, "b$": { minimum: 1 }, c: { maximum: 9 }, d: { multipleOf: 2 } } };
+    expect(afterDecoding(four, ["patternProperties"])).toEqual([" patternProperties"]);
   });
 });
 
