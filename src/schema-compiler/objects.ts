@@ -20,7 +20,7 @@ import { LIMITS, type CompileContext } from "./context.js";
 import { readDependencies, type Dependencies } from "./dependencies.js";
 import { cat, union } from "./format.js";
 import { patternRegions } from "./pattern-regions.js";
-import { checkPattern, testPattern } from "./patterns.js";
+import { bothPatterns, checkPattern, testPattern } from "./patterns.js";
 import { ANY_ORDER_LIMITS, anyOrderBody, orderIsFree } from "./any-order.js";
 import { OVER_BUDGET, presenceBody, type Member, type PresenceRules } from "./presence.js";
 
@@ -209,8 +209,11 @@ function keyExpr(ctx: CompileContext, keys: KeyRule, pointer: string, opts: { pa
   }
   let pattern = opts.pattern ?? keys.pattern;
   if (opts.pattern !== undefined && keys.pattern !== undefined && keys.pattern !== opts.pattern) {
-    ctx.report.set(childPointer(pointer, "propertyNames"), "pattern", "validatedAfter", "keys matching patternProperties are checked against propertyNames.pattern after decoding");
-    pattern = opts.pattern;
+    pattern = bothPatterns(opts.pattern, keys.pattern);
+    if (pattern === undefined) {
+      ctx.report.set(childPointer(pointer, "propertyNames"), "pattern", "validatedAfter", "keys matching patternProperties are checked against propertyNames.pattern after decoding");
+      pattern = opts.pattern;
+    }
   }
   return jsonString({ minLength: keys.minLength, maxLength: keys.maxLength, pattern, exclude: opts.exclude, excludePatterns: opts.excludePatterns });
 }

@@ -48,6 +48,10 @@ describe("objects", () => {
     expectLanguage({ type: "object", additionalProperties: { type: "integer" } }, EX, [{}, { x: 1, y: 2 }], [{ x: "1" }]);
     expectLanguage({ type: "object", patternProperties: { "^n_": { type: "number" } }, additionalProperties: false }, JS, [{ n_a: 1.5 }, {}], [{ a: 1 }, { n_a: "x" }]);
     expectLanguage({ type: "object", propertyNames: { maxLength: 2 }, additionalProperties: true }, JS, [{ ab: 1 }, {}], [{ abc: 1 }]);
+    // A patternProperties key also meets propertyNames.pattern: both patterns as one.
+    const both = { type: "object", propertyNames: { pattern: "^[0-9]+$" }, patternProperties: { "^4": { type: "integer" } }, additionalProperties: { type: "string" } };
+    expectLanguage(both, JS, [{ 404: 1, 500: "x" }, {}], [{ "4a": 1 }, { 500: 1 }, { x: "y" }]);
+    expect(compileSchema(both, JS).report.validatedAfter).toEqual([]);
   });
   it("minProperties / maxProperties", () => {
     expectLanguage({ type: "object", additionalProperties: { type: "integer" }, minProperties: 1, maxProperties: 2 }, EX, [{ a: 1 }, { a: 1, b: 2 }], [{}, { a: 1, b: 2, c: 3 }]);
