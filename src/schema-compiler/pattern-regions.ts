@@ -16,9 +16,10 @@
  * decoding.
  */
 
-import { isAnnotationKeyword, isRecord, jsonEqual } from "../schema/index.js";
+import { jsonEqual } from "../schema/index.js";
 import { patternsDisjoint } from "./pattern-overlap.js";
 import { allPatterns } from "./patterns.js";
+import { acceptsEverything, rejectsEverything } from "./trivial-schemas.js";
 
 /** Keys of one region: matching `pattern` and none of `excludePatterns`, valued by all of `patterns`' schemas. */
 export interface PatternRegion {
@@ -31,11 +32,8 @@ export interface PatternRegion {
 /** Most patterns one group of possibly shared keys may hold (2^n - 1 combinations). */
 const MAX_SHARED = 3;
 
-/** A schema every value satisfies, or none does (annotations aside). */
-const saysNothing = (s: unknown): boolean => s === true || (isRecord(s) && Object.keys(s).every(isAnnotationKeyword));
-const rejectsAll = (s: unknown): boolean => s === false || (isRecord(s) && Object.keys(s).every((k) => k === "not" || isAnnotationKeyword(k)) && "not" in s && saysNothing(s.not));
 /** Whether every value `a` accepts is accepted by `b`, as far as a syntactic look tells. */
-const implies = (a: unknown, b: unknown): boolean => saysNothing(b) || rejectsAll(a) || jsonEqual(a, b);
+const implies = (a: unknown, b: unknown): boolean => acceptsEverything(b) || rejectsEverything(a) || jsonEqual(a, b);
 
 /** The regions of `patterns` (schemas by pattern), or undefined when they cannot be told apart exactly. */
 export function patternRegions(patterns: readonly string[], schemas: ReadonlyMap<string, unknown>): PatternRegion[] | undefined {

@@ -66,12 +66,12 @@ describe("dependencies, dependentRequired, dependentSchemas", () => {
     const schema = {
       $schema: D2020,
       type: "object",
-      properties: props,
+      properties: { ...props, d: { type: "integer" } },
       additionalProperties: false,
-      dependentSchemas: { a: { required: ["b"] }, b: { not: { required: ["c"] } }, c: { properties: { a: false } } },
+      dependentSchemas: { a: { required: ["b"] }, b: { not: { required: ["c"] } }, c: { properties: { a: false } }, d: { properties: { a: { not: {} }, b: {} } } },
     };
-    expectLanguage(schema, JS, [{}, { a: 1, b: 2 }, { c: 1 }, { b: 1 }], [{ a: 1 }, { b: 1, c: 2 }, { a: 1, c: 2 }]);
-    // The `not` of one name became a presence rule: reported enforced with it.
+    expectLanguage(schema, JS, [{}, { a: 1, b: 2 }, { c: 1 }, { b: 1 }, { b: 1, d: 1 }], [{ a: 1 }, { b: 1, c: 2 }, { a: 1, c: 2 }, { a: 1, b: 1, d: 1 }]);
+    // The `not` of one name, and a property's `{not: {}}`, became presence rules: reported enforced with them.
     expect(afterDecoding(schema, ["dependentSchemas", "not"])).toEqual([]);
     expectLanguage({ type: "object", properties: props, dependencies: { a: false } }, JS, [{ b: 1 }], [{ a: 1 }]);
   });
@@ -191,7 +191,7 @@ const objectSchema = fc
       patternProperties: fc.dictionary(patterns, leaf, { maxKeys: 2 }),
       minProperties: fc.nat(3),
       maxProperties: fc.nat(3),
-      dependencies: fc.dictionary(fc.constantFrom(...NAMES), fc.oneof(names, fc.constantFrom<unknown>(false, { required: ["a"] }, { not: { required: ["b"] } }, { properties: { kind: false } }, { maxProperties: 1 })), { maxKeys: 2 }),
+      dependencies: fc.dictionary(fc.constantFrom(...NAMES), fc.oneof(names, fc.constantFrom<unknown>(false, { required: ["a"] }, { not: { required: ["b"] } }, { properties: { kind: false } }, { properties: { a: { not: {} }, b: {} } }, { maxProperties: 1 })), { maxKeys: 2 }),
       dependentRequired: fc.dictionary(fc.constantFrom(...NAMES), names, { maxKeys: 2 }),
       if: fc.constantFrom<unknown>({ properties: { kind: { const: "a" } } }, { required: ["b"] }, { properties: { a: { type: "string" } }, required: ["a"] }),
       then: fc.constantFrom<unknown>({ required: ["a"] }, { properties: { b: false } }, { maxProperties: 2 }),
