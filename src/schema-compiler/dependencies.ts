@@ -3,13 +3,14 @@
  * (presence.ts): "when A is written, these names must be written", "... must not be written",
  * "A is never written". A name list is such a rule as it stands; a dependent schema is one when
  * it only asks for names (`required`), forbids names (`properties: {b: false}`,
- * `not: {required: [b]}`), says nothing of objects (`true`, `{}`, `type: "object"`), or is
+ * `properties: {b: {not: {}}}`, `not: {required: [b]}`), says nothing of objects (`true`, `{}`, `type: "object"`), or is
  * `false`. Any other dependent schema S of a name k becomes alternatives (dependentSchemasApart):
  * "k written and S holds, or k not written", exact as it stands; past the branch budget it is
  * left to the check after decoding.
  */
 
 import { isAnnotationKeyword, isRecord, keywordsWhere, SchemaNode, type JsonSchema, type JsonSchemaObject } from "../schema/index.js";
+import { acceptsEverything, rejectsEverything } from "./trivial-schemas.js";
 
 const DEPENDENCY_KEYWORDS = keywordsWhere((s) => s.family === "dependencies");
 type DependencyKeyword = (typeof DEPENDENCY_KEYWORDS)[number];
@@ -23,7 +24,8 @@ export interface Dependencies {
   readonly names: readonly string[];
   /** The keywords present, each with whether all its entries became rules. */
   readonly keywords: ReadonlyMap<DependencyKeyword, boolean>;
-  /** Dependent schemas whose `not` (of one required name) became a rule: enforced with the rules. */
+  /** Schemas whose `not` became a rule (a dependent schema's not-of-one-name, a property's
+   *  `{not: {}}`): enforced with the rules. */
   readonly negated: readonly object[];
 }
 
@@ -31,10 +33,10 @@ interface Effect {
   readonly requires: readonly string[];
   readonly forbids: readonly string[];
   readonly absent: boolean;
-  readonly negated: boolean;
+  readonly negated: readonly object[];
 }
 
-const NOTHING: Effect = { requires: [], forbids: [], absent: false, negated: false };
+const NOTHING: Effect = { requires: [], forbids: [], absent: false, negated: [] };
 const isNameList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
 /** What a dependent schema asks of the object, when it only asks about names; undefined otherwise. */
@@ -45,7 +47,7 @@ function effectOf(schema: unknown): Effect | undefined {
   const node = new SchemaNode(schema, "");
   const requires: string[] = [];
   const forbids: string[] = [];
-  let negated = false;
+  const negated: object[] = [];
   for (const k of node.keywords()) {
     if (isAnnotationKeyword(k)) continue;
     const v = schema[k];
@@ -54,11 +56,13 @@ function effectOf(schema: unknown): Effect | undefined {
       if (types === undefined) return undefined;
       if (!types.has("object")) return { ...NOTHING, absent: true };
     } else if (k === "required" && isNameList(v)) requires.push(...v);
-    else if (k === "properties" && isRecord(v) && Object.values(v).every((s) => s === false || s === true)) {
-      forbids.push(...Object.keys(v).filter((name) => v[name] === false));
+    else if (k === "properties" && isRecord(v) && Object.values(v).every((s) => acceptsEverything(s) || rejectsEverything(s))) {
+      const forbidden = Object.keys(v).filter((name) => rejectsEverything(v[name]));
+      forbids.push(...forbidden);
+      negated.push(...forbidden.map((name) => v[name]).filter(isRecord));
     } else if (k === "not" && isRecord(v) && Object.keys(v).length === 1 && isNameList(v.required) && v.required.length === 1) {
       forbids.push(v.required[0]!);
-      negated = true;
+      negated.push(schema);
     } else return undefined;
   }
   return { requires, forbids, absent: false, negated };
@@ -92,7 +96,7 @@ export function readDependencies(node: SchemaNode, draft2019: boolean): Dependen
         }
         add(requires, key, effect.requires);
         add(forbids, key, effect.forbids);
-        if (effect.negated) negated.push(dep as object);
+        negated.push(...effect.negated);
         if (effect.absent) {
           absent.add(key);
           names.add(key);

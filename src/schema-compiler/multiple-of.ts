@@ -8,10 +8,15 @@
  * When M = 2^a * 5^b, divisibility by M depends only on X's last t = max(a, b, k) digits (M
  * divides 10^t), which also hold the k fraction digits: X = Q * 10^t + T, and the grammar is the
  * range of Q (integer-range.ts) followed by the tails T that are multiples of M, a digit tree
- * with the decimal point inserted k digits from the end. Other divisors (3, 7, 1.5 = 15/10 ...) need the
- * remainder of the whole digit string, which the grammar IR cannot state compactly; their
- * multiples are listed one by one when a bounded range holds few of them, and are otherwise left
- * to the check after decoding (the caller reports it).
+ * with the decimal point inserted k digits from the end. Other divisors (3, 7, 12 ...) need the
+ * remainder of the whole digit string: their multiples are listed one by one when a bounded range
+ * holds few of them. Otherwise, for an integral divisor (k = 0) up to MAX_RESIDUE_MODULUS, the
+ * range is cut into blocks "prefix P, then n free digits" (the classic range-to-regex split) and
+ * the free digits are rules that carry the remainder left to make up, "n digits whose value is t
+ * mod M": at most 14 * M rules (MAX_REMAINDER_RULES), shared by every block and every use of M in
+ * the schema. Fractional
+ * divisors with other prime factors (0.3, 1.5) over a wide range are left to the check after
+ * decoding (the caller reports it).
  *
  * Texts are written without exponent and with |X| < 10^15: at most 15 significant digits, which
  * a double round-trips, so the decoded value is the text's value, and the validator decides
@@ -21,7 +26,7 @@
  * its last nonzero digit, so a model cannot pad a number forever.
  */
 
-import { chars, empty, lit, optional, repeat, type Expr } from "../grammar/index.js";
+import { chars, empty, lit, optional, ref, repeat, type Expr } from "../grammar/index.js";
 import { cat, union } from "./format.js";
 import { naturalRange } from "./integer-range.js";
 import { exactDecimal } from "../util/index.js";
@@ -35,6 +40,14 @@ export const FRACTION_ZEROS = 16;
 const MAX_TAILS = 10_000;
 /** Most values a bounded range may list for a divisor with other prime factors than 2 and 5. */
 const MAX_LISTED = 256;
+/** Largest integral divisor written through remainder rules (at most 14 rules per remainder). */
+const MAX_RESIDUE_MODULUS = 100n;
+/**
+ * Most remainder rules one range may need. Each is built as a small automaton of its own, so
+ * compile time grows with them, up to about 1 ms each on a first compile (over any range 7 needs
+ * about 100, 13 about 180, 31 about 430: refused, it took 240 ms).
+ */
+const MAX_REMAINDER_RULES = 200;
 
 export interface MultipleOfSpec {
   readonly multipleOf: number;
@@ -52,8 +65,10 @@ export const zeroFractionExpr = (): Expr => optional(cat(lit("."), repeat(lit("0
 /**
  * The JSON number texts whose value is a multiple of `multipleOf` within the bounds; null when
  * there is none, undefined when the grammar cannot state the set (the caller validates after).
+ * Remainder rules, where they are needed, go into `rules` (named after the divisor, so uses of one
+ * divisor share them).
  */
-export function multipleOfExpr(spec: MultipleOfSpec): Expr | null | undefined {
+export function multipleOfExpr(spec: MultipleOfSpec, rules: Map<string, Expr>): Expr | null | undefined {
   const divisor = exactDecimal(spec.multipleOf);
   let M = divisor.digits;
   let k = divisor.scale;
@@ -64,15 +79,19 @@ export function multipleOfExpr(spec: MultipleOfSpec): Expr | null | undefined {
   const lo = spec.lo === undefined ? -MAX_SCALED : max(scaledBound(spec.lo, k, true), -MAX_SCALED);
   const hi = spec.hi === undefined ? MAX_SCALED : min(scaledBound(spec.hi, k, false), MAX_SCALED);
   if (lo > hi) return null;
-  const writer = new MultipleWriter(M, k, spec.zeroFraction);
+  const writer = new MultipleWriter(M, k, spec.zeroFraction, rules);
   const { twos, fives, rest } = factorTwosAndFives(M);
+  const remainders = k === 0 && M <= MAX_RESIDUE_MODULUS;
   if (rest === 1n) {
     const t = Math.max(twos, fives, k);
-    if (10n ** BigInt(t) / M <= BigInt(MAX_TAILS)) return writer.signed(lo, hi, (a, b) => writer.byTails(a, b, t));
+    const tails = 10n ** BigInt(t) / M;
+    // Many tails (16: 625, 32: 3,125) make a larger automaton than the remainder rules.
+    if (tails <= BigInt(MAX_TAILS) && !(remainders && tails > BigInt(MAX_LISTED))) return writer.signed(lo, hi, (a, b) => writer.byTails(a, b, t));
   }
   const count = floorDiv(hi, M) - ceilDiv(lo, M) + 1n;
-  if (count > BigInt(MAX_LISTED)) return undefined;
-  return writer.signed(lo, hi, (a, b) => writer.listed(multiplesIn(a, b, M)));
+  if (count <= BigInt(MAX_LISTED)) return writer.signed(lo, hi, (a, b) => writer.listed(multiplesIn(a, b, M)));
+  if (remainders && writer.remainderRules(lo, hi) <= MAX_REMAINDER_RULES) return writer.signed(lo, hi, (a, b) => writer.byRemainders(a, b));
+  return undefined;
 }
 
 /** Builds the texts of multiples of M (scaled by 10^k) in ranges of X. */
@@ -81,12 +100,14 @@ class MultipleWriter {
     private readonly M: bigint,
     private readonly k: number,
     private readonly zeroFraction: boolean,
+    private readonly rules: Map<string, Expr>,
   ) {}
 
   /** Texts of the multiples X in [lo, hi]: magnitudes with and without "-" (no "-0"). */
   signed(lo: bigint, hi: bigint, magnitudes: (a: bigint, b: bigint) => Expr | null): Expr | null {
-    const positive = hi >= 0n ? magnitudes(max(lo, 0n), hi) : null;
-    const negative = lo < 0n ? magnitudes(max(-hi, 1n), -lo) : null;
+    const ranges = magnitudeRanges(lo, hi);
+    const positive = ranges.positive ? magnitudes(...ranges.positive) : null;
+    const negative = ranges.negative ? magnitudes(...ranges.negative) : null;
     return union([positive, negative === null ? null : cat(lit("-"), negative)]);
   }
 
@@ -111,6 +132,89 @@ class MultipleWriter {
       followedBy(naturalRange(qa + 1n, qb - 1n), this.tails(0n, unit - 1n, t)),
       followedBy(lit(qb.toString()), this.tails(0n, tb, t)),
     ]);
+  }
+
+  /**
+   * Texts of the multiples in [a, b] (0 <= a, k = 0) for any M: [a, b] as blocks of the values
+   * P * 10^n + (n free digits), each block's free digits the rule for the remainder
+   * -P * 10^n mod M (see `freeDigits`); blocks with the same prefix share its digits.
+   */
+  byRemainders(a: bigint, b: bigint): Expr | null {
+    const byPrefix = new Map<string, (Expr | null)[]>();
+    for (const { prefix, n, remainder } of this.blocks(a, b)) {
+      const list = byPrefix.get(prefix) ?? [];
+      list.push(this.freeDigits(n, remainder));
+      byPrefix.set(prefix, list);
+    }
+    const plain = this.zeroFraction ? zeroFractionExpr() : empty();
+    const tree = digitTree(new Map([...byPrefix].map(([prefix, parts]) => [prefix, union(parts)])));
+    return followedBy(tree, plain);
+  }
+
+  /** The remainder rules byRemainders would build for [lo, hi] (both signs), counted without building them. */
+  remainderRules(lo: bigint, hi: bigint): number {
+    const reached = new Set<string>();
+    const reach = (n: number, t: bigint): void => {
+      const name = this.ruleName(n, t);
+      if (n < 2 || !this.reachable(n, t) || reached.has(name)) return;
+      reached.add(name);
+      for (let d = 0n; d <= 9n; d++) reach(n - 1, mod(t - d * 10n ** BigInt(n - 1), this.M));
+    };
+    const { positive, negative } = magnitudeRanges(lo, hi);
+    for (const range of [positive, negative]) if (range) for (const { n, remainder } of this.blocks(...range)) reach(n, remainder);
+    return reached.size;
+  }
+
+  /**
+   * [a, b] (0 <= a) as blocks of the values P * 10^n + (n free digits): each the largest aligned
+   * block at its start inside [a, b], with the remainder mod M its free digits must have.
+   */
+  private *blocks(a: bigint, b: bigint): Generator<{ prefix: string; n: number; remainder: bigint }> {
+    let x = a;
+    if (x === 0n && x <= b) {
+      yield { prefix: "0", n: 0, remainder: 0n }; // free digits never follow a leading 0
+      x = 1n;
+    }
+    while (x <= b) {
+      let unit = 1n;
+      let n = 0;
+      while (x % (unit * 10n) === 0n && x + unit * 10n - 1n <= b) [unit, n] = [unit * 10n, n + 1];
+      const prefix = x / unit;
+      yield { prefix: prefix.toString(), n, remainder: mod(-prefix * unit, this.M) };
+      x += unit;
+    }
+  }
+
+  /** Whether some n digits have value t mod M (fewer than M values have n digits). */
+  private reachable(n: number, t: bigint): boolean {
+    const values = 10n ** BigInt(n);
+    return values >= this.M || t < values;
+  }
+
+  private ruleName(n: number, t: bigint): string {
+    return `multiple-of-${this.M}-${n}-${t}`;
+  }
+
+  /**
+   * n digits (leading zeros allowed) whose value is t mod M, or null when no such digits exist
+   * (fewer than M values have n digits). From two digits on it is a rule, named by M, n and t, that
+   * reads one digit and leaves the remainder of the rest to the rule for n - 1 digits.
+   */
+  private freeDigits(n: number, t: bigint): Expr | null {
+    if (!this.reachable(n, t)) return null;
+    if (n === 0) return empty();
+    const place = 10n ** BigInt(n - 1);
+    const name = this.ruleName(n, t);
+    if (n >= 2 && this.rules.has(name)) return ref(name);
+    const digitsByRest = new Map<bigint, number[]>();
+    for (let d = 0; d <= 9; d++) {
+      const rest = mod(t - BigInt(d) * place, this.M);
+      digitsByRest.set(rest, [...(digitsByRest.get(rest) ?? []), 0x30 + d]);
+    }
+    const body = union([...digitsByRest].map(([rest, codes]) => followedBy(charClass(codes), this.freeDigits(n - 1, rest))));
+    if (n < 2 || body === null) return body;
+    this.rules.set(name, body);
+    return ref(name);
   }
 
   /** The t-digit tails in [from, to] that are multiples of M, with the decimal point in place. */
@@ -196,6 +300,11 @@ function charClass(codes: number[]): Expr {
   return chars(...ranges);
 }
 
+/** The magnitudes of [lo, hi]'s non-negative and negative values (no "-0"), where there are any. */
+function magnitudeRanges(lo: bigint, hi: bigint): { positive?: [bigint, bigint]; negative?: [bigint, bigint] } {
+  return { ...(hi >= 0n ? { positive: [max(lo, 0n), hi] } : {}), ...(lo < 0n ? { negative: [max(-hi, 1n), -lo] } : {}) };
+}
+
 /** Multiples of M in [a, b] (a >= 0). */
 function multiplesIn(a: bigint, b: bigint, M: bigint): bigint[] {
   const out: bigint[] = [];
@@ -228,3 +337,5 @@ const max = (a: bigint, b: bigint): bigint => (a > b ? a : b);
 /** Floor and ceiling of a / b for b > 0 (bigint division truncates toward zero). */
 const floorDiv = (a: bigint, b: bigint): bigint => (a % b !== 0n && a < 0n ? a / b - 1n : a / b);
 const ceilDiv = (a: bigint, b: bigint): bigint => -floorDiv(-a, b);
+/** a mod b in [0, b) for b > 0. */
+const mod = (a: bigint, b: bigint): bigint => ((a % b) + b) % b;

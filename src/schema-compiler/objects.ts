@@ -15,12 +15,12 @@
 
 import { SchemaError } from "../errors.js";
 import { jsonString, lit, optional, ref, repeat, type Expr } from "../grammar/index.js";
-import { childPointer, isAnnotationKeyword, isRecord, jsonEqual, keywordSpec, keywordsWhere, SchemaNode } from "../schema/index.js";
+import { childPointer, isRecord, keywordSpec, keywordsWhere, SchemaNode } from "../schema/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
 import { readDependencies, type Dependencies } from "./dependencies.js";
 import { cat, union } from "./format.js";
-import { patternsDisjoint } from "./pattern-overlap.js";
-import { checkPattern, testPattern } from "./patterns.js";
+import { patternRegions } from "./pattern-regions.js";
+import { bothPatterns, checkPattern, testPattern } from "./patterns.js";
 import { ANY_ORDER_LIMITS, anyOrderBody, orderIsFree } from "./any-order.js";
 import { OVER_BUDGET, presenceBody, type Member, type PresenceRules } from "./presence.js";
 
@@ -144,13 +144,15 @@ export function compileObject(ctx: CompileContext, node: SchemaNode, instancePat
   // Open keys never spell "__proto__" in extraction mode (JSON.parse keeps it, but most code
   // that copies the result, zod's record parsing included, would set a prototype instead).
   const declaredNames = ctx.extraction ? [...uniqueNames, PROTO] : uniqueNames;
-  const overlaps = patternExclusions(patterns, patternProps);
-  const extraParts: (Expr | null)[] = patterns.map((p) => {
-    const value = compile(patternProps.get(p), childPointer(pointer, "patternProperties", p), childPointer(instancePath, "*"));
+  const regions = patternRegions(patterns, patternProps);
+  const extraParts: (Expr | null)[] = (regions ?? patterns.map((p) => ({ pattern: p, excludePatterns: [], patterns: [p] }))).map((region) => {
+    const schema = allOfOf(region.patterns.map((p) => patternProps.get(p)));
+    const value = compile(schema, childPointer(pointer, "patternProperties", region.patterns[0]!), childPointer(instancePath, "*"));
     if (value === null) return null;
-    return cat(keyExpr(ctx, keys, pointer, { pattern: p, exclude: declaredNames, excludePatterns: nonEmpty(overlaps?.get(p)) }), ctx.punct(":"), ctx.outline(value, "value"));
+    const excludePatterns = region.excludePatterns.length > 0 ? region.excludePatterns : undefined;
+    return cat(keyExpr(ctx, keys, pointer, { pattern: region.pattern, exclude: declaredNames, excludePatterns }), ctx.punct(":"), ctx.outline(value, "value"));
   });
-  if (overlaps === undefined) ctx.report.alsoAfter(pointer, "patternProperties", "a key matching several patterns with different schemas is checked against all of them after decoding");
+  if (regions === undefined) ctx.report.alsoAfter(pointer, "patternProperties", "a key matching several patterns with different schemas is checked against all of them after decoding");
   if (additional !== false) {
     const value = compile(additional, childPointer(pointer, "additionalProperties"), childPointer(instancePath, "*"));
     if (value !== null) extraParts.push(cat(keyExpr(ctx, keys, pointer, { exclude: declaredNames, excludePatterns: patterns }), ctx.punct(":"), ctx.outline(value, "value")));
@@ -199,38 +201,6 @@ const NEWER_DEPENDENCIES = keywordsWhere((s, k) => s.family === "dependencies" &
 const REPEATABLE_NAMES = `keys in any order; past ${ANY_ORDER_LIMITS.maxStatesPerObject} sets of written names, the optional names no other keyword constrains are not kept from repeating by the grammar (JSON parsers keep the last value)`;
 const PRESENCE_OVER_BUDGET = `the presence rules over the optional properties need more than ${LIMITS.maxPresenceStates} grammar states; checked after decoding`;
 
-const nonEmpty = <T>(xs: readonly T[] | undefined): readonly T[] | undefined => (xs === undefined || xs.length === 0 ? undefined : xs);
-
-/** A schema every value satisfies, or none does (annotations aside). */
-const saysNothing = (s: unknown): boolean => s === true || (isRecord(s) && Object.keys(s).every(isAnnotationKeyword));
-const rejectsAll = (s: unknown): boolean => s === false || (isRecord(s) && Object.keys(s).every((k) => k === "not" || isAnnotationKeyword(k)) && "not" in s && saysNothing(s.not));
-/** Whether every value `a` accepts is accepted by `b`, as far as a syntactic look tells. */
-const implies = (a: unknown, b: unknown): boolean => saysNothing(b) || rejectsAll(a) || jsonEqual(a, b);
-
-/**
- * Per pattern, the other patterns whose keys its alternative must leave out, so that a key
- * matching several patterns gets a value that satisfies all their schemas: a key is left to the
- * pattern whose schema implies the others' (the same schema, or one side saying nothing or
- * rejecting everything). Undefined when two patterns may share a key (patternsDisjoint cannot
- * tell them apart) and neither schema implies the other: no alternative can take such a key
- * exactly, and the caller checks it after decoding.
- */
-function patternExclusions(patterns: readonly string[], schemas: ReadonlyMap<string, unknown>): Map<string, string[]> | undefined {
-  const out = new Map<string, string[]>(patterns.map((p) => [p, []]));
-  for (const [i, p] of patterns.entries()) {
-    for (const q of patterns.slice(i + 1)) {
-      const pq = implies(schemas.get(p), schemas.get(q));
-      const qp = implies(schemas.get(q), schemas.get(p));
-      if (pq && qp) continue;
-      if (patternsDisjoint(p, q)) continue;
-      if (!pq && !qp) return undefined;
-      // The weaker side leaves the shared keys to the stronger one.
-      out.get(pq ? q : p)!.push(pq ? p : q);
-    }
-  }
-  return out;
-}
-
 function keyExpr(ctx: CompileContext, keys: KeyRule, pointer: string, opts: { pattern?: string; exclude: readonly string[]; excludePatterns?: readonly string[] }): Expr {
   if (keys.names !== undefined) {
     const fits = (n: string): boolean =>
@@ -239,8 +209,11 @@ function keyExpr(ctx: CompileContext, keys: KeyRule, pointer: string, opts: { pa
   }
   let pattern = opts.pattern ?? keys.pattern;
   if (opts.pattern !== undefined && keys.pattern !== undefined && keys.pattern !== opts.pattern) {
-    ctx.report.set(childPointer(pointer, "propertyNames"), "pattern", "validatedAfter", "keys matching patternProperties are checked against propertyNames.pattern after decoding");
-    pattern = opts.pattern;
+    pattern = bothPatterns(opts.pattern, keys.pattern);
+    if (pattern === undefined) {
+      ctx.report.set(childPointer(pointer, "propertyNames"), "pattern", "validatedAfter", "keys matching patternProperties are checked against propertyNames.pattern after decoding");
+      pattern = opts.pattern;
+    }
   }
   return jsonString({ minLength: keys.minLength, maxLength: keys.maxLength, pattern, exclude: opts.exclude, excludePatterns: opts.excludePatterns });
 }

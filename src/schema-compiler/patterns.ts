@@ -50,10 +50,18 @@ export function testPattern(source: string, text: string): boolean {
  *  search for B from the start); undefined when either has no supported form or combining them
  *  would nest look-arounds. */
 export function bothPatterns(a: string, b: string): string | undefined {
+  return allPatterns([a, b]);
+}
+
+/** One pattern matching the texts all of `patterns` match: a look-ahead for each but the last,
+ *  then a search for the last (see bothPatterns). */
+export function allPatterns(patterns: readonly string[]): string | undefined {
+  const sources = patterns.map(unicodeModeSource);
+  const last = sources.pop()!;
   try {
-    const both = `^(?=[^]*(?:${unicodeModeSource(a)}))[^]*(?:${unicodeModeSource(b)})`;
-    patternLanguage(both);
-    return both;
+    const all = `^${sources.map((s) => `(?=[^]*(?:${s}))`).join("")}[^]*(?:${last})`;
+    patternLanguage(all);
+    return all;
   } catch (err) {
     if (err instanceof PatternError) return undefined;
     throw err;

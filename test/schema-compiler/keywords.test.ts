@@ -48,6 +48,10 @@ describe("objects", () => {
     expectLanguage({ type: "object", additionalProperties: { type: "integer" } }, EX, [{}, { x: 1, y: 2 }], [{ x: "1" }]);
     expectLanguage({ type: "object", patternProperties: { "^n_": { type: "number" } }, additionalProperties: false }, JS, [{ n_a: 1.5 }, {}], [{ a: 1 }, { n_a: "x" }]);
     expectLanguage({ type: "object", propertyNames: { maxLength: 2 }, additionalProperties: true }, JS, [{ ab: 1 }, {}], [{ abc: 1 }]);
+    // A patternProperties key also meets propertyNames.pattern: both patterns as one.
+    const both = { type: "object", propertyNames: { pattern: "^[0-9]+$" }, patternProperties: { "^4": { type: "integer" } }, additionalProperties: { type: "string" } };
+    expectLanguage(both, JS, [{ 404: 1, 500: "x" }, {}], [{ "4a": 1 }, { 500: 1 }, { x: "y" }]);
+    expect(compileSchema(both, JS).report.validatedAfter).toEqual([]);
   });
   it("minProperties / maxProperties", () => {
     expectLanguage({ type: "object", additionalProperties: { type: "integer" }, minProperties: 1, maxProperties: 2 }, EX, [{ a: 1 }, { a: 1, b: 2 }], [{}, { a: 1, b: 2, c: 3 }]);
@@ -132,7 +136,8 @@ describe("numbers", () => {
   });
   it("multipleOf is in the grammar (multiple-of.test.ts), or checked after decoding when it cannot be", () => {
     expectLanguage({ type: "number", multipleOf: 0.25, maximum: 1 }, JS, [0.75, -2.5, 1], [0.3, 1.25]);
-    expect(compileSchema({ type: "integer", multipleOf: 3 }, JS).report.validatedAfter.map((u) => [u.keyword, u.pointer])).toEqual([["multipleOf", ""]]);
+    expectLanguage({ type: "integer", multipleOf: 3 }, JS, [0, 3, -123456789012345], [1, 10, -7]);
+    expect(compileSchema({ type: "number", multipleOf: 0.3 }, JS).report.validatedAfter.map((u) => [u.keyword, u.pointer])).toEqual([["multipleOf", ""]]);
   });
 });
 

@@ -162,6 +162,34 @@ describe("multipleOf in the grammar", () => {
     expect(["104", "988", "91", "1001", "105", "104.0"].map(thirteen.dfa)).toEqual([true, true, false, false, false, true]);
   });
 
+  it("writes multiples of integral divisors (3, 7, 12, 13, 24, 32, 96) over any range through remainder rules (15-digit values too)", () => {
+    const magnitude = fc.oneof(fc.bigInt({ min: 0n, max: 10n ** 15n - 1n }), fc.bigInt({ min: 0n, max: 100_000n }));
+    const cases = fc.record({
+      divisor: fc.constantFrom(3n, 7n, 12n, 13n, 24n, 32n, 96n),
+      type: fc.constantFrom("integer", "number"),
+      lo: fc.option(fc.bigInt({ min: -(10n ** 14n), max: 10n ** 14n }), { nil: undefined }),
+      // Wide enough to hold a multiple (narrower ranges are listed, and tested above).
+      span: fc.option(fc.oneof(fc.bigInt({ min: 1000n, max: 10n ** 15n }), fc.bigInt({ min: 1000n, max: 100_000n })), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(cases, fc.array(fc.tuple(magnitude, fc.boolean(), fc.boolean()), { minLength: 20, maxLength: 40 }), ({ divisor, type, lo, span }, values) => {
+        const hi = lo !== undefined && span !== undefined ? lo + span : undefined;
+        const schema = { type, multipleOf: Number(divisor), ...(lo !== undefined ? { minimum: Number(lo) } : {}), ...(hi !== undefined ? { maximum: Number(hi) } : {}) };
+        const acc = acceptor(schema, JS);
+        expect(compileSchema(schema, JS).report.validatedAfter).toEqual([]);
+        for (const [v, negative, nearMultiple] of values) {
+          const x = (negative ? -1n : 1n) * (nearMultiple ? (v / divisor) * divisor : v);
+          const inRange = (lo === undefined || x >= lo) && (hi === undefined || x <= hi) && x < 10n ** 15n && x > -(10n ** 15n);
+          const t = x.toString();
+          expect(acc.dfa(t), `${JSON.stringify(schema)} ${t}`).toBe(inRange && x % divisor === 0n);
+          expect(acc.dfa(`${t}.0`), `${JSON.stringify(schema)} ${t}.0`).toBe(inRange && x % divisor === 0n);
+        }
+        for (const t of ["-0", "00", "012", "+12", "1e3", "12.5", ".0"]) expect(acc.dfa(t), `${JSON.stringify(schema)} ${t}`).toBe(false);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it("refuses a leading digit group whose tails in range hold no multiple (fast-check seed 290013084)", () => {
     // Multiples of 5 in [-99.993, -16.635): the magnitudes 17..99 start with "1", whose tails 7..9
     // hold none; "-1" was accepted when that empty tail set was left out of the concatenation.
@@ -185,10 +213,14 @@ describe("multipleOf in the grammar", () => {
     expect(uses({ type: "integer", multipleOf: 16 })).toMatchObject({ after: [] });
     expect(uses({ type: "integer", multipleOf: 16 }).enforced[0]).not.toMatch(/ajv/);
     expect(uses({ type: "number", multipleOf: 0.01 })).toMatchObject({ after: [] });
-    expect(uses({ type: "integer", multipleOf: 7 })).toEqual({ enforced: [], after: ["multipleOf"] });
-    expect(uses({ type: "integer", multipleOf: 7, minimum: 0, maximum: 100 }).after).toEqual([]);
+    expect(uses({ type: "integer", multipleOf: 7 }).after).toEqual([]);
+    expect(uses({ type: "number", multipleOf: 0.3 })).toEqual({ enforced: [], after: ["multipleOf"] });
+    // 31 over any range needs too many remainder rules; 31 within [0, 10^6] fewer.
+    expect(uses({ type: "integer", multipleOf: 31 })).toEqual({ enforced: [], after: ["multipleOf"] });
+    expect(uses({ type: "integer", multipleOf: 31, minimum: 0, maximum: 1e6 }).after).toEqual([]);
+    expect(uses({ type: "number", multipleOf: 0.3, minimum: 0, maximum: 10 }).after).toEqual([]);
     // One inexact use of an occurrence keeps it checked after decoding.
-    expect(uses({ anyOf: [{ maximum: 10 }, { minimum: 1000 }], type: "integer", multipleOf: 7 }).after).toEqual(["multipleOf"]);
+    expect(uses({ anyOf: [{ maximum: 10, minimum: 0 }, { minimum: 1000 }], type: "number", multipleOf: 0.3 }).after).toEqual(["multipleOf"]);
     // allOf keeps the first of two divisors in the grammar; the second is checked after decoding.
     expect(uses({ type: "integer", allOf: [{ multipleOf: 2 }, { multipleOf: 5 }] }).after).toEqual(["multipleOf"]);
   });

@@ -66,12 +66,12 @@ describe("dependencies, dependentRequired, dependentSchemas", () => {
     const schema = {
       $schema: D2020,
       type: "object",
-      properties: props,
+      properties: { ...props, d: { type: "integer" } },
       additionalProperties: false,
-      dependentSchemas: { a: { required: ["b"] }, b: { not: { required: ["c"] } }, c: { properties: { a: false } } },
+      dependentSchemas: { a: { required: ["b"] }, b: { not: { required: ["c"] } }, c: { properties: { a: false } }, d: { properties: { a: { not: {} }, b: {} } } },
     };
-    expectLanguage(schema, JS, [{}, { a: 1, b: 2 }, { c: 1 }, { b: 1 }], [{ a: 1 }, { b: 1, c: 2 }, { a: 1, c: 2 }]);
-    // The `not` of one name became a presence rule: reported enforced with it.
+    expectLanguage(schema, JS, [{}, { a: 1, b: 2 }, { c: 1 }, { b: 1 }, { b: 1, d: 1 }], [{ a: 1 }, { b: 1, c: 2 }, { a: 1, c: 2 }, { a: 1, b: 1, d: 1 }]);
+    // The `not` of one name, and a property's `{not: {}}`, became presence rules: reported enforced with them.
     expect(afterDecoding(schema, ["dependentSchemas", "not"])).toEqual([]);
     expectLanguage({ type: "object", properties: props, dependencies: { a: false } }, JS, [{ b: 1 }], [{ a: 1 }]);
   });
@@ -119,8 +119,12 @@ describe("overlapping patternProperties", () => {
     expectLanguage(schema, JS, [{ ab: 1, zx: "s" }, { ax: 2 }, { zz: true }], [{ ax: "s" }, { no: 1 }, { nil: null }, { zz: 1 }]);
     expect(afterDecoding(schema, ["patternProperties"])).toEqual([]);
   });
-  it("patterns that may share a key with different schemas are checked after decoding", () => {
-    expect(afterDecoding({ type: "object", patternProperties: { "^a": { type: "integer" }, "b$": { type: "number", minimum: 1 } } }, ["patternProperties"])).toEqual([" patternProperties"]);
+  it("patterns that may share a key with different schemas: their shared keys take both (pattern-regions.test.ts); four or more are checked after decoding", () => {
+    const two = { type: "object", patternProperties: { "^a": { type: "integer" }, "b$": { type: "number", minimum: 1 } } };
+    expectLanguage(two, JS, [{ ab: 2, a: -1, b: 1.5 }], [{ ab: 0.5 }, { ab: 1.5 }, { b: 0 }]);
+    expect(afterDecoding(two, ["patternProperties"])).toEqual([]);
+    const four = { type: "object", patternProperties: { "^a": { type: "integer" }, "b$": { minimum: 1 }, c: { maximum: 9 }, d: { multipleOf: 2 } } };
+    expect(afterDecoding(four, ["patternProperties"])).toEqual([" patternProperties"]);
   });
 });
 
@@ -187,7 +191,7 @@ const objectSchema = fc
       patternProperties: fc.dictionary(patterns, leaf, { maxKeys: 2 }),
       minProperties: fc.nat(3),
       maxProperties: fc.nat(3),
-      dependencies: fc.dictionary(fc.constantFrom(...NAMES), fc.oneof(names, fc.constantFrom<unknown>(false, { required: ["a"] }, { not: { required: ["b"] } }, { properties: { kind: false } }, { maxProperties: 1 })), { maxKeys: 2 }),
+      dependencies: fc.dictionary(fc.constantFrom(...NAMES), fc.oneof(names, fc.constantFrom<unknown>(false, { required: ["a"] }, { not: { required: ["b"] } }, { properties: { kind: false } }, { properties: { a: { not: {} }, b: {} } }, { maxProperties: 1 })), { maxKeys: 2 }),
       dependentRequired: fc.dictionary(fc.constantFrom(...NAMES), names, { maxKeys: 2 }),
       if: fc.constantFrom<unknown>({ properties: { kind: { const: "a" } } }, { required: ["b"] }, { properties: { a: { type: "string" } }, required: ["a"] }),
       then: fc.constantFrom<unknown>({ required: ["a"] }, { properties: { b: false } }, { maxProperties: 2 }),
