@@ -2,7 +2,8 @@
  * Decides at compile time whether a given JSON value satisfies a schema, with the semantics ajv 8
  * gives the keywords whose meaning is plain: type, enum/const, lengths, pattern, numeric bounds,
  * object and array shape, required, propertyNames, uniqueItems, not/allOf/anyOf/oneOf and
- * in-document `$ref`, and `format` as ajv-formats checks it. Any other keyword (multipleOf, contains, if/then/else,
+ * in-document `$ref`, `format` as ajv-formats checks it, and `multipleOf` on decimals as src/validate
+ * decides it. Any other keyword (contains, if/then/else,
  * dependencies, unevaluated*, ...) is undecided, and so is a verdict that depends on one.
  * The compiler uses it to filter enum values by their sibling keywords and to prove oneOf
  * branches disjoint; both are exact only where the verdict is decided.
@@ -12,6 +13,7 @@ import { fullFormats, type FormatName } from "ajv-formats/dist/formats.js";
 import { isAnnotationKeyword, isRecord, jsonEqual, keywordSpec, normalizeNode, SchemaNode, SPEC_FORMATS, type InstanceType } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
 import { unicodeModeSource } from "../regex/index.js";
+import { isDecimalMultiple } from "../util/index.js";
 
 /** true / false, or undefined when undecided. */
 export type Verdict = boolean | undefined;
@@ -160,6 +162,7 @@ function numberKeyword(node: SchemaNode, k: string, value: number): Verdict {
   if (appliesTo(k) !== "number") return appliesTo(k) === undefined ? undefined : true;
   if (k === "minimum") return mapDefined(node.peek("minimum"), (b) => value >= b);
   if (k === "maximum") return mapDefined(node.peek("maximum"), (b) => value <= b);
+  if (k === "multipleOf") return mapDefined(node.peek("multipleOf"), (m) => isDecimalMultiple(value, m));
   const bound = node.peek(k === "exclusiveMinimum" ? "exclusiveMinimum" : "exclusiveMaximum");
   if (typeof bound !== "number") return undefined;
   return k === "exclusiveMinimum" ? value > bound : value < bound;

@@ -6,10 +6,12 @@
  * `oneOf` and `not` are judged per use while compiling (a proof of disjoint branches, an exact
  * rewriting), often on nodes the compiler built by copying or merging input nodes. The builder
  * therefore remembers each input node's pointer and which nodes each built node came from, so a
- * verdict lands on the input occurrences of the keyword.
+ * verdict lands on the input occurrences of the keyword. Keywords of definitions no reference
+ * reaches are left out of the report (reachable.ts).
  */
 
 import { defaultClass, forEachSubschema, isRecord, type KeywordClass } from "../schema/index.js";
+import { reachableSubschemas } from "./reachable.js";
 import { LoggedMap, LoggedSet, type UndoLog } from "./undo-log.js";
 import type { CompileReport, KeywordUse } from "./types.js";
 
@@ -24,6 +26,9 @@ export class ReportBuilder {
   private readonly sources = new WeakMap<object, object[]>();
   /** Occurrences with an inexact use: one is enough, so no later exact verdict upgrades them. */
   private readonly inexact: Set<string>;
+  /** The input schema and its objects with their pointers, as classifyAll met them. */
+  private root: unknown;
+  private readonly classified: [object, string][] = [];
 
   /** `undo` records the changes to entries and inexact uses (CompileContext.checkpoint rolls
    *  them back); derivations stay, they only describe built nodes. */
@@ -92,6 +97,7 @@ export class ReportBuilder {
 
   /** Classifies every keyword reachable from `root` (visiting each schema object once). */
   classifyAll(root: unknown, legacyRefs: boolean): void {
+    this.root = root;
     const seen = new Set<object>();
     const stack: [unknown, string][] = [[root, ""]];
     while (stack.length > 0) {
@@ -99,6 +105,7 @@ export class ReportBuilder {
       if (!isRecord(node) || seen.has(node)) continue;
       seen.add(node);
       this.origins.set(node, ptr);
+      this.classified.push([node, ptr]);
       const refSiblingsIgnored = legacyRefs && "$ref" in node;
       for (const k of Object.keys(node)) {
         if (refSiblingsIgnored && k !== "$ref" && k !== "$defs" && k !== "definitions") {
@@ -120,9 +127,13 @@ export class ReportBuilder {
     }
   }
 
+  /** The report, without the keywords of subschemas no instance can meet (reachable.ts). */
   build(): CompileReport {
+    const reached = reachableSubschemas(this.root);
+    const unreached = new Set<string>();
+    if (reached !== undefined) for (const [node, ptr] of this.classified) if (!reached.has(node)) unreached.add(ptr);
     const out: Record<KeywordClass, KeywordUse[]> = { enforced: [], validatedAfter: [], annotation: [] };
-    for (const { cls, use } of this.entries.values()) out[cls].push(use);
+    for (const { cls, use } of this.entries.values()) if (!unreached.has(use.pointer)) out[cls].push(use);
     return { enforced: out.enforced, validatedAfter: out.validatedAfter, annotations: out.annotation };
   }
 }

@@ -141,7 +141,7 @@ export const KEYWORDS = {
   maximum: enforced("number", { instance: "number", decided: true, bound: "upper", opposite: "exclusiveMinimum", merge: "tighter" }),
   exclusiveMinimum: enforced("exclusiveBound", { instance: "number", decided: true, bound: "lower", opposite: "maximum", merge: "tighter" }),
   exclusiveMaximum: enforced("exclusiveBound", { instance: "number", decided: true, bound: "upper", opposite: "minimum", merge: "tighter" }),
-  multipleOf: enforced("number", { instance: "number", note: "divisors 2^a*5^b/10^k over any range, others over small ranges; checked after decoding otherwise" }),
+  multipleOf: enforced("number", { instance: "number", decided: true, note: "divisors 2^a*5^b/10^k over any range, others over small ranges; checked after decoding otherwise" }),
 
   // Annotations: no effect on validity.
   title: annotation("any", { onKeys: true }),

@@ -39,7 +39,8 @@ describe("patternProperties with patterns that share keys", () => {
     fc.assert(
       fc.property(schemaArb, fc.array(instanceArb, { minLength: 10, maxLength: 20 }), (schema, instances) => {
         const { report } = compileSchema(schema, JS);
-        if (report.validatedAfter.some((u) => u.keyword === "patternProperties")) return;
+        // Only what the report calls enforced must match ajv exactly.
+        if (report.validatedAfter.length > 0) return;
         enforced++;
         const acc = acceptor(schema, JS);
         const valid = ajv.compile(schema);
