@@ -35,8 +35,9 @@ const IN_PLACE: ReadonlySet<string> = new Set(keywordsWhere((s) => s.inPlace ===
 
 /** Throws SCHEMA_TOO_COMPLEX when the expanded size of `root` exceeds `limit`. */
 export function checkExpansion(root: unknown, resolver: RefResolver, limit: number): void {
-  const done = new WeakMap<object, number>();
-  const onPath = new WeakSet<object>();
+  // Map and Set: they live for this check only.
+  const done = new Map<object, number>();
+  const onPath = new Set<object>();
   const stack: Frame[] = [];
   const inPlaceEdges = new Map<object, { readonly pointer: string; readonly targets: object[] }>();
   const open = (node: unknown, pointer: string): number | undefined => {
