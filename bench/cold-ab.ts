@@ -20,7 +20,7 @@
 import { parseArgs } from "node:util";
 import { hasBit } from "../src/util/bitset.js";
 import { fixtureVocabulary } from "../test/support/fixture-vocab.js";
-import { treeLoader } from "./support/baseline-tree.js";
+import { treeLoader } from "./support/tree-loader.js";
 import { DEFAULT_MASKBENCH_DIR, listMaskbench, loadMaskbench, sampleNames } from "./support/corpus.js";
 import * as evaluate from "./support/evaluate.js";
 import { fromRoot } from "./support/paths.js";

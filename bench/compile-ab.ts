@@ -25,7 +25,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { fixtureVocabulary } from "../test/support/fixture-vocab.js";
-import { treeLoader, type TreeLoader } from "./support/baseline-tree.js";
+import { treeLoader, type TreeLoader } from "./support/tree-loader.js";
 import { DEFAULT_MASKBENCH_DIR, listMaskbench, loadMaskbench, sampleNames } from "./support/corpus.js";
 import { fromRoot } from "./support/paths.js";
 import { median, summarize, type Summary } from "./support/stats.js";
