@@ -161,8 +161,7 @@ function objectsDisjoint(a: Shape, b: Shape): boolean {
 
 /** Shapes of schemas within one compilation ($ref targets resolved, results cached by node). */
 class Shaper {
-  /** A Map: the shaper lives for one oneOf proof, as its keys do. */
-  private readonly cache = new Map<object, Shape>();
+  private readonly cache = new WeakMap<object, Shape>();
   private readonly evaluator: Evaluator;
 
   constructor(private readonly ctx: CompileContext, private readonly pointer: string) {

@@ -18,11 +18,10 @@ const afterKey = (pointer: string, keyword: string): string => `${key(pointer, k
 
 export class ReportBuilder {
   private readonly entries: Map<string, { cls: KeywordClass; use: KeywordUse }>;
-  /** Input schema nodes by identity, with their pointers. (Maps, not WeakMaps: the builder lives
-   *  for one compile, as its keys do, and a Map is cheaper to fill and for the collector.) */
-  private readonly origins = new Map<object, string>();
+  /** Input schema nodes by identity, with their pointers. */
+  private readonly origins = new WeakMap<object, string>();
   /** Built nodes and the nodes their keywords were taken from. */
-  private readonly sources = new Map<object, object[]>();
+  private readonly sources = new WeakMap<object, object[]>();
   /** Occurrences with an inexact use: one is enough, so no later exact verdict upgrades them. */
   private readonly inexact: Set<string>;
 

@@ -35,9 +35,8 @@ const IN_PLACE: ReadonlySet<string> = new Set(keywordsWhere((s) => s.inPlace ===
 
 /** Throws SCHEMA_TOO_COMPLEX when the expanded size of `root` exceeds `limit`. */
 export function checkExpansion(root: unknown, resolver: RefResolver, limit: number): void {
-  // Map and Set: they live for this check only.
-  const done = new Map<object, number>();
-  const onPath = new Set<object>();
+  const done = new WeakMap<object, number>();
+  const onPath = new WeakSet<object>();
   const stack: Frame[] = [];
   const inPlaceEdges = new Map<object, { readonly pointer: string; readonly targets: object[] }>();
   const open = (node: unknown, pointer: string): number | undefined => {
