@@ -21,12 +21,11 @@
  * loops (not inflated by waiting for a CPU, but shared with the other tree's garbage), and
  * compile time percentiles; with ratios baseline/this.
  */
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { clearSharedAutomata } from "../src/automaton/index.js";
 import { hasBit } from "../src/util/bitset.js";
 import { fixtureVocabulary } from "../test/support/fixture-vocab.js";
+import { treeLoader } from "./support/tree-loader.js";
 import { DEFAULT_MASKBENCH_DIR, listMaskbench, loadMaskbench, sampleNames } from "./support/corpus.js";
 import * as evaluate from "./support/evaluate.js";
 import { fromRoot } from "./support/paths.js";
@@ -62,8 +61,7 @@ interface Tree {
   cpuUs: number;
 }
 
-const baseDir = resolve(values.baseline);
-const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(resolve(baseDir, path)).href)) as T;
+const load = treeLoader(values.baseline);
 const baseVocab = await load<{ fixtureVocabulary: typeof fixtureVocabulary }>("test/support/fixture-vocab.ts");
 const baseWarmUp = await load<{ warmUp: typeof warmUp }>("bench/support/warm-up.ts");
 const baseAutomaton = await load<{ clearSharedAutomata: typeof clearSharedAutomata }>("src/automaton/index.ts");

@@ -53,14 +53,16 @@ export const hasConditional = (schema: unknown): boolean => isRecord(schema) && 
  * of its own, merged in turn). A part without an exact rewriting stays as it is (the merge then
  * keeps the first and reports the second).
  */
-export function conditionalsApart(ctx: CompileContext, parts: readonly JsonSchema[], pointer: string): JsonSchema[] {
+export function conditionalsApart(ctx: CompileContext, parts: readonly JsonSchema[], pointer: string): readonly JsonSchema[] {
+  // Most allOfs have at most one part with a conditional: nothing to rewrite, and no need to
+  // count alternatives (this runs for every allOf the oneOf and negation rewritings compile again).
+  if (!ctx.conditionals || !severalConditionals(parts)) return parts;
   // Alternatives the merged parts multiply out to, and the share the rewritings add: each
   // alternative compiles the whole merged object again (its properties count against
   // maxSchemaProperties), so rewritings stop well before the branch limit.
   let product = parts.reduce((n: number, p) => n * alternativesOf(p) * (hasConditional(p) ? 2 : 1), 1);
   let added = 1;
   let first = true;
-  if (!ctx.conditionals) return [...parts];
   return parts.map((part) => {
     if (!isRecord(part) || !hasConditional(part)) return part;
     if (first) {
@@ -84,6 +86,12 @@ export function conditionalsApart(ctx: CompileContext, parts: readonly JsonSchem
     ctx.report.derive(rest, part);
     return out;
   });
+}
+
+function severalConditionals(parts: readonly JsonSchema[]): boolean {
+  let seen = 0;
+  for (const part of parts) if (hasConditional(part) && ++seen === 2) return true;
+  return false;
 }
 
 /** Alternatives the rewritten conditionals of one allOf may multiply out to together. */

@@ -11,6 +11,24 @@ import type { JsonSchemaObject } from "./types.js";
 type Mutable = { [k: string]: unknown };
 
 export function normalizeNode(node: JsonSchemaObject): JsonSchemaObject {
+  // The compiler normalizes every node it compiles or merges, most of them many times over (the
+  // oneOf and negation rewritings compile the same subschemas again): a node already in the
+  // dialect is returned as it is, before any copy or closure is made.
+  return inDialect(node) ? node : rewrite(node);
+}
+
+function inDialect(node: JsonSchemaObject): boolean {
+  return (
+    typeof node.exclusiveMinimum !== "boolean" &&
+    typeof node.exclusiveMaximum !== "boolean" &&
+    !Array.isArray(node.items) &&
+    !("additionalItems" in node && !("prefixItems" in node)) &&
+    !("const" in node) &&
+    !(node.nullable === true && node.type !== undefined && !(Array.isArray(node.type) ? node.type : [node.type]).includes("null"))
+  );
+}
+
+function rewrite(node: JsonSchemaObject): JsonSchemaObject {
   let out: Mutable | undefined;
   const edit = (): Mutable => (out ??= { ...node });
   for (const [ex, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {

@@ -24,7 +24,10 @@ const withoutFragment = (uri: string): string => uri.replace(/#.*$/, "");
 export class RefResolver {
   private readonly resources = new Map<string, Resolved>();
   private readonly anchors = new Map<string, Resolved>();
-  private readonly bases = new WeakMap<object, string>();
+  /** Base URIs by node: the document's nodes, and the nodes a compile built from them. A Map, not a
+   *  WeakMap: a resolver serves one compile, or one root schema it keeps alive anyway (the built
+   *  nodes are only kept for a base other than the document's, see inheritBase). */
+  private readonly bases = new Map<object, string>();
 
   /** `legacy`: draft 7 and earlier, where `$id` beside `$ref` is ignored; `draft4Ids`: `id` instead of `$id`. */
   constructor(root: unknown, private readonly draft4Ids: boolean, private readonly legacy: boolean) {
@@ -61,7 +64,11 @@ export class RefResolver {
 
   /** Lets a merged node inherit the base of the node it was built from. */
   inheritBase(merged: object, from: object): void {
-    if (!this.bases.has(merged)) this.bases.set(merged, this.baseOf(from));
+    // No entry for the document base, which baseOf answers without one: most schemas have no
+    // `$id` and this runs for every node the compiler builds.
+    if (this.bases.has(merged)) return;
+    const base = this.baseOf(from);
+    if (base !== DEFAULT_BASE) this.bases.set(merged, base);
   }
 
   /** The target of the node's `$ref`, undefined when it has no string `$ref`. */
