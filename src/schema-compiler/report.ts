@@ -26,9 +26,8 @@ export class ReportBuilder {
   private readonly sources = new WeakMap<object, object[]>();
   /** Occurrences with an inexact use: one is enough, so no later exact verdict upgrades them. */
   private readonly inexact: Set<string>;
-  /** The input schema and its objects with their pointers, as classifyAll met them. */
+  /** The input schema classifyAll classified. */
   private root: unknown;
-  private readonly classified: [object, string][] = [];
 
   /** `undo` records the changes to entries and inexact uses (CompileContext.checkpoint rolls
    *  them back); derivations stay, they only describe built nodes. */
@@ -98,14 +97,8 @@ export class ReportBuilder {
   /** Classifies every keyword reachable from `root` (visiting each schema object once). */
   classifyAll(root: unknown, legacyRefs: boolean): void {
     this.root = root;
-    const seen = new Set<object>();
-    const stack: [unknown, string][] = [[root, ""]];
-    while (stack.length > 0) {
-      const [node, ptr] = stack.pop()!;
-      if (!isRecord(node) || seen.has(node)) continue;
-      seen.add(node);
+    forEachSchemaObject(root, (node, ptr) => {
       this.origins.set(node, ptr);
-      this.classified.push([node, ptr]);
       const refSiblingsIgnored = legacyRefs && "$ref" in node;
       for (const k of Object.keys(node)) {
         if (refSiblingsIgnored && k !== "$ref" && k !== "$defs" && k !== "definitions") {
@@ -123,17 +116,38 @@ export class ReportBuilder {
       if ("format" in node && !legacyRefs) {
         this.set(ptr, "format", "enforced", "asserted by the grammar (stricter than draft 2019-09+, where format is an annotation by default)");
       }
-      forEachSubschema(node, ptr, (child, childPtr) => stack.push([child, childPtr]));
-    }
+    });
   }
 
   /** The report, without the keywords of subschemas no instance can meet (reachable.ts). */
   build(): CompileReport {
-    const reached = reachableSubschemas(this.root);
-    const unreached = new Set<string>();
-    if (reached !== undefined) for (const [node, ptr] of this.classified) if (!reached.has(node)) unreached.add(ptr);
+    const entries = [...this.entries.values()];
+    // Only a keyword checked after decoding changes what the report says of the schema: the
+    // reachability walk is for those schemas alone.
+    const unreached = entries.some((e) => e.cls === "validatedAfter") ? this.unreachedPointers() : new Set<string>();
     const out: Record<KeywordClass, KeywordUse[]> = { enforced: [], validatedAfter: [], annotation: [] };
-    for (const { cls, use } of this.entries.values()) if (!unreached.has(use.pointer)) out[cls].push(use);
+    for (const { cls, use } of entries) if (!unreached.has(use.pointer)) out[cls].push(use);
     return { enforced: out.enforced, validatedAfter: out.validatedAfter, annotations: out.annotation };
+  }
+
+  /** Pointers of the input schema's objects no instance can meet (none when that is undecided). */
+  private unreachedPointers(): Set<string> {
+    const unreached = new Set<string>();
+    const reached = reachableSubschemas(this.root);
+    if (reached !== undefined) forEachSchemaObject(this.root, (node, ptr) => !reached.has(node) && unreached.add(ptr));
+    return unreached;
+  }
+}
+
+/** Calls `visit` with each schema object under `root` once, with the pointer of the first path found to it. */
+function forEachSchemaObject(root: unknown, visit: (node: Record<string, unknown>, ptr: string) => void): void {
+  const seen = new Set<object>();
+  const stack: [unknown, string][] = [[root, ""]];
+  while (stack.length > 0) {
+    const [node, ptr] = stack.pop()!;
+    if (!isRecord(node) || seen.has(node)) continue;
+    seen.add(node);
+    visit(node, ptr);
+    forEachSubschema(node, ptr, (child, childPtr) => stack.push([child, childPtr]));
   }
 }
