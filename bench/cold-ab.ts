@@ -25,10 +25,9 @@ import { parseArgs } from "node:util";
 import { clearSharedAutomata } from "../src/automaton/index.js";
 import { hasBit } from "../src/util/bitset.js";
 import { fixtureVocabulary } from "../test/support/fixture-vocab.js";
-import { treeLoader } from "./support/tree-loader.js";
-import { DEFAULT_MASKBENCH_DIR, listMaskbench, loadMaskbench, sampleNames } from "./support/corpus.js";
+import { abInputs, treeLoader } from "./support/tree-loader.js";
+import { loadMaskbench, sampleNames } from "./support/corpus.js";
 import * as evaluate from "./support/evaluate.js";
-import { fromRoot } from "./support/paths.js";
 import { Samples, summarize } from "./support/stats.js";
 import { fmt, formatTable, ratio } from "./support/table.js";
 import { warmUp } from "./support/warm-up.js";
@@ -37,16 +36,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { baseline: { type: "string" }, sample: { type: "string", default: "300" }, seed: { type: "string", default: "1" }, rounds: { type: "string", default: "1" } },
 });
-if (values.baseline === undefined) {
-  console.log("cold-ab: --baseline <dir> is required (a checkout of the revision to compare against)");
-  process.exit(1);
-}
-const dir = fromRoot(positionals[0] ?? DEFAULT_MASKBENCH_DIR);
-const names = listMaskbench(dir);
-if (!names) {
-  console.log(`cold-ab: corpus directory not found: ${dir}`);
-  process.exit(0);
-}
+const { baseline, dir, names } = abInputs("cold-ab", values.baseline, positionals[0]);
 
 /** What this bench needs of a tree: its compile entry point and vocabulary (each tree's own
  *  module instances, so neither shares the other's vocabulary index or shared automata). */
@@ -61,7 +51,7 @@ interface Tree {
   cpuUs: number;
 }
 
-const load = treeLoader(values.baseline);
+const load = treeLoader(baseline);
 const baseVocab = await load<{ fixtureVocabulary: typeof fixtureVocabulary }>("test/support/fixture-vocab.ts");
 const baseWarmUp = await load<{ warmUp: typeof warmUp }>("bench/support/warm-up.ts");
 const baseAutomaton = await load<{ clearSharedAutomata: typeof clearSharedAutomata }>("src/automaton/index.ts");

@@ -25,8 +25,8 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { fixtureVocabulary } from "../test/support/fixture-vocab.js";
-import { treeLoader, type TreeLoader } from "./support/tree-loader.js";
-import { DEFAULT_MASKBENCH_DIR, listMaskbench, loadMaskbench, sampleNames } from "./support/corpus.js";
+import { abInputs, treeLoader, type TreeLoader } from "./support/tree-loader.js";
+import { loadMaskbench, sampleNames } from "./support/corpus.js";
 import { fromRoot } from "./support/paths.js";
 import { median, summarize, type Summary } from "./support/stats.js";
 import { fmt, formatTable, ratio } from "./support/table.js";
@@ -49,16 +49,7 @@ const { values, positionals } = parseArgs({
     cold: { type: "boolean", default: false },
   },
 });
-if (values.baseline === undefined) {
-  console.log("compile-ab: --baseline <dir> is required (a checkout of the revision to compare against)");
-  process.exit(1);
-}
-const dir = fromRoot(positionals[0] ?? DEFAULT_MASKBENCH_DIR);
-const names = listMaskbench(dir);
-if (!names) {
-  console.log(`compile-ab: corpus directory not found: ${dir}`);
-  process.exit(0);
-}
+const { baseline, dir, names } = abInputs("compile-ab", values.baseline, positionals[0]);
 
 /** The compile pipeline of one tree, each stage from that tree's own modules. */
 interface Tree {
@@ -94,7 +85,7 @@ async function loadTree(name: string, load: TreeLoader): Promise<Tree> {
 }
 
 // This tree is loaded the same way as the baseline (its modules are the ones already imported).
-const trees: [Tree, Tree] = [await loadTree("baseline", treeLoader(values.baseline)), await loadTree("this tree", treeLoader(fromRoot(".")))];
+const trees: [Tree, Tree] = [await loadTree("baseline", treeLoader(baseline)), await loadTree("this tree", treeLoader(fromRoot(".")))];
 const options = MASKBENCH_OPTIONS;
 
 /** Compiles `schema` as compileGrammar does (compile-grammar.ts), timing each phase; undefined
