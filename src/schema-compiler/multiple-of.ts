@@ -14,9 +14,8 @@
  * range is cut into blocks "prefix P, then n free digits" (the classic range-to-regex split) and
  * the free digits are rules that carry the remainder left to make up, "n digits whose value is t
  * mod M": at most 14 * M rules (MAX_REMAINDER_RULES), shared by every block and every use of M in
- * the schema. Fractional
- * divisors with other prime factors (0.3, 1.5) over a wide range are left to the check after
- * decoding (the caller reports it).
+ * the schema. Fractional divisors with other prime factors (0.3, 1.5) over a wide range are left
+ * to the check after decoding (the caller reports it).
  *
  * Texts are written without exponent and with |X| < 10^15: at most 15 significant digits, which
  * a double round-trips, so the decoded value is the text's value, and the validator decides

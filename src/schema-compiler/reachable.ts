@@ -38,10 +38,10 @@ export function reachableSubschemas(root: unknown): Set<object> | undefined {
 
 /** The value a `#`-rooted JSON pointer names in `root`, or undefined when `ref` is not one or names nothing. */
 function resolveLocalPointer(root: unknown, ref: unknown): unknown {
-  if (typeof ref !== "string" || !(ref === "#" || ref.startsWith("#/"))) return undefined;
+  if (ref === "#") return root;
+  if (typeof ref !== "string" || !ref.startsWith("#/")) return undefined;
   let node = root;
   for (const raw of ref.slice(2).split("/")) {
-    if (ref === "#") break;
     let segment: string;
     try {
       segment = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
