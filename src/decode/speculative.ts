@@ -223,20 +223,13 @@ export class DraftGate {
    */
   observe(confirmed: boolean): void {
     this.count(confirmed);
-    if (this.confirmed >= MIN_CONFIRMED_SHARE * this.guessed) {
-      this.level = 0;
-      this.pause = 0;
-    }
+    this.reopenIfPaying();
   }
 
   /** Records a verified guess: whether the model confirmed it. */
   record(confirmed: boolean): void {
     this.count(confirmed);
-    if (this.confirmed >= MIN_CONFIRMED_SHARE * this.guessed) {
-      this.level = 0;
-      this.pause = 0;
-      return;
-    }
+    if (this.reopenIfPaying()) return;
     if (confirmed) return; // open: a confirmed guess was verified, so no pause is running
     this.level = Math.min(this.level + 1, MAX_PAUSE_LEVEL);
     this.pause = 2 ** this.level - 1;
@@ -245,6 +238,14 @@ export class DraftGate {
   private count(confirmed: boolean): void {
     this.guessed = this.guessed * RECORD_DECAY + 1;
     this.confirmed = this.confirmed * RECORD_DECAY + (confirmed ? 1 : 0);
+  }
+
+  /** Opens the gate, pause and its level reset, when the record's confirmed share pays; whether it did. */
+  private reopenIfPaying(): boolean {
+    if (this.confirmed < MIN_CONFIRMED_SHARE * this.guessed) return false;
+    this.level = 0;
+    this.pause = 0;
+    return true;
   }
 }
 

@@ -3,8 +3,8 @@
  * (presence.ts): "when A is written, these names must be written", "... must not be written",
  * "A is never written". A name list is such a rule as it stands; a dependent schema is one when
  * it only asks for names (`required`), forbids names (`properties: {b: false}`,
- * `properties: {b: {not: {}}}`, `not: {required: [b]}`), says nothing of objects (`true`, `{}`, `type: "object"`), or is
- * `false`. Any other dependent schema S of a name k becomes alternatives (dependentSchemasApart):
+ * `properties: {b: {not: {}}}`, `not: {required: [b]}`), says nothing of objects (`true`, `{}`,
+ * `type: "object"`), or is `false`. Any other dependent schema S of a name k becomes alternatives (dependentSchemasApart):
  * "k written and S holds, or k not written", exact as it stands; past the branch budget it is
  * left to the check after decoding.
  */

@@ -109,7 +109,7 @@ function compileMultipleOf(ctx: CompileContext, node: SchemaNode, b: Bounds, int
   const spec = { multipleOf: m, lo: tighter(b.min, b.exclusiveMin, true), hi: tighter(b.max, b.exclusiveMax, false), integer, zeroFraction: !integer || ctx.zeroFractionIntegers };
   const expr = multipleOfExpr(spec, ctx.rules);
   if (expr === undefined) {
-    reportUse(ctx, pointer, "multipleOf", false, "a fractional divisor with prime factors other than 2 and 5 (or an integral one above 32) over a wide range; checked after decoding");
+    reportUse(ctx, pointer, "multipleOf", false, "a fractional divisor with prime factors other than 2 and 5 (or an integral one past the remainder rules' bounds) over a wide range; checked after decoding");
     return undefined;
   }
   reportUse(ctx, pointer, "multipleOf", true, `exact decimal multiples written without exponent, at most 15 significant digits and ${FRACTION_ZEROS} trailing zeros`);

@@ -10,31 +10,18 @@ import type { JsonSchemaObject } from "./types.js";
 
 type Mutable = { [k: string]: unknown };
 
+/** Each exclusive bound in its boolean (draft 4) form and the bound it turns into a number. */
+const BOOLEAN_BOUNDS = [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const;
+
 export function normalizeNode(node: JsonSchemaObject): JsonSchemaObject {
   // The compiler normalizes every node it compiles or merges, most of them many times over (the
   // oneOf and negation rewritings compile the same subschemas again): a node already in the
-  // dialect is returned as it is, before any copy or closure is made.
-  return inDialect(node) ? node : rewrite(node);
-}
-
-function inDialect(node: JsonSchemaObject): boolean {
-  return (
-    typeof node.exclusiveMinimum !== "boolean" &&
-    typeof node.exclusiveMaximum !== "boolean" &&
-    !Array.isArray(node.items) &&
-    !("additionalItems" in node && !("prefixItems" in node)) &&
-    !("const" in node) &&
-    !(node.nullable === true && node.type !== undefined && !(Array.isArray(node.type) ? node.type : [node.type]).includes("null"))
-  );
-}
-
-function rewrite(node: JsonSchemaObject): JsonSchemaObject {
+  // dialect is returned as it is, and nothing is allocated until a rewrite is needed.
   let out: Mutable | undefined;
-  const edit = (): Mutable => (out ??= { ...node });
-  for (const [ex, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+  for (const [ex, bound] of BOOLEAN_BOUNDS) {
     const v = node[ex];
     if (typeof v === "boolean") {
-      const o = edit();
+      const o = (out ??= { ...node });
       delete o[ex];
       if (v && typeof node[bound] === "number") {
         o[ex] = node[bound];
@@ -43,23 +30,22 @@ function rewrite(node: JsonSchemaObject): JsonSchemaObject {
     }
   }
   if (Array.isArray(node.items)) {
-    const o = edit();
+    const o = (out ??= { ...node });
     o.prefixItems = node.items;
     o.items = node.additionalItems ?? true;
     delete o.additionalItems;
   } else if ("additionalItems" in node && !("prefixItems" in node)) {
     // additionalItems without tuple items has no effect (draft 2019-09 and earlier).
-    delete edit().additionalItems;
+    delete (out ??= { ...node }).additionalItems;
   }
   if ("const" in node) {
-    const o = edit();
+    const o = (out ??= { ...node });
     o.enum = "enum" in node && Array.isArray(node.enum) ? node.enum.filter((v) => jsonEqual(v, node.const)) : [node.const];
     delete o.const;
   }
   if (node.nullable === true && node.type !== undefined) {
-    const o = edit();
     const types = Array.isArray(node.type) ? node.type : [node.type];
-    if (!types.includes("null")) o.type = [...types, "null"];
+    if (!types.includes("null")) (out ??= { ...node }).type = [...types, "null"];
   }
   return out ?? node;
 }
