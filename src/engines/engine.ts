@@ -34,6 +34,13 @@ export interface Engine {
    * that keeps a document from ending a turn.
    */
   readonly chatTemplate?: ChatTemplate;
+  /**
+   * What verifying one more drafted token costs, in forward passes of one token (llama.cpp: from
+   * the model's shape, src/engines/llama/verify-cost.ts). A guess saves a pass when confirmed and
+   * wastes this much when not, so speculative decoding verifies a kind of guess only while the
+   * model confirms about this share of them (DraftRecord). Absent: a half.
+   */
+  readonly verifyRowCost?: number;
   /** Start a generation session. Sessions of one engine may be serialized by the engine. */
   createSession(options?: SessionOptions): Promise<EngineSession>;
   /** Release native resources; every later call throws ENGINE_DISPOSED. */

@@ -12,7 +12,9 @@ import { CachedContextEngine, type NativeContext } from "../native-shared/cached
 import { checkEngineOptions } from "../engine-options.js";
 import { typedNativeError } from "../native-shared/native-error.js";
 import { loadLlamaAddon, type NativeLlamaModel } from "./addon.js";
+import { readGgufHeader } from "./gguf.js";
 import { assertSameVocabulary, readGgufVocabularyParts } from "./gguf-vocabulary.js";
+import { verifyRowCost } from "./verify-cost.js";
 
 export interface LlamaEngineOptions {
   /** Path of a GGUF model file. */
@@ -40,7 +42,8 @@ export type LlamaEngine = CachedContextEngine;
 export async function createLlamaEngine(options: LlamaEngineOptions): Promise<LlamaEngine> {
   const path = options.modelPath;
   checkEngineOptions(options);
-  const parts = readGgufVocabularyParts(path);
+  const header = readGgufHeader(path);
+  const parts = readGgufVocabularyParts(path, header);
   if (options.vocabulary) assertSameVocabulary(path, vocabularyFromBytes(parts), options.vocabulary);
   const { addon, backendsDir } = loadLlamaAddon();
   let native: NativeLlamaModel;
@@ -73,6 +76,7 @@ export async function createLlamaEngine(options: LlamaEngineOptions): Promise<Ll
     vocabulary,
     contextLength: native.contextLength(),
     multiRow: true,
+    verifyRowCost: verifyRowCost(header.tensors.values()),
     chatTemplate: options.chatTemplate,
   });
 }

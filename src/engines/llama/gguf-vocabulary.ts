@@ -10,13 +10,14 @@ import { vocabularyFromBytes, type VocabularyFromBytesOptions } from "../../toke
 import { DEFAULT_EOS_TOKENS } from "../../tokens/index.js";
 import type { Vocabulary } from "../../tokens/index.js";
 import { GgufTokenType } from "./gguf-format.js";
-import { type GgufValue, readGgufHeader } from "./gguf.js";
+import { type GgufHeader, type GgufValue, readGgufHeader } from "./gguf.js";
 
 /** The parts `vocabularyFromBytes` needs; the engine adds llama.cpp's tokenizer as `encode`. */
 export type GgufVocabularyParts = Omit<VocabularyFromBytesOptions, "encode" | "decode">;
 
-export function readGgufVocabularyParts(path: string): GgufVocabularyParts {
-  const { metadata, tensors } = readGgufHeader(path);
+/** The vocabulary parts of the GGUF at `path` (its header, when already read, spares a second read). */
+export function readGgufVocabularyParts(path: string, header: GgufHeader = readGgufHeader(path)): GgufVocabularyParts {
+  const { metadata, tensors } = header;
   const invalid = (message: string): never => {
     throw new FileError("MODEL_INVALID", path, message);
   };

@@ -49,6 +49,8 @@ export interface CachedContextEngineOptions {
   readonly contextLength: number | undefined;
   /** The backend keeps logits at several positions of one evaluation (speculative verification). */
   readonly multiRow?: boolean;
+  /** Engine.verifyRowCost, for backends with `multiRow`. */
+  readonly verifyRowCost?: number;
   /** The model's chat template, when it is not ChatML (Engine.chatTemplate). */
   readonly chatTemplate?: ChatTemplate;
 }
@@ -58,6 +60,7 @@ export class CachedContextEngine implements Engine {
   readonly vocabulary: Vocabulary;
   readonly contextLength: number | undefined;
   readonly multiRow: boolean;
+  readonly verifyRowCost: number | undefined;
   readonly chatTemplate: ChatTemplate | undefined;
   /** Tokens held by the native cache, in order (its mirror). */
   private cached: number[] = [];
@@ -75,6 +78,7 @@ export class CachedContextEngine implements Engine {
     this.vocabulary = options.vocabulary;
     this.contextLength = options.contextLength;
     this.multiRow = options.multiRow ?? false;
+    this.verifyRowCost = options.verifyRowCost;
     this.chatTemplate = options.chatTemplate;
   }
 
