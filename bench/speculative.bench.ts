@@ -5,8 +5,9 @@
  *    (fixtures/grounding, zh and en) replayed by the scripted engine through the real prompt,
  *    grammar and decode loop, plain and speculative (prompt lookup + forced runs), the latter with
  *    a fresh draft record per case and with one record across the cases (as an Extractor keeps it:
- *    gates paused on one case stay paused on the next). Random-weight models never copy the
- *    document, so acceptance can only be measured on real outputs.
+ *    gates paused on one case stay paused on the next), records of the pocket-shaped model (its
+ *    gates require the confirmed share its shape gives, as the llama.cpp engine's would).
+ *    Random-weight models never copy the document, so acceptance can only be measured on real outputs.
  * 2. MEASURED, the cost of verifying k + 1 tokens in one forward pass against one token, on the
  *    pocket-shaped GGUF (MNN-Pocket-0.3B's shape) as Q8_0 and as Q4_0 (an INT4-class
  *    quantization) at a ~300-token context, for each thread count, k = 0..8.
@@ -17,7 +18,8 @@
  *
  * 4. MEASURED, the cost on random weights, where few drafts are confirmed: the tiny GGUF
  *    extracting the grounding cases, speculative vs plain, each round's speculative runs sharing
- *    one acceptance record as an extractor's documents do. Each case runs both ways back to back
+ *    one acceptance record as an extractor's documents do (the break-even of the tiny model's
+ *    shape, Engine.verifyRowCost). Each case runs both ways back to back
  *    (the order alternating from case to case and round to round); each of RW_ROUNDS (default 7)
  *    rounds gives a ratio speculative / plain of wall time and of process CPU time (the engine's
  *    threads included; load inflates it less), and the medians of those ratios are reported, with
@@ -30,11 +32,12 @@ import { loadavg } from "node:os";
 import { ensureGgufFixture } from "../fixtures/gguf/index.js";
 import type { EngineSession } from "../src/engines/engine.js";
 import { DraftRecord } from "../src/decode/index.js";
+import { breakEvenShare } from "../src/decode/speculative.js";
 import { createLlamaEngine } from "../src/engines/llama/index.js";
 import { loadLlamaAddon, type NativeLlamaModel } from "../src/engines/llama/addon.js";
 import { ScriptedEngine } from "../src/engines/testing/scripted-engine.js";
 import { fixtureVocabulary } from "../test/support/fixture-vocab.js";
-import { replay, replayCases } from "./support/replay.js";
+import { pocketDraftRecord, replay, replayCases } from "./support/replay.js";
 import { median } from "./support/stats.js";
 import { fmt, formatTable } from "./support/table.js";
 
@@ -66,7 +69,7 @@ function recording(session: EngineSession, batches: number[]): EngineSession {
 const cases = replayCases();
 /** "kept": speculative with one draft record across the cases, as an extractor keeps it (Extractor). */
 const totals = { plain: { passes: 0, batches: [] as number[] }, speculative: { passes: 0, batches: [] as number[] }, kept: { passes: 0, batches: [] as number[] } };
-const keptRecord = new DraftRecord();
+const keptRecord = pocketDraftRecord(vocabulary);
 /** Batch sizes of the cases whose wall time is measured in part 3, and their output tokens. */
 const wall = { plain: [] as number[], speculative: [] as number[], tokens: 0 };
 const seenPerLanguage = new Map<string, number>();
@@ -80,7 +83,7 @@ if (parts.has(1) || parts.has(3)) {
       const batches: number[] = [];
       const engine = new ScriptedEngine({ vocabulary, script: c.output, canonical: true });
       const wrapped = { ...engine, vocabulary, name: engine.name, contextLength: undefined, dispose: () => engine.dispose(), createSession: async () => recording(await engine.createSession(), batches) };
-      const r = await replay(c, vocabulary, { maxTokens: 400, speculative: mode !== "plain", draftRecord: mode === "kept" ? keptRecord : undefined }, wrapped);
+      const r = await replay(c, vocabulary, { maxTokens: 400, speculative: mode !== "plain", draftRecord: mode === "kept" ? keptRecord : pocketDraftRecord(vocabulary) }, wrapped);
       if (JSON.stringify(JSON.parse(r.text)) !== c.output) throw new Error(`${c.id}: the replay did not reproduce the gold output: ${r.text}`);
       totals[mode].passes += r.stats.forwardPasses - 1; // the prompt's pass excluded
       totals[mode].batches.push(...batches.slice(1));
@@ -113,7 +116,7 @@ if (parts.has(1) || parts.has(3)) {
       ],
     ),
   );
-  console.log(`drafted ${drafted} tokens, ${accepted} confirmed (${fmt((100 * accepted) / Math.max(1, drafted), 1)}%)`);
+  console.log(`drafted ${drafted} tokens, ${accepted} confirmed (${fmt((100 * accepted) / Math.max(1, drafted), 1)}%); draft records of the pocket-shaped model (gates require its break-even share)`);
 }
 function perToken(mode: keyof typeof totals): number {
   return totals[mode].passes / outputTokens;
@@ -220,7 +223,7 @@ if (parts.has(4)) {
   const counts = { plain: { rows: 0, passes: 0, tokens: 0 }, speculative: { rows: 0, passes: 0, tokens: 0, drafted: 0, accepted: 0 } };
   for (let round = 0; round < rwRounds; round++) {
     const spent = { plain: { wall: 0, cpu: 0 }, speculative: { wall: 0, cpu: 0 } };
-    const draftRecord = new DraftRecord();
+    const draftRecord = new DraftRecord(tiny.verifyRowCost);
     for (const [i, c] of cases.entries()) {
       for (const mode of (round + i) % 2 === 0 ? modes : ([...modes].reverse() as typeof modes[number][])) {
         const batches: number[] = [];
@@ -248,7 +251,8 @@ if (parts.has(4)) {
   const perOutput = (mode: "plain" | "speculative", what: "rows" | "passes"): string => fmt(counts[mode][what] / counts[mode].tokens, 3);
   console.log(
     `\n[measured] random weights (tiny GGUF, greedy, ${cases.length} cases x ${rwRounds} rounds, load average ${loadavg()[0]!.toFixed(1)}): ` +
-      `drafted ${counts.speculative.drafted} tokens, ${counts.speculative.accepted} confirmed, over ${counts.speculative.tokens} output tokens`,
+      `drafted ${counts.speculative.drafted} tokens, ${counts.speculative.accepted} confirmed, over ${counts.speculative.tokens} output tokens; ` +
+      `a verified row costs ${fmt(tiny.verifyRowCost ?? Number.NaN, 3)} passes by the model's shape, gates require ${fmt(breakEvenShare(tiny.verifyRowCost), 2)} confirmed`,
   );
   console.log(
     formatTable(

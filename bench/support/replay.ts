@@ -8,10 +8,13 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { GGUF_FIXTURE_SEED, PRESETS } from "../../fixtures/gguf/index.js";
+import { qwen3Tensors } from "../../fixtures/gguf/model.js";
 import type { GroundingCase } from "../../fixtures/grounding/evaluate.js";
 import { compileGrammar } from "../../src/mask/index.js";
-import { generate, type GenerateOptions, type GenerateResult } from "../../src/decode/index.js";
+import { DraftRecord, generate, type GenerateOptions, type GenerateResult } from "../../src/decode/index.js";
 import type { Engine } from "../../src/engines/engine.js";
+import { verifyRowCost } from "../../src/engines/llama/verify-cost.js";
 import { ScriptedEngine } from "../../src/engines/testing/scripted-engine.js";
 import { buildPrompt } from "../../src/prompt/index.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
@@ -43,6 +46,15 @@ export function replayCases(): ReplayCase[] {
       };
     }),
   );
+}
+
+/**
+ * A draft record for the replayed model, the pocket-shaped one (MNN-Pocket-0.3B's shape): its
+ * gates require the confirmed share its shape gives (Engine.verifyRowCost), as the llama.cpp
+ * engine's would. The scripted engine has no forward pass of its own to say what a row costs.
+ */
+export function pocketDraftRecord(vocabulary: Vocabulary): DraftRecord {
+  return new DraftRecord(verifyRowCost(qwen3Tensors(PRESETS.pocket, vocabulary.width, GGUF_FIXTURE_SEED)));
 }
 
 /** Decodes one case through `engine` (a ScriptedEngine replaying its output when not given). */

@@ -40,7 +40,8 @@ export interface GenerateOptions {
   readonly speculative?: boolean | SpeculativeOptions;
   /**
    * How often this model confirmed each kind of draft in earlier generations (the Extractor keeps
-   * one per engine), so drafting starts where the last generation left it; default a fresh record.
+   * one per engine, made for its Engine.verifyRowCost), so drafting starts where the last
+   * generation left it; default a fresh record that requires guesses to be half confirmed.
    */
   readonly draftRecord?: DraftRecord;
 }

@@ -182,31 +182,54 @@ export class DraftLength {
   }
 }
 
-/** Confirmed share of verified guesses below which a gate backs off. */
-const MIN_CONFIRMED_SHARE = 0.5;
+/** Confirmed share a gate requires when the engine does not say what a verified guess costs. */
+const DEFAULT_BREAK_EVEN = 0.5;
+/**
+ * Bounds of the share a gate requires: the cost leaves out the drafted token's pass through the
+ * blocks and rows drafted past a rejection, so no less than 0.3; and the fading record spans about
+ * ten guesses, so past 0.95 a single rejection would close a gate on a model that copies nearly always.
+ */
+const MIN_BREAK_EVEN = 0.3;
+const MAX_BREAK_EVEN = 0.95;
 /** How much of its record a gate keeps at each verification (older verifications fade). */
 const RECORD_DECAY = 0.9;
-/** A gate's record before any verification: this many guesses, half of them confirmed (a weak, neutral start). */
+/** A gate's record before any verification: this many guesses, confirmed at the break-even share (a weak, neutral start). */
 const PRIOR_GUESSES = 2;
 /** Longest pause, 2^8 - 1 opportunities. */
 const MAX_PAUSE_LEVEL = 8;
 
 /**
- * Whether a drafter's guesses are worth verifying. A guess adds a row to its verification, about
- * half a forward pass (llama.cpp on CPU; more on a small model, whose output layer dominates), and
- * saves a pass only when confirmed, so guesses pay only while more than about half of them are
- * confirmed. The gate keeps a fading record of verified and confirmed guesses; while the confirmed
- * share is below half, each rejected guess pauses guessing for twice as many opportunities as the
- * last (1, 3, 7, ... up to 255), so a model that seldom writes the guess (random weights) verifies
- * almost none; a confirmed one lets the next opportunity through (copying comes in runs), without
- * shortening the next pause. Decisions depend on confirmations only, never on timings, so a run
- * is repeatable.
+ * The confirmed share at which guesses pay on an engine whose verified guess costs `verifyRowCost`
+ * forward passes (Engine.verifyRowCost): a confirmed guess saves a pass and costs its row, a
+ * rejected one costs its row, so guesses pay once the confirmed share reaches that cost. Clamped
+ * to [0.3, 0.95]; a half when the engine does not say.
+ */
+export function breakEvenShare(verifyRowCost: number | undefined): number {
+  if (verifyRowCost === undefined || !Number.isFinite(verifyRowCost)) return DEFAULT_BREAK_EVEN;
+  return Math.min(MAX_BREAK_EVEN, Math.max(MIN_BREAK_EVEN, verifyRowCost));
+}
+
+/**
+ * Whether a drafter's guesses are worth verifying. A guess adds a row to its verification, which
+ * costs the engine a share of a forward pass, and saves a pass only when confirmed, so guesses
+ * pay only while the confirmed share is at least that cost (breakEvenShare). The gate keeps a
+ * fading record of verified and confirmed guesses; while the confirmed share is below break-even,
+ * each rejected guess pauses guessing for twice as many opportunities as the last (1, 3, 7, ...
+ * up to 255), so a model that seldom writes the guess (random weights) verifies almost none; a
+ * confirmed one lets the next opportunity through (copying comes in runs), without shortening the
+ * next pause. Decisions depend on confirmations and the model's shape only, never on timings, so a
+ * run is repeatable.
  */
 export class DraftGate {
   private guessed = PRIOR_GUESSES;
-  private confirmed = PRIOR_GUESSES * MIN_CONFIRMED_SHARE;
+  private confirmed: number;
   private level = 0;
   private pause = 0;
+
+  /** `breakEven`: the confirmed share at which this engine's guesses pay (breakEvenShare). */
+  constructor(private readonly breakEven = DEFAULT_BREAK_EVEN) {
+    this.confirmed = PRIOR_GUESSES * breakEven;
+  }
 
   /** Whether to guess at this opportunity (a pause counts down). */
   open(): boolean {
@@ -218,7 +241,7 @@ export class DraftGate {
   /**
    * Records a guess held back while the gate was closed: whether the model wrote it anyway. It
    * counts in the record like a verified guess, and once the record's confirmed share is back at
-   * half the gate reopens; a miss never lengthens the running pause (nothing was paid for it).
+   * break-even the gate reopens; a miss never lengthens the running pause (nothing was paid for it).
    * A single hit does not reopen it: a model that loops on its own output hits now and then.
    */
   observe(confirmed: boolean): void {
@@ -242,7 +265,7 @@ export class DraftGate {
 
   /** Opens the gate, pause and its level reset, when the record's confirmed share pays; whether it did. */
   private reopenIfPaying(): boolean {
-    if (this.confirmed < MIN_CONFIRMED_SHARE * this.guessed) return false;
+    if (this.confirmed < this.breakEven * this.guessed) return false;
     this.level = 0;
     this.pause = 0;
     return true;
@@ -252,15 +275,24 @@ export class DraftGate {
 /**
  * The gates of each kind of guess, kept from one generation to the next with the same model (the
  * extractor keeps one per engine): how often a model confirms a kind of guess is the model's
- * trait, so a model that never copies the document learns it once, not at every document.
+ * trait, so a model that never copies the document learns it once, not at every document. All
+ * gates require the break-even share of the engine's verification cost (breakEvenShare).
  */
 export class DraftRecord {
-  readonly heldBack = new DraftGate();
+  readonly heldBack: DraftGate;
   /**
    * Prompt lookup's, one per length of the match the guess continues (1..MAX_NGRAM tokens): a
    * longer match is stronger evidence, and models differ in which lengths they follow (one that
    * loops on its own output confirms long matches of it, not the document's one-token matches).
    */
-  readonly promptLookup: readonly DraftGate[] = Array.from({ length: MAX_NGRAM }, () => new DraftGate());
-  readonly draftModel = new DraftGate();
+  readonly promptLookup: readonly DraftGate[];
+  readonly draftModel: DraftGate;
+
+  /** `verifyRowCost`: the engine's (Engine.verifyRowCost); absent, guesses must be half confirmed. */
+  constructor(verifyRowCost?: number) {
+    const breakEven = breakEvenShare(verifyRowCost);
+    this.heldBack = new DraftGate(breakEven);
+    this.promptLookup = Array.from({ length: MAX_NGRAM }, () => new DraftGate(breakEven));
+    this.draftModel = new DraftGate(breakEven);
+  }
 }

@@ -58,7 +58,7 @@ interface StreamWatch {
 export class Extractor {
   private disposed = false;
   /** How often this engine's model confirmed speculative drafts, kept across documents. */
-  private readonly draftRecord = new DraftRecord();
+  private readonly draftRecord: DraftRecord;
   private lend: LendExtractor | undefined;
 
   constructor(
@@ -66,7 +66,9 @@ export class Extractor {
     private readonly defaults: ExtractOptions = {},
     /** Where compiled grammars persist across processes (createExtractor's `cacheDir`). */
     private readonly grammarFiles?: GrammarCacheDir,
-  ) {}
+  ) {
+    this.draftRecord = new DraftRecord(engine.verifyRowCost);
+  }
 
   /**
    * Compile (or fetch from the cache) the extraction grammar of a schema for this engine. A schema

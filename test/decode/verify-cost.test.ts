@@ -1,11 +1,12 @@
 /**
- * What a verified draft row costs a GGUF model, by its shape (src/engines/llama/verify-cost.ts):
- * figures worked out by hand from the fixture presets' shapes, so a changed formula or tensor
- * choice fails.
+ * What a verified draft row costs a GGUF model, by its shape (src/engines/llama/verify-cost.ts),
+ * and the confirmed share a draft gate then requires (breakEvenShare): figures worked out by hand
+ * from the fixture presets' shapes, so a changed formula or tensor choice fails.
  */
 import { describe, expect, it } from "vitest";
 import { PRESETS } from "../../fixtures/gguf/index.js";
 import { qwen3Tensors } from "../../fixtures/gguf/model.js";
+import { breakEvenShare } from "../../src/decode/speculative.js";
 import { verifyRowCost } from "../../src/engines/llama/verify-cost.js";
 
 const VOCABULARY = 65_536;
@@ -41,5 +42,15 @@ describe("a verified row's cost from the model's shape", () => {
   it("no output matrix, or no blocks: no figure", () => {
     expect(verifyRowCost([{ name: "blk.0.ffn_up.weight", dims: [8, 300] }])).toBeUndefined();
     expect(verifyRowCost([{ name: "token_embd.weight", dims: [8, 1000] }])).toBeUndefined();
+  });
+});
+
+describe("the confirmed share a gate requires (break-even)", () => {
+  it("is the engine's verified-row cost, clamped to [0.3, 0.95]; a half when the engine gives none", () => {
+    expect(breakEvenShare(undefined)).toBe(0.5);
+    expect(breakEvenShare(0.7)).toBe(0.7);
+    expect(breakEvenShare(0.19)).toBe(0.3);
+    expect(breakEvenShare(0.98)).toBe(0.95);
+    expect(breakEvenShare(Number.NaN)).toBe(0.5);
   });
 });
