@@ -17,6 +17,9 @@
  *   minLength n -> a string with maxLength n-1 (and so for the other counts and numeric bounds);
  *   propertyNames N -> an object with a property (N false) or with one of the names N rejects,
  *     when those are finitely many (N is `not: {enum: names}`);
+ *   additionalProperties / patternProperties whose schemas all accept everything -> false; with a closed set
+ *     of names known (negateWithin), one of those names with a value its schema rejects;
+ *   a subschema the values are known to satisfy (negateWithin: shared with the branch) -> false;
  *   items: false -> a non-empty array; items S -> an array that contains an item of not S;
  *   contains C (no minContains/maxContains) -> an array whose items are all not C;
  *   format F -> false for a name neither JSON Schema nor ajv-formats defines (an annotation);
@@ -35,6 +38,7 @@ import { testRegex } from "./evaluate.js";
 import { checkPattern } from "./patterns.js";
 import { DisjointnessProver, type Beside, type TypeName } from "./exclusive.js";
 import { enumOnly } from "./merge.js";
+import { acceptsEverything } from "./trivial-schemas.js";
 import { typesOf } from "./values.js";
 
 /** A keyword occurrence the rewriting took apart: exact wherever the rewriting is used. */
@@ -87,8 +91,10 @@ export function negateWithin(ctx: CompileContext, schema: unknown, pointer: stri
 /** `schema` restricted to values of `type`, an anyOf kept as one (each part typed). */
 function ofType(type: TypeName, schema: JsonSchema): JsonSchema {
   const typed = (part: JsonSchema): JsonSchema => (part === false ? false : part === true ? { type } : { allOf: [{ type }, part] });
-  return anyOfOf(isRecord(schema) && Object.keys(schema).length === 1 && Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]).map(typed) : [typed(schema)]);
+  return anyOfOf(isBareAnyOf(schema) ? (schema.anyOf as JsonSchema[]).map(typed) : [typed(schema)]);
 }
+
+const isBareAnyOf = (schema: JsonSchema): schema is { anyOf: JsonSchema[] } => isRecord(schema) && Object.keys(schema).length === 1 && Array.isArray(schema.anyOf);
 
 /**
  * What a `not` excludes from the string token, where the string compiler applies it itself:
@@ -136,10 +142,13 @@ export function excludeStrings(expr: Expr, exclusion: StringExclusion): Expr | u
   return jsonString({ minLength, maxLength, pattern, exclude: [...(exclude ?? []), ...exclusion.values], excludePatterns: [...(excludePatterns ?? []), ...exclusion.patterns], substringOf });
 }
 
-/** At least one of `parts` (false parts drop out, a true part makes it true). */
+/**
+ * At least one of `parts` (false parts drop out, a true part makes it true, a bare anyOf's parts
+ * join the list: a flat list lets the oneOf rewriting drop each part proven disjoint from its branch).
+ */
 function anyOfOf(parts: readonly JsonSchema[]): JsonSchema {
   if (parts.includes(true)) return true;
-  const rest = parts.filter((p) => p !== false);
+  const rest = parts.flatMap((p) => (p === false ? [] : isBareAnyOf(p) ? (p.anyOf as JsonSchema[]) : [p]));
   return rest.length === 0 ? false : rest.length === 1 ? rest[0]! : { anyOf: rest };
 }
 
@@ -157,6 +166,8 @@ class Negator {
   negate(schema: unknown, depth: number, scope?: Scope): JsonSchema | undefined {
     if (typeof schema === "boolean") return !schema;
     if (!isRecord(schema) || depth > LIMITS.maxInlineDepth) return undefined;
+    // The values in scope are known to satisfy it (a part shared with the branch it is negated beside).
+    if (scope?.beside?.holds.some((s) => this.same(s, schema)) === true) return false;
     const written = new SchemaNode(schema, this.pointer);
     if (this.ctx.legacyRefs && written.peek("$ref") !== undefined) return this.negateRef(written, depth, scope);
     const node = new SchemaNode(normalizeNode(schema), this.pointer);
@@ -217,6 +228,8 @@ class Negator {
         return mapDefined(node.peek("properties"), (properties) => this.negateProperties(properties, depth, scope?.beside));
       case "additionalProperties":
       case "patternProperties":
+        // Schemas that accept everything never fail, whatever the names.
+        if (governedSchemas(node, k).every(acceptsEverything)) return false;
         return mapDefined(scope?.beside, (beside) => this.negateOtherNames(node, k, beside, depth));
       case "items": {
         // With prefixItems, `items` covers only the rest; `items: true` says nothing.
@@ -353,6 +366,11 @@ class Negator {
     // Nested references may resolve against different bases: only plain equal schemas count.
     return !JSON.stringify(a).includes('"$ref"') && jsonEqual(a, b);
   }
+}
+
+/** The schemas additionalProperties or patternProperties apply to names. */
+function governedSchemas(node: SchemaNode, k: "additionalProperties" | "patternProperties"): readonly unknown[] {
+  return k === "additionalProperties" ? [node.get("additionalProperties")] : [...(node.peek("patternProperties") ?? new Map<string, unknown>()).values()];
 }
 
 const isAnnotationFormat = (format: unknown): boolean => typeof format === "string" && !SPEC_FORMATS.has(format) && !(formatNames as readonly string[]).includes(format);

@@ -153,7 +153,13 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       { type: "object", oneOf: [{ required: ["kind"], properties: { kind: { type: "string" } } }, { properties: { a: true }, additionalProperties: { enum: [false] } }] },
       // More required names than the other side allows properties.
       { oneOf: [{ type: "object", required: ["kind", "a"] }, { type: "object", additionalProperties: { type: "boolean" }, minProperties: 1, maxProperties: 1 }] },
+      // A name one side requires and the other excludes with `not: {required: [name]}` (or an anyOf of such).
+      { type: "object", oneOf: [{ required: ["a"] }, { not: { required: ["a"] } }] },
+      { type: "object", oneOf: [{ required: ["b"], patternProperties: { "^k": { multipleOf: 2 } } }, { allOf: [{ patternProperties: { "^k": { multipleOf: 3 } } }, { not: { anyOf: [{ required: ["a"] }, { required: ["b"] }] } }] }] },
     ]);
+    // `not: {required: [a, b]}` excludes neither name alone: a and b overlap on {a: ..}, which
+    // patternProperties (no exact negation) keeps from being rewritten.
+    expectAll("validatedAfter", [{ type: "object", oneOf: [{ required: ["a"], patternProperties: { "^k": { multipleOf: 2 } } }, { patternProperties: { "^k": { multipleOf: 3 } }, not: { required: ["a", "b"] } }] }]);
     // Overlap: the second branch keeps the objects whose `a` is not an integer or whose kind is not "a".
     expectAll("enforced", [{ oneOf: [kind("a"), { type: "object", properties: { kind: { type: "string" } } }] }]);
     expectAll("validatedAfter", [
@@ -203,6 +209,7 @@ describe("oneOf: overlapping branches rewritten to exclude each other (exact neg
   it("negations relative to the branch: closed names, shared property schemas, property types", () => {
     const closed = (kind: string, name: string): Schema => ({ type: "object", properties: { kind: { const: kind }, [name]: { type: "number" } }, additionalProperties: false });
     const tags = { type: "array", items: { type: "string" } };
+    const base = { base: { type: "object", patternProperties: { "^k": { type: "string" } } } };
     expectAll("enforced", [
       // {} satisfies both; an extra name of one branch is one the other forbids.
       { oneOf: [closed("a", "a"), closed("b", "b")] },
@@ -217,7 +224,15 @@ describe("oneOf: overlapping branches rewritten to exclude each other (exact neg
       { type: "object", properties: { a: { oneOf: [{ type: "array", items: { type: "integer" } }, { type: "array", items: { type: "boolean" } }] } } },
       // An integer property against "integer and at least 1": the integral values need no "non-integer" form.
       { oneOf: [{ type: "object", properties: { a: { type: "integer" } } }, { type: "object", properties: { a: { type: "integer", minimum: 1 } }, required: ["a"] }] },
+      // A part both branches share cannot fail beside either (patternProperties alone has no negation).
+      { $defs: base, oneOf: [{ allOf: [{ $ref: "#/$defs/base" }, { required: ["a"] }] }, { allOf: [{ $ref: "#/$defs/base" }, { required: ["b"] }] }] },
+      { $defs: base, oneOf: [{ allOf: [{ $ref: "#/$defs/base" }, { required: ["a"] }] }, { allOf: [{ $ref: "#/$defs/base" }, { required: ["b"] }, { not: { required: ["a"] } }] }, { type: "string" }] },
+      // additionalProperties and patternProperties that accept everything never fail.
+      { type: "object", oneOf: [{ required: ["a"] }, { properties: { b: { type: "string" } }, required: ["b"], additionalProperties: true }] },
+      { type: "object", oneOf: [{ required: ["a"] }, { patternProperties: { "^k": {}, b: { description: "any" } }, required: ["b"] }] },
     ]);
+    // The same patternProperties written on one side only does not hold on the other.
+    expectAll("validatedAfter", [{ $defs: base, oneOf: [{ required: ["a"] }, { allOf: [{ $ref: "#/$defs/base" }, { required: ["b"] }] }] }]);
     expectAll("validatedAfter", [
       // Names not closed on the second branch: the first's additionalProperties has no negation there.
       { type: "object", oneOf: [{ properties: { a: { type: "number" } }, additionalProperties: false }, { patternProperties: { "^a": { type: "string" } } }] },
@@ -392,6 +407,8 @@ const objectLeaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.uniqueArray(value, { minLength: 1, maxLength: 3, selector: (v) => JSON.stringify(v) }).map((e) => ({ enum: e })),
   value.map((c) => ({ const: c })),
   fc.constantFrom("a", "b", "kind").map((k) => ({ required: [k] })),
+  // A name excluded (the exclusivity proof reads it as forbidden).
+  fc.constantFrom("a", "b", "kind").map((k) => ({ not: { required: [k] } })),
   // Closed name sets (the oneOf rewriting negates additionalProperties over them).
   fc.tuple(fc.constantFrom("a", "b", "kind"), fc.constantFrom<Schema>({}, { type: "string" }, { const: 1 })).map(([k, s]) => ({ properties: { [k]: s }, additionalProperties: false })),
   fc.tuple(fc.constantFrom("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"), fc.nat(2)).map(([k, n]) => ({ [k]: n })),
