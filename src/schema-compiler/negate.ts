@@ -85,7 +85,13 @@ interface Scope {
 export function negateWithin(ctx: CompileContext, schema: unknown, pointer: string, type: TypeName, beside?: Beside): Negation | undefined {
   const consumed: Consumed[] = [];
   const out = new Negator(ctx, pointer, consumed).negate(schema, 0, beside === undefined ? { type } : { type, beside });
-  return out === undefined ? undefined : { schema: ofType(type, out), consumed };
+  // One flat anyOf: the oneOf rewriting drops each of its parts proven disjoint from the branch.
+  return out === undefined ? undefined : { schema: ofType(type, anyOfOf(flatParts(out))), consumed };
+}
+
+/** The parts of a bare anyOf, those of its bare anyOf parts in turn (the schema itself otherwise). */
+function flatParts(schema: JsonSchema): JsonSchema[] {
+  return isBareAnyOf(schema) ? schema.anyOf.flatMap(flatParts) : [schema];
 }
 
 /** `schema` restricted to values of `type`, an anyOf kept as one (each part typed). */
@@ -142,13 +148,10 @@ export function excludeStrings(expr: Expr, exclusion: StringExclusion): Expr | u
   return jsonString({ minLength, maxLength, pattern, exclude: [...(exclude ?? []), ...exclusion.values], excludePatterns: [...(excludePatterns ?? []), ...exclusion.patterns], substringOf });
 }
 
-/**
- * At least one of `parts` (false parts drop out, a true part makes it true, a bare anyOf's parts
- * join the list: a flat list lets the oneOf rewriting drop each part proven disjoint from its branch).
- */
+/** At least one of `parts` (false parts drop out, a true part makes it true). */
 function anyOfOf(parts: readonly JsonSchema[]): JsonSchema {
   if (parts.includes(true)) return true;
-  const rest = parts.flatMap((p) => (p === false ? [] : isBareAnyOf(p) ? (p.anyOf as JsonSchema[]) : [p]));
+  const rest = parts.filter((p) => p !== false);
   return rest.length === 0 ? false : rest.length === 1 ? rest[0]! : { anyOf: rest };
 }
 
