@@ -286,8 +286,11 @@ export interface Beside {
   readonly schemasOf: (name: string) => readonly unknown[];
   /** The facts about the value of property `name`. */
   readonly property: (name: string) => Beside;
-  /** Subschemas every value satisfies (as written). */
+  /** When defined, every value is one of these (a superset). */
+  readonly values: readonly unknown[] | undefined;
+  /** Subschemas every value satisfies (as written), and whether no value satisfies `schema`. */
   readonly holds: readonly unknown[];
+  readonly disjointFrom: (schema: unknown) => boolean;
   /** Subschemas every array item satisfies (as written), and whether no item satisfies `schema`. */
   readonly itemSchemas: readonly unknown[];
   readonly itemsDisjointFrom: (schema: unknown) => boolean;
@@ -323,7 +326,9 @@ export class DisjointnessProver {
       names: shape.names,
       absent: shape.absent,
       schemasOf: shape.schemasOf,
+      values: shape.values,
       holds: shape.holds,
+      disjointFrom: (schema) => disjoint(shape, this.shaper.of(schema, 0)),
       property: (name) => this.besideOf(shape.property(name)),
       itemSchemas: shape.itemSchemas,
       itemsDisjointFrom: (schema) => disjoint(shape.item(), this.shaper.of(schema, 0)),

@@ -34,7 +34,7 @@ import { SchemaError } from "../errors.js";
 import { jsonString, type Expr } from "../grammar/index.js";
 import { isAnnotationKeyword, isKeyword, isRecord, jsonEqual, KEYWORDS, normalizeNode, SchemaNode, SPEC_FORMATS, type JsonSchema, type JsonType, type Keyword, type KeywordSpec } from "../schema/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
-import { testRegex } from "./evaluate.js";
+import { Evaluator, testRegex } from "./evaluate.js";
 import { checkPattern } from "./patterns.js";
 import { DisjointnessProver, type Beside, type TypeName } from "./exclusive.js";
 import { enumOnly } from "./merge.js";
@@ -162,6 +162,7 @@ const MAX_ONE_OF_PAIRS = 8;
 
 class Negator {
   private prover: DisjointnessProver | undefined;
+  private evaluator: Evaluator | undefined;
 
   constructor(private readonly ctx: CompileContext, private readonly pointer: string, private readonly consumed: Consumed[]) {}
 
@@ -309,6 +310,11 @@ class Negator {
   /** An object whose property `name` is present and fails `schema`. */
   private propertyFails(name: string, schema: unknown, depth: number, beside: Beside | undefined): JsonSchema | undefined {
     if (beside !== undefined && (beside.absent(name) || beside.schemasOf(name).some((s) => this.same(s, schema)))) return false;
+    // No value it may have satisfies the schema: being present is enough.
+    if (beside?.property(name).disjointFrom(schema) === true) return { type: "object", required: [name] };
+    // Finitely many values it may have: those the schema rejects, where the evaluator decides each.
+    const failing = mapDefined(beside?.property(name).values, (values) => this.failing(schema, values));
+    if (failing !== undefined) return failing.length === 0 ? false : { type: "object", required: [name], properties: { [name]: { enum: failing } } };
     // Relative to what is known of the value first: the smaller form (no `contains` where the items are known to fail).
     const n = (beside === undefined ? undefined : this.negateBeside(schema, depth + 1, beside.property(name))) ?? this.negate(schema, depth + 1);
     return n === undefined ? undefined : n === false ? false : { type: "object", required: [name], properties: { [name]: n } };
@@ -354,6 +360,21 @@ class Negator {
       }
     }
     return anyOfOf(parts);
+  }
+
+  /** The values among `values` that `schema` rejects; undefined when a verdict is undecided. */
+  private failing(schema: unknown, values: readonly unknown[]): unknown[] | undefined {
+    this.evaluator ??= new Evaluator(this.ctx, this.pointer);
+    const judged = this.evaluator.judged.length;
+    const out: unknown[] = [];
+    for (const v of values) {
+      const verdict = this.evaluator.satisfies(schema, v);
+      if (verdict === undefined) return undefined;
+      if (!verdict) out.push(v);
+    }
+    // A `not` or `oneOf` decided on these values is exact wherever the rewriting is used.
+    for (const [node, keyword] of this.evaluator.judged.slice(judged)) this.consumed.push({ node, keyword });
+    return out;
   }
 
   /** Whether two subschemas have the same instances as written (a `$ref` by its target). */

@@ -227,6 +227,13 @@ describe("oneOf: overlapping branches rewritten to exclude each other (exact neg
       // A part both branches share cannot fail beside either (patternProperties alone has no negation).
       { $defs: base, oneOf: [{ allOf: [{ $ref: "#/$defs/base" }, { required: ["a"] }] }, { allOf: [{ $ref: "#/$defs/base" }, { required: ["b"] }] }] },
       { $defs: base, oneOf: [{ allOf: [{ $ref: "#/$defs/base" }, { required: ["a"] }] }, { allOf: [{ $ref: "#/$defs/base" }, { required: ["b"] }, { not: { required: ["a"] } }] }, { type: "string" }] },
+      // An optional discriminator: each branch's kind fails every other branch, a part all its
+      // negations share (factored out: multiplied, the 7 negations of 2 parts make 128
+      // alternatives, past the limit); kind and a with finitely many values keep those the
+      // other branch rejects.
+      { type: "object", oneOf: [0, 1, 2, 3, 4, 5, 6, 7].map((n) => ({ properties: { kind: { const: n }, a: { maxLength: n } } })) },
+      { oneOf: [{ type: "object", properties: { kind: { enum: ["a", "b"] }, a: { enum: [1, 2] } } }, { type: "object", properties: { kind: { enum: ["b", 1] }, a: { enum: [2, "a"] } } }] },
+      { type: "object", oneOf: [{ properties: { kind: { const: "a" }, a: { enum: ["a", "ab"] } } }, { properties: { kind: { const: "b" }, a: { maxLength: 1 } } }, { properties: { a: { type: "string" } } }] },
       // additionalProperties and patternProperties that accept everything never fail.
       { type: "object", oneOf: [{ required: ["a"] }, { properties: { b: { type: "string" } }, required: ["b"], additionalProperties: true }] },
       { type: "object", oneOf: [{ required: ["a"] }, { patternProperties: { "^k": {}, b: { description: "any" } }, required: ["b"] }] },
