@@ -388,6 +388,8 @@ describe("not: rewritten to an exact positive schema", () => {
       { enum: ["a", "abc"], minLength: 2, oneOf: [{ const: "abc" }, { type: "number" }] },
     ]);
     expectAll("enforced", [{ enum: [1, 2, 0.07, 0.1], not: { multipleOf: 0.02 } }]);
+    // A oneOf beside a keyword that already fails is decided too (not left unjudged).
+    expectAll("enforced", [{ allOf: [{ enum: [3, 5, 1.5] }, { not: { allOf: [{ multipleOf: 2 }], oneOf: [{ multipleOf: 5 }, { const: 4 }] } }] }]);
     expectAll("validatedAfter", [{ enum: [[1], [2]], not: { contains: { const: 2 } } }]);
   });
 
