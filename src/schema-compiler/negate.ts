@@ -19,6 +19,8 @@
  *     when those are finitely many (N is `not: {enum: names}`);
  *   additionalProperties / patternProperties whose schemas all accept everything -> false; with a closed set
  *     of names known (negateWithin), one of those names with a value its schema rejects;
+ *   dependencies / dependentRequired / dependentSchemas -> an object with one of the names, and
+ *     a name of its list missing or its schema's negation;
  *   a subschema the values are known to satisfy (negateWithin: shared with the branch) -> false;
  *   items: false -> a non-empty array; items S -> an array that contains an item of not S;
  *   contains C (no minContains/maxContains) -> an array whose items are all not C;
@@ -38,13 +40,14 @@ import { Evaluator, testRegex } from "./evaluate.js";
 import { checkPattern } from "./patterns.js";
 import { DisjointnessProver, type Beside, type TypeName } from "./exclusive.js";
 import { enumOnly } from "./merge.js";
+import { isNameList, type DependencyKeyword } from "./dependencies.js";
 import { acceptsEverything } from "./trivial-schemas.js";
 import { typesOf } from "./values.js";
 
 /** A keyword occurrence the rewriting took apart: exact wherever the rewriting is used. */
 export interface Consumed {
   readonly node: object;
-  readonly keyword: "not" | "contains" | "oneOf";
+  readonly keyword: "not" | "contains" | "oneOf" | DependencyKeyword;
 }
 
 export interface Negation {
@@ -252,6 +255,15 @@ class Negator {
       }
       case "propertyNames":
         return this.somePropertyName(node.get("propertyNames"), depth);
+      case "dependencies":
+      case "dependentRequired":
+      case "dependentSchemas": {
+        // Only objects fail them; before 2019-09 only `dependencies` is a keyword (as objects.ts reads them).
+        if ((within !== undefined && within !== "object") || (k !== "dependencies" && this.ctx.legacyRefs)) return false;
+        const n = this.negateDependencies(k, node.raw[k], depth, scope);
+        if (n !== undefined) this.consumed.push({ node: raw, keyword: k });
+        return n;
+      }
       case "uniqueItems":
         return node.get("uniqueItems") === false ? false : undefined;
       case "format":
@@ -282,6 +294,27 @@ class Negator {
       }
     }
     return pairs.length > MAX_ONE_OF_PAIRS ? undefined : anyOfOf([none.includes(false) ? false : { allOf: none }, ...pairs]);
+  }
+
+  /**
+   * An object with a name whose dependency fails: a name of its list missing, or (a dependent
+   * schema) the schema's negation.
+   */
+  private negateDependencies(k: DependencyKeyword, map: unknown, depth: number, scope: Scope | undefined): JsonSchema | undefined {
+    if (!isRecord(map)) return undefined;
+    const parts: JsonSchema[] = [];
+    for (const [name, dep] of Object.entries(map)) {
+      const present = { type: "object", required: [name] };
+      if (k !== "dependentSchemas" && isNameList(dep)) {
+        parts.push(...dep.filter((t) => t !== name).map((t) => ({ ...present, properties: { [t]: false } })));
+        continue;
+      }
+      // The same object: what the scope knows of it holds.
+      const n = k === "dependentRequired" ? undefined : this.negate(dep, depth + 1, scope);
+      if (n === undefined) return undefined;
+      parts.push(n === true ? present : n === false ? false : { ...present, allOf: [n] });
+    }
+    return anyOfOf(parts);
   }
 
   /**

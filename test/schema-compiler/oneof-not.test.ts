@@ -338,6 +338,16 @@ describe("not: rewritten to an exact positive schema", () => {
       { not: { propertyNames: { not: { enum: ["a", "kind", 1] } } } },
     ]);
     expectAll("unsatisfiable", [{ not: { propertyNames: { type: "string" } } }]);
+    // Dependencies: one of the names, and a listed name missing or the dependent schema failed.
+    expectAll("enforced", [
+      { not: { dependencies: { a: ["b", "kind"], b: { required: ["kind"] } } } },
+      { not: { dependentRequired: { a: ["b"] }, dependentSchemas: { kind: { properties: { a: { type: "string" } } } } } },
+      { $schema: D7, not: { dependencies: { a: ["a", "b"] } } },
+      { type: "object", oneOf: [{ required: ["a"] }, { dependencies: { a: ["b"] } }] },
+      { oneOf: [{ anyOf: [{ required: ["a"], not: { required: ["kind"] } }, { required: ["kind"], not: { required: ["a"] } }] }, { dependencies: { a: { not: { required: ["kind"] } } } }] },
+    ]);
+    // Before 2019-09 dependentRequired is no keyword: nothing fails it.
+    expectAll("unsatisfiable", [{ $schema: D7, type: "object", not: { dependentRequired: { a: ["b"] } } }]);
     expectAll("validatedAfter", [{ not: { patternProperties: { "^a": { type: "string" } } } }, { not: { uniqueItems: true } }, { not: { propertyNames: { pattern: "^a" } } }, { not: { propertyNames: { maxLength: 4 } } }]);
   });
 
@@ -418,6 +428,8 @@ const objectLeaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.constantFrom("a", "b", "kind").map((k) => ({ required: [k] })),
   // A name excluded (the exclusivity proof reads it as forbidden).
   fc.constantFrom("a", "b", "kind").map((k) => ({ not: { required: [k] } })),
+  // Dependencies (negated as a name present with a listed one missing).
+  fc.tuple(fc.constantFrom("a", "b", "kind"), fc.constantFrom("a", "b", "kind"), fc.constantFrom("dependencies", "dependentRequired")).map(([k, d, keyword]) => ({ [keyword]: { [k]: [d] } })),
   // Closed name sets (the oneOf rewriting negates additionalProperties over them).
   fc.tuple(fc.constantFrom("a", "b", "kind"), fc.constantFrom<Schema>({}, { type: "string" }, { const: 1 })).map(([k, s]) => ({ properties: { [k]: s }, additionalProperties: false })),
   fc.tuple(fc.constantFrom("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"), fc.nat(2)).map(([k, n]) => ({ [k]: n })),
