@@ -7,9 +7,10 @@
  * exact, and pairwise disjoint. "Bi and not Bj" only needs the negation for the values Bi (with
  * the siblings) admits: it is built type by type (negateWithin), where the keywords about other
  * types drop out and a type on which Bi and Bj are proven disjoint needs no negation at all; its
- * parts proven disjoint from Bi are dropped. A branch with finitely many values (an enum or
- * const, its own or the siblings') becomes the list of its values that no other branch accepts,
- * where the evaluator decides them all.
+ * parts proven disjoint from Bi are dropped, and a part every one of Bi's negations has is
+ * factored out rather than multiplied (excludingAll). A branch with finitely many values (an
+ * enum or const, its own or the siblings') becomes the list of its values that no other branch
+ * accepts, where the evaluator decides them all.
  * Without an exact negation of every overlapping branch, or when the rewriting would multiply
  * past MAX_ALTERNATIVES, the branches stay as written and exactly-one is checked after decoding.
  */
