@@ -13,7 +13,7 @@ import { isAnnotationKeyword, isRecord, keywordsWhere, SchemaNode, type JsonSche
 import { acceptsEverything, rejectsEverything } from "./trivial-schemas.js";
 
 const DEPENDENCY_KEYWORDS = keywordsWhere((s) => s.family === "dependencies");
-type DependencyKeyword = (typeof DEPENDENCY_KEYWORDS)[number];
+export type DependencyKeyword = (typeof DEPENDENCY_KEYWORDS)[number];
 
 export interface Dependencies {
   readonly requires: ReadonlyMap<string, readonly string[]>;
@@ -37,7 +37,7 @@ interface Effect {
 }
 
 const NOTHING: Effect = { requires: [], forbids: [], absent: false, negated: [] };
-const isNameList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+export const isNameList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
 /** What a dependent schema asks of the object, when it only asks about names; undefined otherwise. */
 function effectOf(schema: unknown): Effect | undefined {

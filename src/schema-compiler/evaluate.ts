@@ -80,7 +80,10 @@ export class Evaluator {
     const written = new SchemaNode(schema, this.pointer);
     if (this.ctx.legacyRefs && written.peek("$ref") !== undefined) return this.viaRef(written, value, depth);
     const node = new SchemaNode(normalizeNode(schema), this.pointer);
-    return all(node.keywords().map((k) => () => (k === "$ref" ? this.viaRef(written, value, depth) : this.keyword(node, k, value, depth, schema))));
+    // Every keyword, also past one that fails: a `not` or `oneOf` beside it is then decided as well,
+    // where the compile report would otherwise keep it checked after decoding.
+    const verdicts = node.keywords().map((k) => (k === "$ref" ? this.viaRef(written, value, depth) : this.keyword(node, k, value, depth, schema)));
+    return all(verdicts.map((v) => () => v));
   }
 
   /** Whether `value` satisfies keyword `k` of `node` (a normalized node; `raw` is the node it was

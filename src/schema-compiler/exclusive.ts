@@ -6,10 +6,11 @@
  * Each branch, conjoined with the oneOf's siblings, is summarized by a Shape: a superset of its
  * instances, built from the keywords that pin instances down (`type`, `enum`/`const`, and for
  * objects `required`, the declared properties' own shapes, and the names that are forbidden by
- * `properties: {p: false}`, a false pattern or `additionalProperties: false`). allOf and `$ref`
- * targets intersect shapes, anyOf/oneOf unite them, and every other keyword is ignored, which only
- * makes a shape larger; a shape also admits only the values its schema does not reject (where
- * the evaluator decides). Since each shape contains its branch, disjoint shapes prove disjoint
+ * `properties: {p: false}`, a false pattern, `additionalProperties: false` or `not: {required:
+ * [p]}`). allOf and `$ref` targets intersect shapes, anyOf/oneOf unite them, and every other
+ * keyword is ignored, which only makes a shape larger; a shape also admits only the values its
+ * schema does not reject (where the evaluator decides), and lists the subschemas every instance
+ * satisfies (for negate.ts: a part a branch shares with another cannot fail beside it). Since each shape contains its branch, disjoint shapes prove disjoint
  * branches. Two shapes are disjoint when
  *  - their types share nothing. "integer" lies inside "number"; a branch whose type nothing pins
  *    has every type (`{"properties": ..}` alone also accepts strings);
@@ -21,7 +22,7 @@
  *    required on one side and `kind: {const: "b"}` on the other).
  */
 
-import { isRecord, jsonEqual, normalizeNode, SchemaNode } from "../schema/index.js";
+import { isAnnotationKeyword, isRecord, jsonEqual, normalizeNode, SchemaNode } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
 import { Evaluator, testRegex } from "./evaluate.js";
 
@@ -45,6 +46,8 @@ interface Shape {
   readonly maxProperties: number;
   /** Subschemas the value of property `name` satisfies in object instances that have it. */
   readonly schemasOf: (name: string) => readonly unknown[];
+  /** Subschemas every instance satisfies (the schema itself, its allOf parts and $ref targets). */
+  readonly holds: readonly unknown[];
   /** The shape of every item of array instances, and subschemas every item satisfies. */
   readonly item: () => Shape;
   readonly itemSchemas: readonly unknown[];
@@ -60,7 +63,7 @@ const MAX_DEPTH = 6;
 const has = (o: Record<string, unknown>, name: string): boolean => Object.prototype.hasOwnProperty.call(o, name);
 const NO_SCHEMAS: ReadonlyMap<string, unknown> = new Map();
 
-const ANY: Shape = { kinds: new Set(ALL_KINDS), required: new Set(), property: () => ANY, absent: () => false, admits: () => true, maxProperties: Infinity, schemasOf: () => [], item: () => ANY, itemSchemas: [] };
+const ANY: Shape = { kinds: new Set(ALL_KINDS), required: new Set(), property: () => ANY, absent: () => false, admits: () => true, maxProperties: Infinity, schemasOf: () => [], holds: [], item: () => ANY, itemSchemas: [] };
 const NONE: Shape = { ...ANY, kinds: new Set() };
 
 function kindOf(v: unknown): Kind {
@@ -107,6 +110,7 @@ function intersect(a: Shape, b: Shape): Shape {
     ...(a.names === undefined ? b.names === undefined ? {} : { names: b.names } : { names: b.names === undefined ? a.names : new Set([...a.names].filter((n) => b.names!.has(n))) }),
     maxProperties: Math.min(a.maxProperties, b.maxProperties),
     schemasOf: (n) => [...a.schemasOf(n), ...b.schemasOf(n)],
+    holds: [...a.holds, ...b.holds],
     item: () => intersect(a.item(), b.item()),
     itemSchemas: [...a.itemSchemas, ...b.itemSchemas],
   });
@@ -118,7 +122,7 @@ function unite(a: Shape, b: Shape): Shape {
   // Object facts of a side without objects say nothing about the union's objects.
   if (!a.kinds.has("object") || !b.kinds.has("object")) {
     const { required, property, absent, names, maxProperties, schemasOf } = a.kinds.has("object") ? a : b;
-    return { kinds: new Set([...a.kinds, ...b.kinds]), ...valuesOfEither(a, b), required, property, absent, admits: eitherAdmits(a, b), ...(names !== undefined ? { names } : {}), maxProperties, schemasOf, ...itemsOfEither(a, b) };
+    return { kinds: new Set([...a.kinds, ...b.kinds]), ...valuesOfEither(a, b), required, property, absent, admits: eitherAdmits(a, b), ...(names !== undefined ? { names } : {}), maxProperties, schemasOf, holds: holdsOfEither(a, b), ...itemsOfEither(a, b) };
   }
   return {
     kinds: new Set([...a.kinds, ...b.kinds]),
@@ -130,6 +134,7 @@ function unite(a: Shape, b: Shape): Shape {
     ...(a.names !== undefined && b.names !== undefined ? { names: new Set([...a.names, ...b.names]) } : {}),
     maxProperties: Math.max(a.maxProperties, b.maxProperties),
     schemasOf: (n) => a.schemasOf(n).filter((x) => b.schemasOf(n).includes(x)),
+    holds: holdsOfEither(a, b),
     ...itemsOfEither(a, b),
   };
 }
@@ -140,6 +145,8 @@ function itemsOfEither(a: Shape, b: Shape): Pick<Shape, "item" | "itemSchemas"> 
   if (!b.kinds.has("array")) return { item: a.item, itemSchemas: a.itemSchemas };
   return { item: () => unite(a.item(), b.item()), itemSchemas: a.itemSchemas.filter((x) => b.itemSchemas.includes(x)) };
 }
+
+const holdsOfEither = (a: Shape, b: Shape): readonly unknown[] => a.holds.filter((x) => b.holds.includes(x));
 
 const eitherAdmits = (a: Shape, b: Shape) => (v: unknown): boolean => a.admits(v) || b.admits(v);
 
@@ -190,8 +197,8 @@ class Shaper {
     for (const group of [node.peek("anyOf"), node.peek("oneOf")]) {
       if (group !== undefined && group.length > 0) s = intersect(s, group.map((b) => this.of(b, depth + 1)).reduce(unite));
     }
-    // The schema itself judges values (it subsumes what the parts above admit).
-    return tidy({ ...s, admits: (v) => this.evaluator.satisfies(schema, v) !== false });
+    // The schema itself judges values (it subsumes what the parts above admit), and holds.
+    return tidy({ ...s, admits: (v) => this.evaluator.satisfies(schema, v) !== false, holds: [schema, ...s.holds] });
   }
 
   /** What `type`, `enum` and the object keywords of one node say. */
@@ -202,6 +209,7 @@ class Shaper {
     const patterns = node.peek("patternProperties") ?? NO_SCHEMAS;
     const values = node.peek("enum");
     const closed = patterns.size === 0 && node.get("additionalProperties") === false;
+    const excluded = namesNotRequired(node.raw.not);
     // `items` as one schema for every item (not a draft-4 tuple, not after prefixItems).
     const items = node.has("prefixItems") ? undefined : node.raw.items;
     const itemSchema = typeof items === "boolean" || isRecord(items) ? items : undefined;
@@ -210,11 +218,12 @@ class Shaper {
       ...(values !== undefined ? { values } : {}),
       required: new Set(node.peek("required")),
       property: memo((n) => this.propertyShape(node, properties, patterns, n, depth)),
-      absent: (n) => forbidden(node, properties, patterns, n),
+      absent: (n) => excluded.has(n) || forbidden(node, properties, patterns, n),
       admits: () => true,
       ...(closed ? { names: new Set([...properties].filter(([, v]) => v !== false).map(([n]) => n)) } : {}),
       maxProperties: node.peek("maxProperties") ?? Infinity,
       schemasOf: (n) => (properties.has(n) ? [properties.get(n)] : []),
+      holds: [],
       item: itemSchema === undefined ? () => ANY : () => this.of(itemSchema, depth + 1),
       itemSchemas: itemSchema === undefined ? [] : [itemSchema],
     });
@@ -235,6 +244,23 @@ class Shaper {
     return properties.has(name) || matches.includes(true) || additional === undefined ? shape : this.of(additional, depth + 1);
   }
 }
+
+/**
+ * The names a `not` forbids: `not: {required: [p]}` (an object without p), or an anyOf of such
+ * (none of them present). Other forms forbid no single name.
+ */
+function namesNotRequired(not: unknown): ReadonlySet<string> {
+  if (!isRecord(not)) return NO_NAMES;
+  const keys = Object.keys(not).filter((k) => !isAnnotationKeyword(k));
+  if (keys.length !== 1) return NO_NAMES;
+  const required = not.required;
+  if (keys[0] === "required") return Array.isArray(required) && required.length === 1 && typeof required[0] === "string" ? new Set(required) : NO_NAMES;
+  if (keys[0] !== "anyOf" || !Array.isArray(not.anyOf)) return NO_NAMES;
+  const each = not.anyOf.map(namesNotRequired);
+  return each.includes(NO_NAMES) ? NO_NAMES : new Set(each.flatMap((n) => [...n]));
+}
+
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** Whether the node's object keywords forbid property `name` (a regex that cannot be run counts as matching). */
 function forbidden(node: SchemaNode, properties: ReadonlyMap<string, unknown>, patterns: ReadonlyMap<string, unknown>, name: string): boolean {
@@ -260,6 +286,11 @@ export interface Beside {
   readonly schemasOf: (name: string) => readonly unknown[];
   /** The facts about the value of property `name`. */
   readonly property: (name: string) => Beside;
+  /** When defined, every value is one of these (a superset). */
+  readonly values: readonly unknown[] | undefined;
+  /** Subschemas every value satisfies (as written), and whether no value satisfies `schema`. */
+  readonly holds: readonly unknown[];
+  readonly disjointFrom: (schema: unknown) => boolean;
   /** Subschemas every array item satisfies (as written), and whether no item satisfies `schema`. */
   readonly itemSchemas: readonly unknown[];
   readonly itemsDisjointFrom: (schema: unknown) => boolean;
@@ -295,6 +326,9 @@ export class DisjointnessProver {
       names: shape.names,
       absent: shape.absent,
       schemasOf: shape.schemasOf,
+      values: shape.values,
+      holds: shape.holds,
+      disjointFrom: (schema) => disjoint(shape, this.shaper.of(schema, 0)),
       property: (name) => this.besideOf(shape.property(name)),
       itemSchemas: shape.itemSchemas,
       itemsDisjointFrom: (schema) => disjoint(shape.item(), this.shaper.of(schema, 0)),

@@ -17,6 +17,11 @@
  *   minLength n -> a string with maxLength n-1 (and so for the other counts and numeric bounds);
  *   propertyNames N -> an object with a property (N false) or with one of the names N rejects,
  *     when those are finitely many (N is `not: {enum: names}`);
+ *   additionalProperties / patternProperties whose schemas all accept everything -> false; with a closed set
+ *     of names known (negateWithin), one of those names with a value its schema rejects;
+ *   dependencies / dependentRequired / dependentSchemas -> an object with one of the names, and
+ *     a name of its list missing or its schema's negation;
+ *   a subschema the values are known to satisfy (negateWithin: shared with the branch) -> false;
  *   items: false -> a non-empty array; items S -> an array that contains an item of not S;
  *   contains C (no minContains/maxContains) -> an array whose items are all not C;
  *   format F -> false for a name neither JSON Schema nor ajv-formats defines (an annotation);
@@ -31,16 +36,18 @@ import { SchemaError } from "../errors.js";
 import { jsonString, type Expr } from "../grammar/index.js";
 import { isAnnotationKeyword, isKeyword, isRecord, jsonEqual, KEYWORDS, normalizeNode, SchemaNode, SPEC_FORMATS, type JsonSchema, type JsonType, type Keyword, type KeywordSpec } from "../schema/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
-import { testRegex } from "./evaluate.js";
+import { Evaluator, testRegex } from "./evaluate.js";
 import { checkPattern } from "./patterns.js";
 import { DisjointnessProver, type Beside, type TypeName } from "./exclusive.js";
 import { enumOnly } from "./merge.js";
+import { isNameList, type DependencyKeyword } from "./dependencies.js";
+import { acceptsEverything } from "./trivial-schemas.js";
 import { typesOf } from "./values.js";
 
 /** A keyword occurrence the rewriting took apart: exact wherever the rewriting is used. */
 export interface Consumed {
   readonly node: object;
-  readonly keyword: "not" | "contains" | "oneOf";
+  readonly keyword: "not" | "contains" | "oneOf" | DependencyKeyword;
 }
 
 export interface Negation {
@@ -81,14 +88,22 @@ interface Scope {
 export function negateWithin(ctx: CompileContext, schema: unknown, pointer: string, type: TypeName, beside?: Beside): Negation | undefined {
   const consumed: Consumed[] = [];
   const out = new Negator(ctx, pointer, consumed).negate(schema, 0, beside === undefined ? { type } : { type, beside });
-  return out === undefined ? undefined : { schema: ofType(type, out), consumed };
+  // One flat anyOf: the oneOf rewriting drops each of its parts proven disjoint from the branch.
+  return out === undefined ? undefined : { schema: ofType(type, anyOfOf(flatParts(out))), consumed };
+}
+
+/** The parts of a bare anyOf, those of its bare anyOf parts in turn (the schema itself otherwise). */
+function flatParts(schema: JsonSchema): JsonSchema[] {
+  return isBareAnyOf(schema) ? schema.anyOf.flatMap(flatParts) : [schema];
 }
 
 /** `schema` restricted to values of `type`, an anyOf kept as one (each part typed). */
 function ofType(type: TypeName, schema: JsonSchema): JsonSchema {
   const typed = (part: JsonSchema): JsonSchema => (part === false ? false : part === true ? { type } : { allOf: [{ type }, part] });
-  return anyOfOf(isRecord(schema) && Object.keys(schema).length === 1 && Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]).map(typed) : [typed(schema)]);
+  return anyOfOf(isBareAnyOf(schema) ? (schema.anyOf as JsonSchema[]).map(typed) : [typed(schema)]);
 }
+
+const isBareAnyOf = (schema: JsonSchema): schema is { anyOf: JsonSchema[] } => isRecord(schema) && Object.keys(schema).length === 1 && Array.isArray(schema.anyOf);
 
 /**
  * What a `not` excludes from the string token, where the string compiler applies it itself:
@@ -150,6 +165,7 @@ const MAX_ONE_OF_PAIRS = 8;
 
 class Negator {
   private prover: DisjointnessProver | undefined;
+  private evaluator: Evaluator | undefined;
 
   constructor(private readonly ctx: CompileContext, private readonly pointer: string, private readonly consumed: Consumed[]) {}
 
@@ -157,6 +173,8 @@ class Negator {
   negate(schema: unknown, depth: number, scope?: Scope): JsonSchema | undefined {
     if (typeof schema === "boolean") return !schema;
     if (!isRecord(schema) || depth > LIMITS.maxInlineDepth) return undefined;
+    // The values in scope are known to satisfy it (a part shared with the branch it is negated beside).
+    if (scope?.beside?.holds.some((s) => this.same(s, schema)) === true) return false;
     const written = new SchemaNode(schema, this.pointer);
     if (this.ctx.legacyRefs && written.peek("$ref") !== undefined) return this.negateRef(written, depth, scope);
     const node = new SchemaNode(normalizeNode(schema), this.pointer);
@@ -217,6 +235,8 @@ class Negator {
         return mapDefined(node.peek("properties"), (properties) => this.negateProperties(properties, depth, scope?.beside));
       case "additionalProperties":
       case "patternProperties":
+        // Schemas that accept everything never fail, whatever the names.
+        if (governedSchemas(node, k).every(acceptsEverything)) return false;
         return mapDefined(scope?.beside, (beside) => this.negateOtherNames(node, k, beside, depth));
       case "items": {
         // With prefixItems, `items` covers only the rest; `items: true` says nothing.
@@ -235,6 +255,15 @@ class Negator {
       }
       case "propertyNames":
         return this.somePropertyName(node.get("propertyNames"), depth);
+      case "dependencies":
+      case "dependentRequired":
+      case "dependentSchemas": {
+        // Only objects fail them; before 2019-09 only `dependencies` is a keyword (as objects.ts reads them).
+        if ((within !== undefined && within !== "object") || (k !== "dependencies" && this.ctx.legacyRefs)) return false;
+        const n = this.negateDependencies(k, node.raw[k], depth, scope);
+        if (n !== undefined) this.consumed.push({ node: raw, keyword: k });
+        return n;
+      }
       case "uniqueItems":
         return node.get("uniqueItems") === false ? false : undefined;
       case "format":
@@ -268,6 +297,27 @@ class Negator {
   }
 
   /**
+   * An object with a name whose dependency fails: a name of its list missing, or (a dependent
+   * schema) the schema's negation.
+   */
+  private negateDependencies(k: DependencyKeyword, map: unknown, depth: number, scope: Scope | undefined): JsonSchema | undefined {
+    if (!isRecord(map)) return undefined;
+    const parts: JsonSchema[] = [];
+    for (const [name, dep] of Object.entries(map)) {
+      const present = { type: "object", required: [name] };
+      if (k !== "dependentSchemas" && isNameList(dep)) {
+        parts.push(...dep.filter((t) => t !== name).map((t) => ({ ...present, properties: { [t]: false } })));
+        continue;
+      }
+      // The same object: what the scope knows of it holds.
+      const n = k === "dependentRequired" ? undefined : this.negate(dep, depth + 1, scope);
+      if (n === undefined) return undefined;
+      parts.push(n === true ? present : n === false ? false : { ...present, allOf: [n] });
+    }
+    return anyOfOf(parts);
+  }
+
+  /**
    * An object with a name `names` rejects: any name (a property at all) when it rejects every
    * name, one of the names when those are finitely many (`not: {enum: names}`); else no form.
    */
@@ -293,6 +343,11 @@ class Negator {
   /** An object whose property `name` is present and fails `schema`. */
   private propertyFails(name: string, schema: unknown, depth: number, beside: Beside | undefined): JsonSchema | undefined {
     if (beside !== undefined && (beside.absent(name) || beside.schemasOf(name).some((s) => this.same(s, schema)))) return false;
+    // No value it may have satisfies the schema: being present is enough.
+    if (beside?.property(name).disjointFrom(schema) === true) return { type: "object", required: [name] };
+    // Finitely many values it may have: those the schema rejects, where the evaluator decides each.
+    const failing = mapDefined(beside?.property(name).values, (values) => this.failing(schema, values));
+    if (failing !== undefined) return failing.length === 0 ? false : { type: "object", required: [name], properties: { [name]: { enum: failing } } };
     // Relative to what is known of the value first: the smaller form (no `contains` where the items are known to fail).
     const n = (beside === undefined ? undefined : this.negateBeside(schema, depth + 1, beside.property(name))) ?? this.negate(schema, depth + 1);
     return n === undefined ? undefined : n === false ? false : { type: "object", required: [name], properties: { [name]: n } };
@@ -340,6 +395,21 @@ class Negator {
     return anyOfOf(parts);
   }
 
+  /** The values among `values` that `schema` rejects; undefined when a verdict is undecided. */
+  private failing(schema: unknown, values: readonly unknown[]): unknown[] | undefined {
+    this.evaluator ??= new Evaluator(this.ctx, this.pointer);
+    const judged = this.evaluator.judged.length;
+    const out: unknown[] = [];
+    for (const v of values) {
+      const verdict = this.evaluator.satisfies(schema, v);
+      if (verdict === undefined) return undefined;
+      if (!verdict) out.push(v);
+    }
+    // A `not` or `oneOf` decided on these values is exact wherever the rewriting is used.
+    for (const [node, keyword] of this.evaluator.judged.slice(judged)) this.consumed.push({ node, keyword });
+    return out;
+  }
+
   /** Whether two subschemas have the same instances as written (a `$ref` by its target). */
   private same(a: unknown, b: unknown): boolean {
     if (a === b) return true;
@@ -353,6 +423,11 @@ class Negator {
     // Nested references may resolve against different bases: only plain equal schemas count.
     return !JSON.stringify(a).includes('"$ref"') && jsonEqual(a, b);
   }
+}
+
+/** The schemas additionalProperties or patternProperties apply to names. */
+function governedSchemas(node: SchemaNode, k: "additionalProperties" | "patternProperties"): readonly unknown[] {
+  return k === "additionalProperties" ? [node.get("additionalProperties")] : [...(node.peek("patternProperties") ?? new Map<string, unknown>()).values()];
 }
 
 const isAnnotationFormat = (format: unknown): boolean => typeof format === "string" && !SPEC_FORMATS.has(format) && !(formatNames as readonly string[]).includes(format);

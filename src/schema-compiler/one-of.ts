@@ -7,9 +7,10 @@
  * exact, and pairwise disjoint. "Bi and not Bj" only needs the negation for the values Bi (with
  * the siblings) admits: it is built type by type (negateWithin), where the keywords about other
  * types drop out and a type on which Bi and Bj are proven disjoint needs no negation at all; its
- * parts proven disjoint from Bi are dropped. A branch with finitely many values (an enum or
- * const, its own or the siblings') becomes the list of its values that no other branch accepts,
- * where the evaluator decides them all.
+ * parts proven disjoint from Bi are dropped, and a part every one of Bi's negations has is
+ * factored out rather than multiplied (excludingAll). A branch with finitely many values (an
+ * enum or const, its own or the siblings') becomes the list of its values that no other branch
+ * accepts, where the evaluator decides them all.
  * Without an exact negation of every overlapping branch, or when the rewriting would multiply
  * past MAX_ALTERNATIVES, the branches stay as written and exactly-one is checked after decoding.
  */
@@ -85,25 +86,40 @@ function rewrite(
       alternatives += values.length === 0 ? 0 : 1;
       continue;
     }
-    const conjuncts: JsonSchema[] = [];
-    let count = 1;
+    const negations: JsonSchema[][] = [];
     for (const j of others) {
       const negation = negationBeside(ctx, prover, [context, branch], branches[j], pointer);
       if (negation === undefined) return undefined;
       consumed.push(...negation.consumed);
+      negations.push(negation.parts);
       // No part is possible: the branch never holds without Bj.
-      if (negation.parts.length === 0) {
-        count = 0;
-        break;
-      }
-      conjuncts.push(negation.parts.length === 1 ? negation.parts[0]! : { anyOf: negation.parts });
-      count *= negation.parts.length;
+      if (negation.parts.length === 0) break;
     }
-    alternatives += count;
+    const excluding = excludingAll(branch, negations);
+    alternatives += excluding.count;
     if (alternatives > MAX_ALTERNATIVES) return undefined;
-    out.push(count === 0 ? false : conjuncts.length === 0 ? branch : { allOf: [branch, ...conjuncts] });
+    out.push(excluding.schema);
   }
   return { branches: out, consumed, judged: evaluator.judged };
+}
+
+/**
+ * `branch` and one part of each of `negations` (each the alternatives of a "not Bj"), and the
+ * alternatives that makes. Parts every negation has are factored out, (C or R1) and (C or R2) =
+ * C or (R1 and R2), so that a part the negations share (the branch's own discriminator value,
+ * which every other branch rejects) does not multiply.
+ */
+function excludingAll(branch: unknown, negations: readonly (readonly JsonSchema[])[]): { schema: unknown; count: number } {
+  if (negations.length === 0) return { schema: branch, count: 1 };
+  if (negations.some((parts) => parts.length === 0)) return { schema: false, count: 0 };
+  const common = negations.length === 1 ? [] : negations[0]!.filter((p) => negations.every((parts) => parts.some((q) => jsonEqual(p, q))));
+  const rest = negations.map((parts) => parts.filter((p) => !common.some((c) => jsonEqual(p, c))));
+  const anyOf = (parts: readonly JsonSchema[]): JsonSchema => (parts.length === 1 ? parts[0]! : { anyOf: [...parts] });
+  // A negation that is all common parts leaves no other alternative.
+  const others = rest.some((parts) => parts.length === 0) ? undefined : rest.map(anyOf);
+  const count = common.length + (others === undefined ? 0 : rest.reduce((n, parts) => n * parts.length, 1));
+  if (common.length === 0) return { schema: { allOf: [branch, ...others!] }, count };
+  return { schema: { allOf: [branch, anyOf(others === undefined ? common : [...common, { allOf: others }])] }, count };
 }
 
 /**

@@ -153,7 +153,13 @@ describe("oneOf: branches proven disjoint are exact as anyOf", () => {
       { type: "object", oneOf: [{ required: ["kind"], properties: { kind: { type: "string" } } }, { properties: { a: true }, additionalProperties: { enum: [false] } }] },
       // More required names than the other side allows properties.
       { oneOf: [{ type: "object", required: ["kind", "a"] }, { type: "object", additionalProperties: { type: "boolean" }, minProperties: 1, maxProperties: 1 }] },
+      // A name one side requires and the other excludes with `not: {required: [name]}` (or an anyOf of such).
+      { type: "object", oneOf: [{ required: ["a"] }, { not: { required: ["a"] } }] },
+      { type: "object", oneOf: [{ required: ["b"], patternProperties: { "^k": { multipleOf: 2 } } }, { allOf: [{ patternProperties: { "^k": { multipleOf: 3 } } }, { not: { anyOf: [{ required: ["a"] }, { required: ["b"] }] } }] }] },
     ]);
+    // `not: {required: [a, b]}` excludes neither name alone: a and b overlap on {a: ..}, which
+    // patternProperties (no exact negation) keeps from being rewritten.
+    expectAll("validatedAfter", [{ type: "object", oneOf: [{ required: ["a"], patternProperties: { "^k": { multipleOf: 2 } } }, { patternProperties: { "^k": { multipleOf: 3 } }, not: { required: ["a", "b"] } }] }]);
     // Overlap: the second branch keeps the objects whose `a` is not an integer or whose kind is not "a".
     expectAll("enforced", [{ oneOf: [kind("a"), { type: "object", properties: { kind: { type: "string" } } }] }]);
     expectAll("validatedAfter", [
@@ -203,6 +209,7 @@ describe("oneOf: overlapping branches rewritten to exclude each other (exact neg
   it("negations relative to the branch: closed names, shared property schemas, property types", () => {
     const closed = (kind: string, name: string): Schema => ({ type: "object", properties: { kind: { const: kind }, [name]: { type: "number" } }, additionalProperties: false });
     const tags = { type: "array", items: { type: "string" } };
+    const base = { base: { type: "object", patternProperties: { "^k": { type: "string" } } } };
     expectAll("enforced", [
       // {} satisfies both; an extra name of one branch is one the other forbids.
       { oneOf: [closed("a", "a"), closed("b", "b")] },
@@ -217,7 +224,22 @@ describe("oneOf: overlapping branches rewritten to exclude each other (exact neg
       { type: "object", properties: { a: { oneOf: [{ type: "array", items: { type: "integer" } }, { type: "array", items: { type: "boolean" } }] } } },
       // An integer property against "integer and at least 1": the integral values need no "non-integer" form.
       { oneOf: [{ type: "object", properties: { a: { type: "integer" } } }, { type: "object", properties: { a: { type: "integer", minimum: 1 } }, required: ["a"] }] },
+      // A part both branches share cannot fail beside either (patternProperties alone has no negation).
+      { $defs: base, oneOf: [{ allOf: [{ $ref: "#/$defs/base" }, { required: ["a"] }] }, { allOf: [{ $ref: "#/$defs/base" }, { required: ["b"] }] }] },
+      { $defs: base, oneOf: [{ allOf: [{ $ref: "#/$defs/base" }, { required: ["a"] }] }, { allOf: [{ $ref: "#/$defs/base" }, { required: ["b"] }, { not: { required: ["a"] } }] }, { type: "string" }] },
+      // An optional discriminator: each branch's kind fails every other branch, a part all its
+      // negations share (factored out: multiplied, the 7 negations of 2 parts make 128
+      // alternatives, past the limit); kind and a with finitely many values keep those the
+      // other branch rejects.
+      { type: "object", oneOf: [0, 1, 2, 3, 4, 5, 6, 7].map((n) => ({ properties: { kind: { const: n }, a: { maxLength: n } } })) },
+      { oneOf: [{ type: "object", properties: { kind: { enum: ["a", "b"] }, a: { enum: [1, 2] } } }, { type: "object", properties: { kind: { enum: ["b", 1] }, a: { enum: [2, "a"] } } }] },
+      { type: "object", oneOf: [{ properties: { kind: { const: "a" }, a: { enum: ["a", "ab"] } } }, { properties: { kind: { const: "b" }, a: { maxLength: 1 } } }, { properties: { a: { type: "string" } } }] },
+      // additionalProperties and patternProperties that accept everything never fail.
+      { type: "object", oneOf: [{ required: ["a"] }, { properties: { b: { type: "string" } }, required: ["b"], additionalProperties: true }] },
+      { type: "object", oneOf: [{ required: ["a"] }, { patternProperties: { "^k": {}, b: { description: "any" } }, required: ["b"] }] },
     ]);
+    // The same patternProperties written on one side only does not hold on the other.
+    expectAll("validatedAfter", [{ $defs: base, oneOf: [{ required: ["a"] }, { allOf: [{ $ref: "#/$defs/base" }, { required: ["b"] }] }] }]);
     expectAll("validatedAfter", [
       // Names not closed on the second branch: the first's additionalProperties has no negation there.
       { type: "object", oneOf: [{ properties: { a: { type: "number" } }, additionalProperties: false }, { patternProperties: { "^a": { type: "string" } } }] },
@@ -316,6 +338,16 @@ describe("not: rewritten to an exact positive schema", () => {
       { not: { propertyNames: { not: { enum: ["a", "kind", 1] } } } },
     ]);
     expectAll("unsatisfiable", [{ not: { propertyNames: { type: "string" } } }]);
+    // Dependencies: one of the names, and a listed name missing or the dependent schema failed.
+    expectAll("enforced", [
+      { not: { dependencies: { a: ["b", "kind"], b: { required: ["kind"] } } } },
+      { not: { dependentRequired: { a: ["b"] }, dependentSchemas: { kind: { properties: { a: { type: "string" } } } } } },
+      { $schema: D7, not: { dependencies: { a: ["a", "b"] } } },
+      { type: "object", oneOf: [{ required: ["a"] }, { dependencies: { a: ["b"] } }] },
+      { oneOf: [{ anyOf: [{ required: ["a"], not: { required: ["kind"] } }, { required: ["kind"], not: { required: ["a"] } }] }, { dependencies: { a: { not: { required: ["kind"] } } } }] },
+    ]);
+    // Before 2019-09 dependentRequired is no keyword: nothing fails it.
+    expectAll("unsatisfiable", [{ $schema: D7, type: "object", not: { dependentRequired: { a: ["b"] } } }]);
     expectAll("validatedAfter", [{ not: { patternProperties: { "^a": { type: "string" } } } }, { not: { uniqueItems: true } }, { not: { propertyNames: { pattern: "^a" } } }, { not: { propertyNames: { maxLength: 4 } } }]);
   });
 
@@ -366,6 +398,8 @@ describe("not: rewritten to an exact positive schema", () => {
       { enum: ["a", "abc"], minLength: 2, oneOf: [{ const: "abc" }, { type: "number" }] },
     ]);
     expectAll("enforced", [{ enum: [1, 2, 0.07, 0.1], not: { multipleOf: 0.02 } }]);
+    // A oneOf beside a keyword that already fails is decided too (not left unjudged).
+    expectAll("enforced", [{ allOf: [{ enum: [3, 5, 1.5] }, { not: { allOf: [{ multipleOf: 2 }], oneOf: [{ multipleOf: 5 }, { const: 4 }] } }] }]);
     expectAll("validatedAfter", [{ enum: [[1], [2]], not: { contains: { const: 2 } } }]);
   });
 
@@ -392,6 +426,10 @@ const objectLeaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.uniqueArray(value, { minLength: 1, maxLength: 3, selector: (v) => JSON.stringify(v) }).map((e) => ({ enum: e })),
   value.map((c) => ({ const: c })),
   fc.constantFrom("a", "b", "kind").map((k) => ({ required: [k] })),
+  // A name excluded (the exclusivity proof reads it as forbidden).
+  fc.constantFrom("a", "b", "kind").map((k) => ({ not: { required: [k] } })),
+  // Dependencies (negated as a name present with a listed one missing).
+  fc.tuple(fc.constantFrom("a", "b", "kind"), fc.constantFrom("a", "b", "kind"), fc.constantFrom("dependencies", "dependentRequired")).map(([k, d, keyword]) => ({ [keyword]: { [k]: [d] } })),
   // Closed name sets (the oneOf rewriting negates additionalProperties over them).
   fc.tuple(fc.constantFrom("a", "b", "kind"), fc.constantFrom<Schema>({}, { type: "string" }, { const: 1 })).map(([k, s]) => ({ properties: { [k]: s }, additionalProperties: false })),
   fc.tuple(fc.constantFrom("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"), fc.nat(2)).map(([k, n]) => ({ [k]: n })),
