@@ -8,6 +8,9 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileGrammar, loadCompiledGrammar, type Matcher, type TokenGrammar } from "../../src/mask/index.js";
+import { DISTINCT_ALL } from "../../src/automaton/index.js";
+import { DistinctItems } from "../../src/mask/distinct-items.js";
+import type { MaskAutomaton } from "../../src/mask/mask-types.js";
 import { compileSchema } from "../../src/schema-compiler/index.js";
 import type { JsonSchemaObject } from "../../src/schema/index.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
@@ -129,6 +132,19 @@ describe("uniqueItems over unbounded strings, kept by the matcher", () => {
       }
     }
   }, 600_000);
+
+  it("compares decoded values: an escaped spelling of an earlier item repeats it", () => {
+    // The grammars write canonical escapes only; the tracker itself decodes any JSON escape.
+    const everyConfigurationDistinct = { distinctMark: () => DISTINCT_ALL } as unknown as MaskAutomaton;
+    const read = (text: string): boolean => {
+      const items = new DistinctItems(everyConfigurationDistinct);
+      return [...new TextEncoder().encode(text)].every((b) => items.step(b, 0));
+    };
+    expect(read('["a","\\u0061"]')).toBe(false);
+    expect(read('["\\ud83d\\ude00","😀"]')).toBe(false);
+    expect(read('["\\/","/"]')).toBe(false);
+    expect(read('["a","\\u0062","\\\\u0061"]')).toBe(true);
+  });
 
   it("rolls back exactly: masks after a rollback equal a fresh matcher's at the same text", () => {
     const grammar = grammars.get("nonEmpty")!;
