@@ -64,7 +64,9 @@ export class DistinctGuard {
    * an item, a token whose text before its first `"` is no rest of an earlier value (rests) ends
    * it on a fresh value, so only the others and those that go on to write a whole item (three
    * quotes) are read; between items, those that write one (two). Once an item has repeated,
-   * any token may leave the configurations that allow that, and every allowed one is read.
+   * any token may leave the configurations that allow that, and every allowed one is checked:
+   * read by the tracker when it opens or closes a container or string, else only stepped
+   * through the automaton (reachesAll), which is what the tracker would decide for it.
    */
   filter(state: number, mask: Uint32Array): void {
     const items = this.items;
