@@ -29,6 +29,7 @@ export type ErrorCode =
   | "MASK_SIZE"
   | "MASK_BUDGET"
   | "ROLLBACK_RANGE"
+  | "COMPLETION_UNAVAILABLE"
   // serialized grammars (loadCompiledGrammar, cacheDir)
   | "GRAMMAR_FILE_INVALID"
   | "GRAMMAR_FILE_MISMATCH"

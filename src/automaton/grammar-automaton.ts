@@ -18,6 +18,7 @@
 import { PocketExtractError } from "../errors.js";
 import { RuleAnalysis, type RuleSet } from "./rules/index.js";
 import { IntList, IntSetTable, MANY_BYTES, NO_BYTE, UNREACHABLE, type RuleTables } from "./fsa/index.js";
+import { DISTINCT_ALL, DISTINCT_NONE, DISTINCT_SOME, type DistinctMark } from "./distinct-mark.js";
 import { Frames, grow, NO_FRAME } from "./frames.js";
 import { TransitionPages, UNKNOWN } from "./transition-pages.js";
 
@@ -67,6 +68,8 @@ export class GrammarAutomaton {
   private accepting = new Uint8Array(64);
   private dist = new Int32Array(64);
   private forced = new Int16Array(64);
+  /** Per state: DISTINCT_* of its kernel (all DISTINCT_NONE without distinct arrays). */
+  private distinctMarks = new Uint8Array(64);
   private closures: Int32Array[] = [];
   /** States whose kernel has more than one frame, by kernel. */
   private readonly byKernel = new IntSetTable();
@@ -208,6 +211,16 @@ export class GrammarAutomaton {
     return this.forced[state]!;
   }
 
+  /** Where `state` is relative to the distinct arrays (distinct-mark.ts). */
+  distinctMark(state: number): DistinctMark {
+    return this.distinctMarks[state] as DistinctMark;
+  }
+
+  /** True when the grammar has distinct arrays (their marks are worth reading). */
+  get hasDistinct(): boolean {
+    return this.rules.hasDistinct;
+  }
+
   /** True when some byte can follow `state`. */
   canContinue(state: number): boolean {
     for (const f of this.closures[state]!) {
@@ -221,7 +234,7 @@ export class GrammarAutomaton {
   memoryBytes(): number {
     let closures = 0;
     for (const c of this.closures) closures += c.byteLength;
-    const perState = this.accepting.byteLength + this.dist.byteLength + this.forced.byteLength;
+    const perState = this.accepting.byteLength + this.dist.byteLength + this.forced.byteLength + this.distinctMarks.byteLength;
     return this.table.byteLength() + this.plainBudget.byteLength + perState + closures + this.frames.memoryBytes() + this.stateOfFrame.byteLength + this.byKernel.memoryBytes();
   }
 
@@ -242,11 +255,27 @@ export class GrammarAutomaton {
     this.ensureCapacity(id + 1);
     if (single >= 0) this.stateOfFrame[single] = id + 1;
     else this.byKernel.add(kernel, kernel.copy(), id);
+    if (this.rules.hasDistinct) this.distinctMarks[id] = this.markOf(kernel);
     const closure = this.closure(kernel);
     this.closures[id] = closure;
     this.describe(id, closure);
     if (closure.length >= ROW_SCAN_MIN_FRAMES) this.markLiveClasses(id, closure);
     return id;
+  }
+
+  /** How many of the kernel's configurations are inside a distinct array (distinct-mark.ts). */
+  private markOf(kernel: IntList): DistinctMark {
+    const { frames, rules } = this;
+    let inside = 0;
+    for (let i = 0; i < kernel.length; i++) {
+      const f = kernel.at(i);
+      const rule = frames.rule[f]!;
+      const parent = frames.parent[f]!;
+      // The array's rule itself until its closing bracket (its only state at distance 0), or
+      // anything it called: its items never nest further.
+      if (rules.distinct(rule) ? this.analysis.of(rule, frames.depth[f]!).dist(frames.state[f]!) > 0 : parent !== NO_FRAME && rules.distinct(frames.rule[parent]!)) inside++;
+    }
+    return inside === 0 ? DISTINCT_NONE : inside === kernel.length ? DISTINCT_ALL : DISTINCT_SOME;
   }
 
   /** The kernel plus everything calls and returns reach without reading a byte. */
@@ -365,5 +394,6 @@ export class GrammarAutomaton {
     this.accepting = grow(this.accepting, size);
     this.dist = grow(this.dist, size);
     this.forced = grow(this.forced, size);
+    this.distinctMarks = grow(this.distinctMarks, size);
   }
 }

@@ -37,6 +37,14 @@ export type Expr =
 export interface Grammar {
   readonly start: string;
   readonly rules: ReadonlyMap<string, Expr>;
+  /**
+   * Rules whose text is a JSON array of strings that must be pairwise distinct as decoded
+   * values (`uniqueItems` over strings with no finite set of values). Distinctness over an
+   * infinite item language is not regular, so the rule's own expression says nothing of it:
+   * the automaton marks the states inside these rules and the matcher refuses a duplicate
+   * (mask/distinct-items.ts). Printed grammars (GBNF, Lark) do not carry it.
+   */
+  readonly distinctArrays?: ReadonlySet<string>;
 }
 
 export const lit = (text: string): Expr => ({ kind: "lit", text });

@@ -1,13 +1,13 @@
 /**
- * The byte layout of a serialized grammar (format version 1). Little-endian, every section
+ * The byte layout of a serialized grammar (format version 2). Little-endian, every section
  * 4-byte aligned so the tables are read in place as typed arrays:
  *
  *   "PXGF"  u32 format version  u32 total length  u32 header, source and report lengths
  *   header (UTF-8 JSON: package version, vocabulary fingerprint)  source (UTF-8 JSON)  report
  *   (UTF-8 JSON or empty)  pad
- *   u32 states n, classes c, start, mask words w, masks m
+ *   u32 states n, classes c, start, mask words w, masks m, has distinct arrays (0 or 1)
  *   classOf u8[256]  trans i32[n*c]  plainBudget i32[n*4]  dist i32[n]  forced i16[n] pad
- *   accepting u8[n]  continues u8[n] pad  mask states u32[m]  masks u32[m*w]
+ *   accepting u8[n]  continues u8[n]  distinct u8[n] pad  mask states u32[m]  masks u32[m*w]
  *   u32 CRC-32 of everything before it
  *
  * The texts are small JSON next to the tables (the source is the schema or GBNF text with its
@@ -18,15 +18,15 @@
  */
 import * as zlib from "node:zlib";
 import { GrammarFileError } from "../errors.js";
-import { UNKNOWN } from "../automaton/index.js";
+import { DISTINCT_ALL, DISTINCT_NONE, UNKNOWN } from "../automaton/index.js";
 import { VERSION } from "../version.js";
 import type { AutomatonTables } from "./restored-automaton.js";
 
 /** Bumped when the layout changes: files of another format version are a mismatch. */
-export const GRAMMAR_FORMAT_VERSION = 1;
+export const GRAMMAR_FORMAT_VERSION = 2;
 const MAGIC = 0x46475850; // "PXGF" read as a little-endian u32
 const FIXED_HEADER = 24;
-const COUNTS = 5;
+const COUNTS = 6;
 
 /** What a serialized grammar was made by and for. */
 export interface GrammarFileHeader {
@@ -62,7 +62,7 @@ export function encodeGrammarFile(contents: GrammarFileContents): Uint8Array {
   bytes.set(header, FIXED_HEADER);
   bytes.set(source, FIXED_HEADER + header.length);
   bytes.set(report, FIXED_HEADER + header.length + source.length);
-  words.set([n, t.numClasses, t.start, maskWords, masks.length], sizes.counts / 4);
+  words.set([n, t.numClasses, t.start, maskWords, masks.length, t.hasDistinct ? 1 : 0], sizes.counts / 4);
   bytes.set(t.classOf, sizes.classOf);
   new Int32Array(bytes.buffer, sizes.trans, n * t.numClasses).set(t.trans.subarray(0, n * t.numClasses));
   new Int32Array(bytes.buffer, sizes.plainBudget, n * 4).set(t.plainBudget.subarray(0, n * 4));
@@ -70,6 +70,7 @@ export function encodeGrammarFile(contents: GrammarFileContents): Uint8Array {
   new Int16Array(bytes.buffer, sizes.forced, n).set(t.forced);
   bytes.set(t.accepting, sizes.accepting);
   bytes.set(t.continues, sizes.accepting + n);
+  bytes.set(t.distinct, sizes.accepting + 2 * n);
   const maskStates = new Uint32Array(bytes.buffer, sizes.maskStates, masks.length);
   masks.forEach(([state, mask], i) => {
     maskStates[i] = state;
@@ -106,7 +107,7 @@ export function decodeGrammarFile(input: Uint8Array, vocabularyFingerprint: stri
   const source = decoder.decode(bytes.subarray(sourceAt, sourceAt + sourceLength));
   if (expectedSource !== undefined && source !== expectedSource) throw new GrammarFileError("source", "the grammar was compiled from another schema, grammar or options");
   const report = decoder.decode(bytes.subarray(sourceAt + sourceLength, sourceAt + sourceLength + reportLength));
-  const [n, numClasses, start, maskWords, numMasks] = new Uint32Array(bytes.buffer, bytes.byteOffset + countsAt, COUNTS);
+  const [n, numClasses, start, maskWords, numMasks, hasDistinct] = new Uint32Array(bytes.buffer, bytes.byteOffset + countsAt, COUNTS);
   const sizes = sectionSizes(texts, n!, numClasses!, maskWords!, numMasks!);
   if (sizes.total !== bytes.length) throw new GrammarFileError("length", "the table sizes do not add up to the length", { expected: `${sizes.total} bytes`, found: `${bytes.length} bytes` });
   const at = (offset: number): number => bytes.byteOffset + offset;
@@ -122,6 +123,8 @@ export function decodeGrammarFile(input: Uint8Array, vocabularyFingerprint: stri
     forced: new Int16Array(buffer, at(sizes.forced), n!),
     accepting: bytes.subarray(sizes.accepting, sizes.accepting + n!),
     continues: bytes.subarray(sizes.accepting + n!, sizes.accepting + 2 * n!),
+    hasDistinct: hasDistinct === 1,
+    distinct: bytes.subarray(sizes.accepting + 2 * n!, sizes.accepting + 3 * n!),
   };
   checkRanges(tables);
   const maskStates = new Uint32Array(buffer, at(sizes.maskStates), numMasks!);
@@ -141,7 +144,7 @@ function sectionSizes(textLength: number, n: number, numClasses: number, maskWor
   const dist = plainBudget + n * 16;
   const forced = dist + n * 4;
   const accepting = align(forced + n * 2);
-  const maskStates = align(accepting + 2 * n);
+  const maskStates = align(accepting + 3 * n);
   const masks = maskStates + numMasks * 4;
   const total = masks + numMasks * maskWords * 4 + 4;
   return { counts, classOf, trans, plainBudget, dist, forced, accepting, maskStates, masks, total };
@@ -157,6 +160,7 @@ function checkRanges(t: AutomatonTables): void {
     const next = t.trans[i]!;
     if (next < UNKNOWN || next >= t.numStates) throw outside(`transition ${i}`);
   }
+  if (t.distinct.some((mark) => mark > DISTINCT_ALL || (mark !== DISTINCT_NONE && !t.hasDistinct))) throw outside("a distinct-array mark");
 }
 
 function parseHeader(bytes: Uint8Array): GrammarFileHeader {

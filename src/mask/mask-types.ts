@@ -4,6 +4,7 @@
  * forced runs, and what a Matcher reads of its grammar (TokenGrammar implements it; the Matcher
  * is what TokenGrammar creates).
  */
+import type { DistinctMark } from "../automaton/index.js";
 import type { TokenTrie } from "../tokens/index.js";
 import type { Vocabulary } from "../tokens/index.js";
 import type { PlainTails } from "./plain-tails.js";
@@ -62,6 +63,11 @@ export interface MaskAutomaton {
   distToAccept(state: number): number;
   forcedByte(state: number): number;
   canContinue(state: number): boolean;
+  /** True when the grammar has distinct arrays (Grammar.distinctArrays): the matcher then
+   *  follows the document's arrays (distinct-items.ts). */
+  readonly hasDistinct: boolean;
+  /** Where `state` is relative to the distinct arrays (automaton/distinct-mark.ts). */
+  distinctMark(state: number): DistinctMark;
   memoryBytes(): number;
 }
 

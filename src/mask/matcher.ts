@@ -4,6 +4,7 @@
  * data lives in the shared TokenGrammar.
  */
 import { PocketExtractError } from "../errors.js";
+import { DistinctGuard } from "./distinct-guard.js";
 import type { ForcedRun, MatcherGrammar } from "./mask-types.js";
 
 /**
@@ -15,9 +16,12 @@ export class Matcher {
   /** States before each accepted unit (token or byte run), for rollback. */
   private readonly history: number[] = [];
   private ended = false;
+  /** Keeps distinct arrays' items distinct (a grammar with Grammar.distinctArrays only). */
+  private readonly distinct: DistinctGuard | undefined;
 
   constructor(private readonly grammar: MatcherGrammar) {
     this.current = grammar.automaton.start;
+    this.distinct = grammar.automaton.hasDistinct ? new DistinctGuard(grammar) : undefined;
   }
 
   /** The automaton state (for caching and debugging). */
@@ -48,6 +52,7 @@ export class Matcher {
       return;
     }
     this.grammar.writeMask(this.current, out);
+    this.distinct?.filter(this.current, out);
   }
 
   /** Whether `id` may come next (no mask needed). */
@@ -55,7 +60,7 @@ export class Matcher {
     this.checkId(id);
     if (this.ended) return false;
     if (this.isEos(id)) return this.isComplete();
-    return this.grammar.stepToken(this.current, id) >= 0;
+    return this.grammar.stepToken(this.current, id) >= 0 && (this.distinct?.allows(this.current, id) ?? true);
   }
 
   /** Accepts `id` if the grammar allows it; returns false (state unchanged) otherwise. */
@@ -66,12 +71,15 @@ export class Matcher {
     }
     if (this.isEos(id)) {
       if (!this.isComplete()) return false;
+      this.distinct?.acceptEnd();
       this.history.push(this.current);
       this.ended = true;
       return true;
     }
     const next = this.grammar.stepToken(this.current, id);
     if (next < 0) return false;
+    const { byteOffsets, byteData } = this.grammar.index;
+    if (this.distinct?.accept(this.current, byteData, byteOffsets[id]!, byteOffsets[id + 1]!) === false) return false;
     this.history.push(this.current);
     this.current = next;
     return true;
@@ -83,7 +91,7 @@ export class Matcher {
       throw new PocketExtractError("MATCHER_COMPLETE", "bytes offered after the document was terminated");
     }
     const next = this.grammar.stepBytes(this.current, bytes);
-    if (next < 0) return false;
+    if (next < 0 || this.distinct?.accept(this.current, bytes) === false) return false;
     this.history.push(this.current);
     this.current = next;
     return true;
@@ -95,6 +103,7 @@ export class Matcher {
       throw new PocketExtractError("ROLLBACK_RANGE", `cannot roll back ${n} units: ${this.history.length} accepted so far`);
     }
     if (n === 0) return;
+    this.distinct?.rollback(n);
     this.current = this.history[this.history.length - n]!;
     this.history.length -= n;
     this.ended = false;
@@ -115,9 +124,12 @@ export class Matcher {
     return this.ended ? EMPTY_RUN : this.grammar.forcedRun(this.current);
   }
 
-  /** The shortest way to complete the document from here (empty when complete). */
+  /** The shortest way to complete the document from here (empty when complete); with distinct
+   *  arrays, the shortest that keeps their items distinct as far as added characters find one. */
   shortestCompletion(): ForcedRun {
-    return this.ended ? EMPTY_RUN : this.grammar.shortestCompletion(this.current);
+    if (this.ended) return EMPTY_RUN;
+    const run = this.grammar.shortestCompletion(this.current);
+    return this.distinct === undefined ? run : this.distinct.completion(this.current, run);
   }
 
   /** Fewest tokens that complete the document from here, not counting the end-of-generation token. */

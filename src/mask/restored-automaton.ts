@@ -9,7 +9,7 @@
  * rebuilt states describe themselves as the loaded ones did: a difference is a typed error,
  * never a wrong mask.
  */
-import { pagesOf, pageShiftFor, UNKNOWN, type GrammarAutomaton } from "../automaton/index.js";
+import { pagesOf, pageShiftFor, UNKNOWN, type DistinctMark, type GrammarAutomaton } from "../automaton/index.js";
 import { GrammarFileError } from "../errors.js";
 import type { MaskAutomaton } from "./mask-types.js";
 
@@ -28,6 +28,9 @@ export interface AutomatonTables {
   readonly accepting: Uint8Array;
   /** 1 when some byte can follow the state. */
   readonly continues: Uint8Array;
+  /** Whether the grammar has distinct arrays, and each state's DISTINCT_* mark. */
+  readonly hasDistinct: boolean;
+  readonly distinct: Uint8Array;
 }
 
 /** A copy of the tables of the states `automaton` has built so far. */
@@ -37,11 +40,13 @@ export function snapshotTables(automaton: MaskAutomaton): AutomatonTables {
   const forced = new Int16Array(n);
   const accepting = new Uint8Array(n);
   const continues = new Uint8Array(n);
+  const distinct = new Uint8Array(n);
   for (let s = 0; s < n; s++) {
     dist[s] = automaton.distToAccept(s);
     forced[s] = automaton.forcedByte(s);
     accepting[s] = automaton.isAccepting(s) ? 1 : 0;
     continues[s] = automaton.canContinue(s) ? 1 : 0;
+    distinct[s] = automaton.distinctMark(s);
   }
   const tables: AutomatonTables = {
     start: automaton.start,
@@ -54,6 +59,8 @@ export function snapshotTables(automaton: MaskAutomaton): AutomatonTables {
     forced,
     accepting,
     continues,
+    hasDistinct: automaton.hasDistinct,
+    distinct,
   };
   creationSteps(tables); // fails now, not at load, if some state cannot be replayed
   return tables;
@@ -163,10 +170,18 @@ export class RestoredAutomaton implements MaskAutomaton {
     return this.live ? this.live.canContinue(state) : this.tables.continues[state] === 1;
   }
 
+  get hasDistinct(): boolean {
+    return this.tables.hasDistinct;
+  }
+
+  distinctMark(state: number): DistinctMark {
+    return this.live ? this.live.distinctMark(state) : (this.tables.distinct[state] as DistinctMark);
+  }
+
   memoryBytes(): number {
     if (this.live) return this.live.memoryBytes();
     const t = this.tables;
-    return t.trans.byteLength + t.plainBudget.byteLength + t.dist.byteLength + t.forced.byteLength + t.accepting.byteLength + t.continues.byteLength;
+    return t.trans.byteLength + t.plainBudget.byteLength + t.dist.byteLength + t.forced.byteLength + t.accepting.byteLength + t.continues.byteLength + t.distinct.byteLength;
   }
 
   private materialize(): GrammarAutomaton {
@@ -175,6 +190,7 @@ export class RestoredAutomaton implements MaskAutomaton {
     const live = this.rebuild();
     const sameClasses = live.numClasses === tables.numClasses && live.classOf.every((c, b) => c === tables.classOf[b]);
     if (!sameClasses || live.start !== tables.start) throw mismatch("its byte classes");
+    if (live.hasDistinct !== tables.hasDistinct) throw mismatch("its distinct arrays");
     const { parent, cls } = creationSteps(tables);
     for (let s = 0; s < tables.numStates; s++) {
       if (s !== tables.start && live.stepClass(parent[s]!, cls[s]!) !== s) throw mismatch(`state ${s}'s place`);
@@ -193,7 +209,7 @@ export class RestoredAutomaton implements MaskAutomaton {
 
 function describesAlike(live: GrammarAutomaton, tables: AutomatonTables, s: number): boolean {
   if (live.isAccepting(s) !== (tables.accepting[s] === 1) || live.distToAccept(s) !== tables.dist[s] || live.forcedByte(s) !== tables.forced[s]) return false;
-  if (live.canContinue(s) !== (tables.continues[s] === 1)) return false;
+  if (live.canContinue(s) !== (tables.continues[s] === 1) || live.distinctMark(s) !== tables.distinct[s]) return false;
   for (let p = 0; p < 4; p++) if (live.plainBudget[s * 4 + p] !== tables.plainBudget[s * 4 + p]) return false;
   return true;
 }

@@ -1,8 +1,9 @@
 /**
  * Array subschemas (already normalized to `prefixItems` + `items`): positional schemas, the
  * schema for the rest, and `minItems`/`maxItems`, all exact in the grammar. `uniqueItems` is
- * exact when it cannot fail (at most one item) or when the items come from a small finite set of
- * primitive values (unique-items.ts); otherwise it is checked after decoding. `contains` is
+ * exact when it cannot fail (at most one item), when the items come from a small finite set of
+ * primitive values (unique-items.ts), or when they are strings whose values stay infinite, which
+ * the matcher keeps distinct (distinct-strings.ts); otherwise it is checked after decoding. `contains` is
  * exact as one hit among the items (contains.ts), except beside such distinct items, positional
  * items or `minContains`/`maxContains`.
  */
@@ -14,6 +15,7 @@ import { containsBody } from "./contains.js";
 import { cat } from "./format.js";
 import { reportUse } from "./keyword-uses.js";
 import type { CompileFn } from "./objects.js";
+import { isOpenStringItem } from "./distinct-strings.js";
 import { distinctItems, MAX_PREFIXES, MAX_VALUES, prefixCount, primitiveValues } from "./unique-items.js";
 
 export function compileArray(ctx: CompileContext, node: SchemaNode, instancePath: string, compile: CompileFn): Expr | null {
@@ -35,9 +37,13 @@ export function compileArray(ctx: CompileContext, node: SchemaNode, instancePath
   const items = prefix.length < prefixSchemas.length || maxItems <= prefix.length ? null : compile(node.get("items") ?? true, childPointer(pointer, "items"), itemPath);
   if (items === null) maxItems = Math.min(maxItems, prefix.length);
   if (minItems > maxItems) return ctx.unsat(`at least ${minItems} items required but at most ${maxItems} possible`, "minItems", pointer);
+  // Strings kept distinct by the matcher: the plain array below, as a rule the automaton marks.
+  let matcherDistinct = false;
   if (node.get("uniqueItems") === true && maxItems > 1) {
     const distinct = prefix.length === 0 && items !== null ? compileDistinct(ctx, items, minItems, maxItems) : undefined;
-    reportUse(ctx, pointer, "uniqueItems", distinct !== undefined, distinct !== undefined ? "items from a finite set of values: the grammar writes each at most once" : "checked after decoding");
+    // Beside `contains` an item may have to come from a finite set: a duplicate could be forced.
+    matcherDistinct = distinct === undefined && prefix.length === 0 && items !== null && !node.has("contains") && isOpenStringItem(ctx, items);
+    reportUse(ctx, pointer, "uniqueItems", distinct !== undefined || matcherDistinct, uniqueNote(distinct !== undefined, matcherDistinct));
     if (distinct !== undefined) {
       if (node.has("contains")) ctx.report.verdict(node.raw, "contains", false, "beside distinct items: checked after decoding", pointer);
       return distinct === null ? ctx.unsat(`fewer than ${minItems} distinct item values`, "uniqueItems", pointer) : cat(ctx.punct("["), distinct, ctx.punct("]"));
@@ -67,7 +73,13 @@ export function compileArray(ctx: CompileContext, node: SchemaNode, instancePath
       tail = i >= minItems ? optional(piece) : piece;
     }
   }
-  return cat(ctx.punct("["), tail, ctx.punct("]"));
+  const array = cat(ctx.punct("["), tail, ctx.punct("]"));
+  return matcherDistinct ? ctx.distinctArray(array) : array;
+}
+
+function uniqueNote(finite: boolean, matcher: boolean): string {
+  if (finite) return "items from a finite set of values: the grammar writes each at most once";
+  return matcher ? "strings with unbounded values: the matcher refuses an item equal to an earlier one" : "checked after decoding";
 }
 
 /** Distinct items when the item grammar is a small finite set of primitives (null: too few

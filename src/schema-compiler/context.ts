@@ -46,6 +46,8 @@ export class CompileContext {
   /** What checkpoint() rolls the rules, names and report back with. */
   private readonly undo = new UndoLog();
   readonly rules: Map<string, Expr> = new LoggedMap(this.undo);
+  /** Rules of arrays whose string items the matcher keeps distinct (Grammar.distinctArrays). */
+  readonly distinctArrays: Set<string> = new LoggedSet(this.undo);
   readonly report = new ReportBuilder(this.undo);
   readonly nullEscapes: NullEscape[] = [];
   readonly options: ResolvedCompileOptions;
@@ -125,6 +127,14 @@ export class CompileContext {
     if (expandedNodes(expr, OUTLINE_MIN_NODES) <= OUTLINE_MIN_NODES) return expr;
     const name = this.ruleName(hint);
     this.rules.set(name, expr);
+    return ref(name);
+  }
+
+  /** `array` (a JSON array of strings) as a rule whose items the matcher keeps distinct. */
+  distinctArray(array: Expr): Expr {
+    const name = this.ruleName("distinct-strings");
+    this.rules.set(name, array);
+    this.distinctArrays.add(name);
     return ref(name);
   }
 

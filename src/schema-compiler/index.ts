@@ -56,7 +56,7 @@ export function compileSchema(input: unknown, options: CompileOptions = {}): Com
   }
   const rules = new Map(ctx.rules);
   rules.set(START, body);
-  const grammar: Grammar = { start: START, rules };
+  const grammar: Grammar = ctx.distinctArrays.size === 0 ? { start: START, rules } : { start: START, rules, distinctArrays: new Set(ctx.distinctArrays) };
   if (!productiveRules(grammar).has(START)) {
     throw new SchemaError("SCHEMA_UNSATISFIABLE", "the schema has no finite instance: a $ref cycle without a base case", { keyword: "$ref", pointer: "" });
   }

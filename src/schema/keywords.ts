@@ -126,7 +126,7 @@ export const KEYWORDS = {
   // Arrays.
   minItems: enforced("count", { instance: "array", decided: true, bound: "lower", opposite: "maxItems", merge: "tighter" }),
   maxItems: enforced("count", { instance: "array", decided: true, bound: "upper", opposite: "minItems", merge: "tighter" }),
-  uniqueItems: enforced("any", { instance: "array", decided: true, note: "where it cannot fail or the items are a small finite set of values; checked after decoding otherwise" }),
+  uniqueItems: enforced("any", { instance: "array", decided: true, note: "where it cannot fail or the items are a small finite set of values (grammar), or unbounded strings (matcher); checked after decoding otherwise" }),
   minContains: after("count", { instance: "array", bound: "lower", merge: "tighter" }),
   maxContains: after("count", { instance: "array", bound: "upper", merge: "tighter" }),
 

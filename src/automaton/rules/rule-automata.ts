@@ -97,6 +97,8 @@ export class RuleSet {
   private readonly components: number[] = [];
   private readonly heads: boolean[] = [];
   private readonly recursives: boolean[] = [];
+  /** Per rule id: whether it is one of the grammar's distinct arrays (Grammar.distinctArrays). */
+  private readonly distincts: boolean[] = [];
   private readonly dfas: (ByteDfa | LazyRule | undefined)[] = [];
   private readonly sharedEntries: (CachedRule | undefined)[] = [];
   private readonly built = new Map<string, ByteDfa | null>();
@@ -174,6 +176,16 @@ export class RuleSet {
     return this.recursives[id]!;
   }
 
+  /** True for a distinct array's rule: always called, so that its frames mark where it is. */
+  distinct(id: number): boolean {
+    return this.distincts[id]!;
+  }
+
+  /** True when the grammar has distinct arrays (Grammar.distinctArrays). */
+  get hasDistinct(): boolean {
+    return (this.grammar.distinctArrays?.size ?? 0) > 0;
+  }
+
   /** Builds rules in the order they were found, nearest the start first (a rule's callees get
    *  their ids when it is built), until their NFAs total `limit` states or every rule reachable
    *  from the start is built. */
@@ -212,6 +224,7 @@ export class RuleSet {
       this.components.push(this.graph.component.get(name) ?? -1);
       this.heads.push(this.graph.heads.has(name));
       this.recursives.push(this.isRecursive(name));
+      this.distincts.push(this.grammar.distinctArrays?.has(name) ?? false);
     }
     return id;
   }
@@ -371,7 +384,7 @@ export class RuleSet {
     let size = this.flatSizes.get(name);
     if (size !== undefined) return size;
     size = Infinity;
-    if (!this.isRecursive(name)) {
+    if (!this.isRecursive(name) && !(this.grammar.distinctArrays?.has(name) ?? false)) {
       let count = 0;
       const visit = (e: Expr, copies: number): boolean => {
         count += copies;

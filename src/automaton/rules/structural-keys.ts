@@ -3,7 +3,8 @@
  * equal keys have equal automata whatever their names. A rule's key is its expression with each
  * reference replaced by the referenced rule's key id (interned, so keys do not nest) and each
  * string by its spec. Verbatim strings are keyed by their shortest value, not their text: callers
- * depend on nothing else, because a verbatim string is always called (rule-automata.ts). Rules in recursive components
+ * depend on nothing else, because a verbatim string is always called (rule-automata.ts). A
+ * distinct array's key says so (see keyOf). Rules in recursive components
  * have no key (their automata depend on their cycle): neither do rules that reference them.
  */
 import type { Expr, Grammar } from "../../grammar/index.js";
@@ -37,7 +38,10 @@ export class StructuralKeys {
   /** The rule's key; null when it has none. */
   private keyOf(name: string): string | null {
     if (this.keys.has(name)) return this.keys.get(name)!;
-    const key = this.isRecursive(name) ? null : this.serialize(this.grammar.rules.get(name)!);
+    let key = this.isRecursive(name) ? null : this.serialize(this.grammar.rules.get(name)!);
+    // A distinct array is always called (rule-automata.ts) where the same text otherwise may be
+    // inlined: its callers' automata differ, so its key must.
+    if (key !== null && this.grammar.distinctArrays?.has(name) === true) key = `distinct ${key}`;
     this.keys.set(name, key);
     return key;
   }
