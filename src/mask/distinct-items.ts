@@ -43,12 +43,12 @@ export interface DistinctPosition {
   readonly length: number;
 }
 
-/** Lexer states: outside strings, inside one, after a backslash; HEX + k: k hex digits of a
- *  \u escape left. */
+/** Lexer states: outside strings, inside one, after a backslash, and HEX + k (k = 1..4): k hex
+ *  digits of a \u escape left (HEX + k is past ESCAPE for every k, so HEX may equal it). */
 const OUT = 0;
 const IN = 1;
 const ESCAPE = 2;
-const HEX = 2;
+const HEX = ESCAPE;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

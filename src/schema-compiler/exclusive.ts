@@ -10,8 +10,9 @@
  * [p]}`). allOf and `$ref` targets intersect shapes, anyOf/oneOf unite them, and every other
  * keyword is ignored, which only makes a shape larger; a shape also admits only the values its
  * schema does not reject (where the evaluator decides), and lists the subschemas every instance
- * satisfies (for negate.ts: a part a branch shares with another cannot fail beside it). Since each shape contains its branch, disjoint shapes prove disjoint
- * branches. Two shapes are disjoint when
+ * satisfies (for negate.ts: a part a branch shares with another cannot fail beside it). Since
+ * each shape contains its branch, disjoint shapes prove disjoint branches. Two shapes are
+ * disjoint when
  *  - their types share nothing. "integer" lies inside "number"; a branch whose type nothing pins
  *    has every type (`{"properties": ..}` alone also accepts strings);
  *  - one has finitely many values (enum/const, also from the siblings) and none of them is in the
