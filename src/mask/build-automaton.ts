@@ -5,6 +5,8 @@
 import { buildAutomaton, type GrammarAutomaton, type Partition } from "../automaton/index.js";
 import { SchemaError } from "../errors.js";
 import type { Grammar } from "../grammar/index.js";
+import { MAX_NESTING_OPTION } from "../schema-compiler/index.js";
+import { checkInteger } from "../util/index.js";
 
 /** The automaton options of compileGrammar (compile-grammar.ts documents them). */
 export interface AutomatonOptions {
@@ -15,6 +17,8 @@ export interface AutomatonOptions {
 
 /** `byteClasses`: a loaded grammar's, for its rebuild (BuildOptions.byteClasses says why). */
 export function buildGrammarAutomaton(grammar: Grammar, options: AutomatonOptions, byteClasses?: Partition): GrammarAutomaton {
+  // Checked here, not in the schema compiler: grammars given as GBNF or IR recurse too.
+  checkInteger("maxRecursionDepth", options.maxRecursionDepth, 0, MAX_NESTING_OPTION);
   return withinStack(() => buildAutomaton(grammar, { maxRecursionDepth: options.maxRecursionDepth, maxStates: options.maxStates, eagerStates: options.eagerStates, byteClasses }));
 }
 

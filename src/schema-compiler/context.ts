@@ -10,7 +10,7 @@ import { checkInteger } from "../util/index.js";
 import { cat, gapExpr } from "./format.js";
 import { ReportBuilder } from "./report.js";
 import { LoggedMap, LoggedSet, UndoLog } from "./undo-log.js";
-import { DEFAULT_MAX_STRING_LENGTH, type CompileOptions, type NullEscape, type ResolvedCompileOptions } from "./types.js";
+import { DEFAULT_MAX_ANY_VALUE_DEPTH, DEFAULT_MAX_STRING_LENGTH, MAX_NESTING_OPTION, type CompileOptions, type NullEscape, type ResolvedCompileOptions } from "./types.js";
 
 /** Bounds on the work one compilation may do (documented in the README of src/schema). */
 
@@ -82,13 +82,14 @@ export class CompileContext {
       nullEscape: options.nullEscape ?? mode === "extraction",
       propertyOrder: options.propertyOrder ?? "declared",
       maxRecursionDepth: options.maxRecursionDepth ?? 8,
-      maxAnyValueDepth: options.maxAnyValueDepth ?? 8,
+      maxAnyValueDepth: options.maxAnyValueDepth ?? DEFAULT_MAX_ANY_VALUE_DEPTH[mode],
       maxSchemaBytes: options.maxSchemaBytes ?? DEFAULT_SCHEMA_LIMITS.maxSchemaBytes,
       maxSchemaDepth: options.maxSchemaDepth ?? DEFAULT_SCHEMA_LIMITS.maxSchemaDepth,
       maxSchemaProperties: options.maxSchemaProperties ?? DEFAULT_SCHEMA_LIMITS.maxSchemaProperties,
       maxSchemaExpansion: options.maxSchemaExpansion ?? DEFAULT_SCHEMA_LIMITS.maxSchemaExpansion,
     };
     for (const key of Object.keys(DEFAULT_SCHEMA_LIMITS) as (keyof SchemaLimits)[]) checkInteger(key, options[key], 1, Number.MAX_SAFE_INTEGER);
+    checkInteger("maxAnyValueDepth", options.maxAnyValueDepth, 0, MAX_NESTING_OPTION);
     if (mode === "jsonschema" && options.nullEscape === true) {
       throw new SchemaError("SCHEMA_INVALID", "nullEscape applies to extraction mode only", { pointer: "" });
     }

@@ -20,7 +20,7 @@ import type { CompileOptions, CompiledSchema } from "./types.js";
 
 export { LIMITS } from "./context.js";
 export type * from "./types.js";
-export { DEFAULT_MAX_STRING_LENGTH } from "./types.js";
+export { DEFAULT_MAX_ANY_VALUE_DEPTH, DEFAULT_MAX_STRING_LENGTH, MAX_NESTING_OPTION } from "./types.js";
 export { FORMAT_NOT_ENFORCED } from "./strings.js";
 
 const START = "root";

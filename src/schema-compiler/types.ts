@@ -13,6 +13,17 @@ import type { JsonSchemaObject, SchemaLimits } from "../schema/index.js";
  */
 export const DEFAULT_MAX_STRING_LENGTH = 200;
 
+/**
+ * How deep an unconstrained value may nest containers, per mode. Each level is a copy of the JSON
+ * value rules (the automaton has no unbounded stack), costing compile time in proportion. An
+ * extraction's free-form values are shallow; JSON Schema mode accepts documents as written, and
+ * real ones nest deeper under free-form values (a JSON Schema kept as data: 10 levels).
+ */
+export const DEFAULT_MAX_ANY_VALUE_DEPTH = { extraction: 8, jsonschema: 16 } as const;
+
+/** Largest accepted maxAnyValueDepth / maxRecursionDepth: the nesting bound of maxSchemaDepth's default. */
+export const MAX_NESTING_OPTION = 256;
+
 export interface CompileOptions extends SchemaLimits {
   /**
    * "compact" (default): no whitespace anywhere. "flexible": any JSON whitespace between tokens
@@ -48,11 +59,12 @@ export interface CompileOptions extends SchemaLimits {
   readonly verbatimSource?: string;
   /** Extraction mode: property values may be `null` meaning "not in the text". Default true. */
   readonly nullEscape?: boolean;
-  /** Recursion bound handed to the automaton builder for recursive schemas. Default 8. */
+  /** Recursion bound handed to the automaton builder for recursive schemas, 0 to 256. Default 8. */
   readonly maxRecursionDepth?: number;
   /**
-   * How deep an unconstrained value (`true`, `{}`, `z.unknown()`) may nest containers. Default 8
+   * How deep an unconstrained value (`true`, `{}`, `z.unknown()`) may nest containers, 0 to 256
    * (3 allows `[{"a":[1]}]`); deeper instances are refused there (see CompileContext.anyValue).
+   * Default 8 in extraction mode, 16 in JSON Schema mode (DEFAULT_MAX_ANY_VALUE_DEPTH).
    */
   readonly maxAnyValueDepth?: number;
 }
