@@ -8,5 +8,5 @@ export { printGbnf } from "./gbnf-print.js";
 export { splitLargeRepeats, REPEAT_LIMIT } from "./split-repeats.js";
 export { parseGbnf } from "./gbnf-parse.js";
 export { printLark } from "./lark-print.js";
-export { importRules, renameRefs } from "./rules.js";
+export { importRules, reachableRules, renameRefs } from "./rules.js";
 export { loadGrammarFile, packageRoot } from "./files.js";

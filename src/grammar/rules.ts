@@ -58,3 +58,40 @@ function renamedRules(
   }
   return renamed;
 }
+
+/**
+ * The rules `grammar.start` can reach, in their original order. A compile imports whole library
+ * grammars (json.gbnf once per any-value level) and keeps `$ref` rules of branches it dropped;
+ * every later pass (automaton analysis, serialization, printing) costs per rule, so the unused
+ * ones are dropped once here.
+ */
+export function reachableRules(grammar: Grammar): Map<string, Expr> {
+  const reached = new Set<string>([grammar.start]);
+  const pending = [grammar.start];
+  const visit = (e: Expr): void => {
+    switch (e.kind) {
+      case "ref":
+        if (!reached.has(e.name)) {
+          reached.add(e.name);
+          pending.push(e.name);
+        }
+        return;
+      case "seq":
+      case "alt":
+        for (const item of e.items) visit(item);
+        return;
+      case "repeat":
+        visit(e.item);
+        return;
+      default:
+        return;
+    }
+  };
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    const body = grammar.rules.get(name);
+    if (body !== undefined) visit(body);
+  }
+  const kept = new Map<string, Expr>();
+  for (const [name, body] of grammar.rules) if (reached.has(name)) kept.set(name, body);
+  return kept;
+}

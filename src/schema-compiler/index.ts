@@ -11,7 +11,7 @@
  */
 
 import { SchemaError } from "../errors.js";
-import type { Grammar } from "../grammar/index.js";
+import { reachableRules, type Grammar } from "../grammar/index.js";
 import { checkExpansion, DEFAULT_SCHEMA_LIMITS, toJsonSchema, type JsonSchemaObject } from "../schema/index.js";
 import { compileNode } from "./compile.js";
 import { CompileContext } from "./context.js";
@@ -54,9 +54,9 @@ export function compileSchema(input: unknown, options: CompileOptions = {}): Com
     const why = ctx.lastUnsat ?? { message: "no instance satisfies the schema", keyword: undefined, pointer: "" };
     throw new SchemaError("SCHEMA_UNSATISFIABLE", why.message, { keyword: why.keyword, pointer: why.pointer });
   }
-  const rules = new Map(ctx.rules);
-  rules.set(START, body);
-  const grammar: Grammar = ctx.distinctArrays.size === 0 ? { start: START, rules } : { start: START, rules, distinctArrays: new Set(ctx.distinctArrays) };
+  const rules = reachableRules({ start: START, rules: new Map(ctx.rules).set(START, body) });
+  const distinctArrays = [...ctx.distinctArrays].filter((name) => rules.has(name));
+  const grammar: Grammar = distinctArrays.length === 0 ? { start: START, rules } : { start: START, rules, distinctArrays: new Set(distinctArrays) };
   if (!productiveRules(grammar).has(START)) {
     throw new SchemaError("SCHEMA_UNSATISFIABLE", "the schema has no finite instance: a $ref cycle without a base case", { keyword: "$ref", pointer: "" });
   }
