@@ -16,7 +16,7 @@ import { cat } from "./format.js";
 import { reportUse } from "./keyword-uses.js";
 import type { CompileFn } from "./objects.js";
 import { isOpenStringItem } from "./distinct-strings.js";
-import { distinctItems, MAX_PREFIXES, MAX_VALUES, prefixCount, primitiveValues } from "./unique-items.js";
+import { distinctItems, MAX_VALUES, primitiveValues } from "./unique-items.js";
 
 export function compileArray(ctx: CompileContext, node: SchemaNode, instancePath: string, compile: CompileFn): Expr | null {
   const pointer = node.pointer;
@@ -86,6 +86,6 @@ function uniqueNote(finite: boolean, matcher: boolean): string {
  *  values for minItems), else undefined. */
 function compileDistinct(ctx: CompileContext, items: Expr, minItems: number, maxItems: number): Expr | null | undefined {
   const values = primitiveValues(ctx, items);
-  if (values === undefined || values.size > MAX_VALUES || prefixCount(values.size, maxItems) > MAX_PREFIXES) return undefined;
+  if (values === undefined || values.size > MAX_VALUES) return undefined;
   return distinctItems(ctx, [...values.values()], minItems, maxItems);
 }

@@ -1,10 +1,13 @@
 /**
  * `uniqueItems` in the grammar when the items come from a small finite set of values (an enum, a
  * const, booleans, null): an array of distinct values is then a regular language, whose state is
- * the set of values used so far. The grammar spells it as a tree of the ordered choices (after
- * each item, any value not used yet), so its size is the number of distinct prefixes; beyond
- * MAX_PREFIXES (six values with no maxItems, more with a small maxItems) it is left to the check
- * after decoding.
+ * the set of values used so far. After each item comes any value not used yet. Spelled inline,
+ * that is a tree of the ordered choices, whose size is the number of distinct prefixes: the
+ * cheapest to build up to MAX_PREFIXES (six values with no maxItems). Past that, each set of used
+ * values becomes a rule of its own, which the automaton shares instead of copying it once per
+ * order of the same items: the size is then the number of sets (nine values with no maxItems are
+ * 512 sets but 986,410 prefixes), at a cost per rule (about 0.1 ms for each set on a first
+ * compile); beyond MAX_SETS it is left to the check after decoding.
  *
  * Values are compared by their canonical JSON text, which is their identity here: the item
  * grammar is a union of one spelling per primitive (values.ts: the canonical text, for a number
@@ -15,8 +18,10 @@ import { empty, type Expr } from "../grammar/index.js";
 import type { CompileContext } from "./context.js";
 import { cat, union } from "./format.js";
 
-/** Most item prefixes (ordered selections of distinct values) the tree may spell. */
-export const MAX_PREFIXES = 2000;
+/** Most item prefixes (ordered selections of distinct values) the inline tree may spell. */
+const MAX_PREFIXES = 2000;
+/** Most sets of used values spelled as rules (with at most maxItems values each). */
+const MAX_SETS = 512;
 /** Most values (the set of used ones is a bit mask). */
 export const MAX_VALUES = 30;
 
@@ -76,20 +81,23 @@ function onlyZeros(e: Expr): boolean {
   }
 }
 
-/** Number of ordered selections of at most `maxLength` distinct values out of n (stops counting past `limit`). */
-export function prefixCount(n: number, maxLength: number, limit = MAX_PREFIXES): number {
+/** Number of selections (`ordered`: sequences, else sets) of at most `maxLength` distinct values
+ *  out of n (stops counting past `limit`). */
+function selectionCount(n: number, maxLength: number, ordered: boolean, limit: number): number {
   let total = 1;
   let layer = 1;
   for (let j = 1; j <= Math.min(n, maxLength) && total <= limit; j++) {
-    layer *= n - j + 1;
+    layer = ordered ? layer * (n - j + 1) : (layer * (n - j + 1)) / j;
     total += layer;
   }
   return total;
 }
 
 /** The array body (between the brackets) of distinct values (each given by its spellings), from
- *  minItems to maxItems of them. */
-export function distinctItems(ctx: CompileContext, items: readonly Expr[], minItems: number, maxItems: number): Expr | null {
+ *  minItems to maxItems of them; undefined past the size limits. */
+export function distinctItems(ctx: CompileContext, items: readonly Expr[], minItems: number, maxItems: number): Expr | null | undefined {
+  const inline = selectionCount(items.length, maxItems, true, MAX_PREFIXES) <= MAX_PREFIXES;
+  if (!inline && selectionCount(items.length, maxItems, false, MAX_SETS) > MAX_SETS) return undefined;
   const sep = ctx.punct(",");
   const bySet = new Map<number, Expr | null>();
   // After `count` items using the set `used` (a bit per value): stop, or one more unused value.
@@ -104,7 +112,8 @@ export function distinctItems(ctx: CompileContext, items: readonly Expr[], minIt
         if (after !== null) parts.push(cat(count > 0 ? sep : null, item, after));
       });
     }
-    const expr = union(parts);
+    const body = union(parts);
+    const expr = inline || body === null ? body : ctx.outline(body, "distinct-items");
     bySet.set(used, expr);
     return expr;
   };

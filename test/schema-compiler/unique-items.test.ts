@@ -60,6 +60,28 @@ describe("uniqueItems over a finite item domain", () => {
     expect(compileSchema(schema, JS).report.validatedAfter).toEqual([]);
   });
 
+  it("spells a domain past the inline tree's size as one rule per set of used values, still exact (as ajv)", () => {
+    const ajv = new Ajv();
+    const values = ["a", "b", "ab", 1, 2.5, null, true, false];
+    const pool = [...values, "outside", 3];
+    for (const bounds of [{ minItems: 2 }, { minItems: 1, maxItems: 6 }]) {
+      const schema = { type: "array", items: { enum: values }, uniqueItems: true, ...bounds };
+      expect(compileSchema(schema, JS).report.validatedAfter).toEqual([]);
+      const valid = ajv.compile(schema);
+      const acc = acceptor(schema, JS);
+      expect(acc.dfa(JSON.stringify([...values].reverse()))).toBe(valid([...values].reverse()));
+      fc.assert(
+        // Distinct subsets (mostly valid) and arrays over the pool (mostly duplicates or outsiders).
+        fc.property(fc.oneof(fc.shuffledSubarray(values), fc.array(fc.constantFrom(...pool), { maxLength: values.length + 1 })), (a) => {
+          const t = JSON.stringify(a);
+          expect(acc.dfa(t), `${JSON.stringify(schema)} ${t}`).toBe(valid(a));
+          expect(acc.ref(t), `${JSON.stringify(schema)} ${t} (reference matcher)`).toBe(valid(a));
+        }),
+        { numRuns: 300 },
+      );
+    }
+  });
+
   it("leaves too large domains to the check after decoding, accepting every valid array", () => {
     const values = Array.from({ length: 12 }, (_, i) => `v${i}`);
     const schema = { type: "array", items: { enum: values }, uniqueItems: true };
