@@ -35,7 +35,7 @@ export function compileNode(ctx: CompileContext, schema: unknown, pointer: strin
   ctx.depth++;
   const inlineBefore = ctx.inlineDepth;
   try {
-    return compileSchemaObject(ctx, schema, pointer, instancePath);
+    return ctx.reuse(schema, pointer, instancePath, () => compileSchemaObject(ctx, schema, pointer, instancePath));
   } finally {
     ctx.depth--;
     ctx.inlineDepth = inlineBefore;

@@ -36,6 +36,17 @@ export const LIMITS = {
   maxPatternSize: 100_000,
 } as const;
 
+/** What compiling one input node left behind, for CompileContext.reuse to replay. */
+interface CompiledNode {
+  readonly expr: Expr | null;
+  /** Subschema compilations and declared properties it counted against the budgets. */
+  readonly compiled: number;
+  readonly properties: number;
+  /** The reason it recorded last for a subschema without instances (undefined: none). */
+  readonly unsat: Unsat | undefined;
+  readonly nullEscapes: readonly NullEscape[];
+}
+
 export interface Unsat {
   readonly message: string;
   readonly keyword: string;
@@ -68,6 +79,10 @@ export class CompileContext {
   private readonly nextSuffix = new LoggedMap<string, number>(this.undo);
   private compiled = 0;
   private properties = 0;
+  /** Compiled input nodes by node id and place (see reuse); rolled back with the rules they refer to. */
+  private readonly compiledNodes = new LoggedMap<string, CompiledNode>(this.undo);
+  private readonly nodeIds = new WeakMap<object, number>();
+  private nextNodeId = 0;
   depth = 0;
   inlineDepth = 0;
   private readonly gap: Expr | null;
@@ -209,6 +224,41 @@ export class CompileContext {
       this.rules.set(name, build() ?? never());
     }
     return ref(name);
+  }
+
+  /**
+   * `compile()` of input node `schema`, or what it returned when the same node was compiled before
+   * at the same pointer, instance path and depths: the rewritings (oneOf, not, dependencies,
+   * anyOf distributed over siblings) merge a node into every alternative they make, and its
+   * subschemas, kept by identity, were compiled again for each. The expression and the report
+   * verdicts depend on nothing else (rules and names only add up; the verdicts recorded the
+   * first time stay, or are rolled back together with this entry). A reuse counts the budgets as
+   * the compilation did, so a schema past one fails as it would have.
+   */
+  reuse(schema: object, pointer: string, instancePath: string, compile: () => Expr | null): Expr | null {
+    let id = this.nodeIds.get(schema);
+    if (id === undefined) this.nodeIds.set(schema, (id = this.nextNodeId++));
+    const key = `${id}\u0000${pointer}\u0000${instancePath}\u0000${this.depth}\u0000${this.inlineDepth}`;
+    const done = this.compiledNodes.get(key);
+    if (done !== undefined && this.compiled + done.compiled <= LIMITS.maxCompiledNodes && this.properties + done.properties <= this.options.maxSchemaProperties) {
+      this.compiled += done.compiled;
+      this.properties += done.properties;
+      if (done.unsat !== undefined) this.lastUnsat = done.unsat;
+      this.nullEscapes.push(...done.nullEscapes);
+      return done.expr;
+    }
+    // Past a budget the node is compiled again, and fails where it would have.
+    const { compiled, properties, lastUnsat } = this;
+    const escapes = this.nullEscapes.length;
+    const expr = compile();
+    this.compiledNodes.set(key, {
+      expr,
+      compiled: this.compiled - compiled,
+      properties: this.properties - properties,
+      unsat: this.lastUnsat === lastUnsat ? undefined : this.lastUnsat,
+      nullEscapes: this.nullEscapes.slice(escapes),
+    });
+    return expr;
   }
 
   /** Counts one subschema compilation against the budget. */
