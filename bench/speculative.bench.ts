@@ -66,7 +66,7 @@ function recording(session: EngineSession, log: BatchLog): EngineSession {
     feed: (ids) => (log.batches.push(ids.length), log.rows.push(1), session.feed(ids)),
     sample: (mask) => session.sample(mask),
     rollback: (n) => session.rollback!(n),
-    feedRows: (ids, rows) => (log.batches.push(ids.length), log.rows.push(rows), session.feedRows!(ids, rows)),
+    feedRows: (ids, rows) => (log.batches.push(ids.length), log.rows.push(rows.length), session.feedRows!(ids, rows)),
     sampleRow: (row, mask) => session.sampleRow!(row, mask),
     close: () => session.close(),
   };
