@@ -196,6 +196,25 @@ describe("llama.cpp engine (native addon)", () => {
     }
   });
 
+  it("verifyCost \"measure\" times the verification cost at load (a figure that depends on the machine), and leaves the context empty", async () => {
+    const measured = await createLlamaEngine({ modelPath, contextLength: 64, threads: 1, vocabulary: fixtureVocabulary, verifyCost: "measure" });
+    try {
+      expect(Number.isFinite(measured.verifyRowCost)).toBe(true);
+      expect(measured.verifyRowCost).toBeGreaterThanOrEqual(0);
+      const session = await measured.createSession();
+      await session.feed(prompt);
+      const greedy = await session.sample(allowAll());
+      await session.close();
+      const plainSession = await engine.createSession();
+      await plainSession.feed(prompt);
+      expect(greedy).toBe(await plainSession.sample(allowAll()));
+      await plainSession.close();
+    } finally {
+      await measured.dispose();
+    }
+    await expect(createLlamaEngine({ modelPath, verifyCost: "timed" as "measure" })).rejects.toMatchObject({ code: "OPTION_INVALID" });
+  });
+
   it("never samples a disallowed id: random, single-id and eos-excluding masks, greedy and sampled", async () => {
     const random = mulberry32(7);
     const samplings = [{}, { temperature: 1.2, topK: 50, topP: 0.9, seed: 3 }, { temperature: 0.7, seed: 9 }, { temperature: 2, topP: 0.5, seed: 1 }];
