@@ -25,6 +25,9 @@
  *    threads included; load inflates it less), and the medians of those ratios are reported, with
  *    the engine rows evaluated and forward passes per output token, which no load changes.
  *
+ *    RW_THREADS (default 1) threads; VERIFY_COST=measure takes the verification cost timed at load
+ *    (LlamaEngineOptions.verifyCost) instead of the shape's.
+ *
  * ROUNDS (default 5) repetitions of each batch timing, median reported; THREADS (default "1,2");
  * PARTS (default "1,2,3,4") the parts to run (3 needs 1 and 2).
  */
@@ -46,6 +49,8 @@ const wallCases = Number(process.env.WALL_CASES ?? 4);
 const threadCounts = (process.env.THREADS ?? "1,2").split(",").map(Number);
 const parts = new Set((process.env.PARTS ?? "1,2,3,4").split(",").map(Number));
 const rwRounds = Number(process.env.RW_ROUNDS ?? 7);
+const rwThreads = Number(process.env.RW_THREADS ?? 1);
+const verifyCost = process.env.VERIFY_COST === "measure" ? "measure" : "shape";
 /** The pocket-shaped GGUFs whose verification cost part 2 measures. */
 const QUANTIZATIONS = [
   { preset: "pocket", name: "Q8_0" },
@@ -235,7 +240,7 @@ for (const { model } of measured.values()) model.free();
 
 // Part 4.
 if (parts.has(4)) {
-  const tiny = await createLlamaEngine({ modelPath: await ensureGgufFixture("tiny"), contextLength: 2048, threads: 1, vocabulary });
+  const tiny = await createLlamaEngine({ modelPath: await ensureGgufFixture("tiny"), contextLength: 2048, threads: rwThreads, vocabulary, verifyCost });
   const modes = ["plain", "speculative"] as const;
   const perRound = { wall: [] as number[], cpu: [] as number[] };
   const counts = {
@@ -273,9 +278,9 @@ if (parts.has(4)) {
   const perOutput = (mode: "plain" | "speculative", what: "rows" | "logits" | "passes"): string => fmt(counts[mode][what] / counts[mode].tokens, 3);
   const masksPerOutput = (mode: "plain" | "speculative"): string => fmt(counts[mode].masks.masks / counts[mode].tokens, 3);
   console.log(
-    `\n[measured] random weights (tiny GGUF, greedy, ${cases.length} cases x ${rwRounds} rounds, load average ${loadavg()[0]!.toFixed(1)}): ` +
+    `\n[measured] random weights (tiny GGUF, ${rwThreads} thread${rwThreads > 1 ? "s" : ""}, greedy, ${cases.length} cases x ${rwRounds} rounds, load average ${loadavg()[0]!.toFixed(1)}): ` +
       `drafted ${counts.speculative.drafted} tokens, ${counts.speculative.accepted} confirmed, over ${counts.speculative.tokens} output tokens; ` +
-      `a verified row costs ${fmt(tiny.verifyRowCost ?? Number.NaN, 3)} passes by the model's shape, gates require ${fmt(breakEvenShare(tiny.verifyRowCost), 2)} confirmed`,
+      `a verified row costs ${fmt(tiny.verifyRowCost ?? Number.NaN, 3)} passes (${verifyCost === "measure" ? "timed at load" : "by the model's shape"}), gates require ${fmt(breakEvenShare(tiny.verifyRowCost), 2)} confirmed`,
   );
   console.log(
     formatTable(
