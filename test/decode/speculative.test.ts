@@ -251,21 +251,35 @@ describe("speculative decoding on real extraction outputs (grounding set gold va
     const count = { masks: 0 };
     let forcedInDrafts = 0;
     for (const c of replayCases()) {
-      const recorded = observedSessions(new ScriptedEngine({ vocabulary, script: c.output, canonical: true }), (s) => ({
-        feedRows: (ids, rows) => {
-          // Drafted ids without a row of their own (the last one's is the row after the draft): forced by the grammar.
-          forcedInDrafts += ids.length - 1 - rows[0]! - (rows.length - 1);
-          rounds.push({ kept: rows.length, sampled: 0, maskStart: count.masks, masks: 0, rolledBack: false });
-          return s.feedRows!(ids, rows);
+      const engine = new ScriptedEngine({ vocabulary, script: c.output, canonical: true });
+      const recorded = {
+        ...engine,
+        vocabulary,
+        name: engine.name,
+        contextLength: undefined,
+        dispose: () => engine.dispose(),
+        createSession: async (): Promise<EngineSession> => {
+          const s = await engine.createSession();
+          return {
+            feed: (ids) => s.feed(ids),
+            sample: (mask) => s.sample(mask),
+            feedRows: (ids, rows) => {
+              // Drafted ids without a row of their own (the last one's is the row after the draft): forced by the grammar.
+              forcedInDrafts += ids.length - 1 - rows[0]! - (rows.length - 1);
+              rounds.push({ kept: rows.length, sampled: 0, maskStart: count.masks, masks: 0, rolledBack: false });
+              return s.feedRows!(ids, rows);
+            },
+            sampleRow: (row, mask) => {
+              const round = rounds.at(-1)!;
+              round.sampled++;
+              round.masks = count.masks - round.maskStart;
+              return s.sampleRow!(row, mask);
+            },
+            rollback: (n) => ((rounds.at(-1)!.rolledBack = true), s.rollback!(n)),
+            close: () => s.close(),
+          };
         },
-        sampleRow: (row, mask) => {
-          const round = rounds.at(-1)!;
-          round.sampled++;
-          round.masks = count.masks - round.maskStart;
-          return s.sampleRow!(row, mask);
-        },
-        rollback: (n) => ((rounds.at(-1)!.rolledBack = true), s.rollback!(n)),
-      }));
+      };
       const r = await replay(c, vocabulary, { speculative: true, maxTokens: 300, draftRecord: pocketDraftRecord(vocabulary) }, recorded, count);
       expect(JSON.parse(r.text), c.id).toEqual(JSON.parse(c.output));
     }
@@ -287,10 +301,25 @@ describe("speculative decoding on real extraction outputs (grounding set gold va
     expect(merged).toHaveLength(1);
     const drafts: number[][] = [];
     const rejected: number[] = [];
-    const recorded = observedSessions(new ScriptedEngine({ vocabulary, script: c.output, canonical: true }), (s) => ({
-      feedRows: (ids, rows) => (drafts.push(ids.slice(rows[0]! + 1)), s.feedRows!(ids, rows)),
-      rollback: (n) => (rejected.push(drafts.length - 1), s.rollback!(n)),
-    }));
+    const engine = new ScriptedEngine({ vocabulary, script: c.output, canonical: true });
+    const recorded = {
+      ...engine,
+      vocabulary,
+      name: engine.name,
+      contextLength: undefined,
+      dispose: () => engine.dispose(),
+      createSession: async (): Promise<EngineSession> => {
+        const s = await engine.createSession();
+        return {
+          feed: (ids) => s.feed(ids),
+          sample: (mask) => s.sample(mask),
+          feedRows: (ids, rows) => (drafts.push(ids.slice(rows[0]! + 1)), s.feedRows!(ids, rows)),
+          sampleRow: (row, mask) => s.sampleRow!(row, mask),
+          rollback: (n) => (rejected.push(drafts.length - 1), s.rollback!(n)),
+          close: () => s.close(),
+        };
+      },
+    };
     await replay(c, vocabulary, { speculative: true, maxTokens: 300 }, recorded);
     const withMerge = drafts.flatMap((d, i) => (d.includes(merged[0]!) ? [i] : []));
     expect(withMerge.length).toBeGreaterThan(0);
@@ -298,29 +327,6 @@ describe("speculative decoding on real extraction outputs (grounding set gold va
     expect(withMerge.filter((i) => drafts[i]![drafts[i]!.length - 1] === merged[0] && rejected.includes(i))).toEqual([]);
   });
 });
-
-/** `engine` whose sessions pass every call through, except those `observe` replaces (given the real session). */
-function observedSessions(engine: ScriptedEngine, observe: (s: EngineSession) => Partial<EngineSession>): Engine {
-  return {
-    ...engine,
-    vocabulary,
-    name: engine.name,
-    contextLength: undefined,
-    dispose: () => engine.dispose(),
-    createSession: async (): Promise<EngineSession> => {
-      const s = await engine.createSession();
-      return {
-        feed: (ids) => s.feed(ids),
-        sample: (mask) => s.sample(mask),
-        feedRows: (ids, rows) => s.feedRows!(ids, rows),
-        sampleRow: (row, mask) => s.sampleRow!(row, mask),
-        rollback: (n) => s.rollback!(n),
-        close: () => s.close(),
-        ...observe(s),
-      };
-    },
-  };
-}
 
 describe("draft length", () => {
   it("grows to the maximum while drafts are confirmed, and falls to just past the confirmed part", () => {
