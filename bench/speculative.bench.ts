@@ -25,6 +25,9 @@
  *    threads included; load inflates it less), and the medians of those ratios are reported, with
  *    the engine rows evaluated and forward passes per output token, which no load changes.
  *
+ *    RW_THREADS (default 1) threads; VERIFY_COST=measure takes the verification cost timed at load
+ *    (LlamaEngineOptions.verifyCost) instead of the shape's.
+ *
  * ROUNDS (default 5) repetitions of each batch timing, median reported; THREADS (default "1,2");
  * PARTS (default "1,2,3,4") the parts to run (3 needs 1 and 2).
  */
@@ -46,6 +49,8 @@ const wallCases = Number(process.env.WALL_CASES ?? 4);
 const threadCounts = (process.env.THREADS ?? "1,2").split(",").map(Number);
 const parts = new Set((process.env.PARTS ?? "1,2,3,4").split(",").map(Number));
 const rwRounds = Number(process.env.RW_ROUNDS ?? 7);
+const rwThreads = Number(process.env.RW_THREADS ?? 1);
+const verifyCost = process.env.VERIFY_COST === "measure" ? "measure" : "shape";
 /** The pocket-shaped GGUFs whose verification cost part 2 measures. */
 const QUANTIZATIONS = [
   { preset: "pocket", name: "Q8_0" },
@@ -53,22 +58,34 @@ const QUANTIZATIONS = [
 ] as const;
 const vocabulary = await fixtureVocabulary();
 
-/** A session wrapper that records the size of every batch fed to the engine. */
-function recording(session: EngineSession, batches: number[]): EngineSession {
+/** What a recording session saw: the size of every batch fed to the engine, and the logits rows each kept. */
+interface BatchLog {
+  readonly batches: number[];
+  readonly rows: number[];
+}
+const batchLog = (): BatchLog => ({ batches: [], rows: [] });
+
+/** A session wrapper that records every batch fed to the engine (BatchLog). */
+function recording(session: EngineSession, log: BatchLog): EngineSession {
   return {
-    feed: (ids) => (batches.push(ids.length), session.feed(ids)),
+    feed: (ids) => (log.batches.push(ids.length), log.rows.push(1), session.feed(ids)),
     sample: (mask) => session.sample(mask),
     rollback: (n) => session.rollback!(n),
-    feedRows: (ids, rows) => (batches.push(ids.length), session.feedRows!(ids, rows)),
+    feedRows: (ids, rows) => (log.batches.push(ids.length), log.rows.push(rows.length), session.feedRows!(ids, rows)),
     sampleRow: (row, mask) => session.sampleRow!(row, mask),
     close: () => session.close(),
   };
 }
+const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
 
 // Part 1.
 const cases = replayCases();
 /** "kept": speculative with one draft record across the cases, as an extractor keeps it (Extractor). */
-const totals = { plain: { passes: 0, batches: [] as number[] }, speculative: { passes: 0, batches: [] as number[] }, kept: { passes: 0, batches: [] as number[] } };
+const totals = {
+  plain: { passes: 0, batches: [] as number[], rows: 0, masks: { masks: 0 } },
+  speculative: { passes: 0, batches: [] as number[], rows: 0, masks: { masks: 0 } },
+  kept: { passes: 0, batches: [] as number[], rows: 0, masks: { masks: 0 } },
+};
 const keptRecord = pocketDraftRecord(vocabulary);
 /** Batch sizes of the cases whose wall time is measured in part 3, and their output tokens. */
 const wall = { plain: [] as number[], speculative: [] as number[], tokens: 0 };
@@ -80,13 +97,16 @@ let forced = 0;
 if (parts.has(1) || parts.has(3)) {
   for (const c of cases) {
     for (const mode of ["plain", "speculative", "kept"] as const) {
-      const batches: number[] = [];
+      const log = batchLog();
+      const { batches } = log;
       const engine = new ScriptedEngine({ vocabulary, script: c.output, canonical: true });
-      const wrapped = { ...engine, vocabulary, name: engine.name, contextLength: undefined, dispose: () => engine.dispose(), createSession: async () => recording(await engine.createSession(), batches) };
-      const r = await replay(c, vocabulary, { maxTokens: 400, speculative: mode !== "plain", draftRecord: mode === "kept" ? keptRecord : pocketDraftRecord(vocabulary) }, wrapped);
+      const wrapped = { ...engine, vocabulary, name: engine.name, contextLength: undefined, dispose: () => engine.dispose(), createSession: async () => recording(await engine.createSession(), log) };
+      const options = { maxTokens: 400, speculative: mode !== "plain", draftRecord: mode === "kept" ? keptRecord : pocketDraftRecord(vocabulary) };
+      const r = await replay(c, vocabulary, options, wrapped, totals[mode].masks);
       if (JSON.stringify(JSON.parse(r.text)) !== c.output) throw new Error(`${c.id}: the replay did not reproduce the gold output: ${r.text}`);
       totals[mode].passes += r.stats.forwardPasses - 1; // the prompt's pass excluded
       totals[mode].batches.push(...batches.slice(1));
+      totals[mode].rows += sum(log.rows.slice(1));
       if (mode === "kept") continue;
       const seen = seenPerLanguage.get(c.language) ?? 0;
       if (seen < wallCases) {
@@ -108,11 +128,11 @@ if (parts.has(1) || parts.has(3)) {
   console.log("\n[measured] forward passes per output token, gold outputs replayed through the decode loop");
   console.log(
     formatTable(
-      ["decode loop", "passes", "per output token"],
+      ["decode loop", "passes", "per output token", "logits rows / output token", "masks / output token"],
       [
-        ["one token per pass (forced runs batched)", String(totals.plain.passes), fmt(perToken("plain"), 3)],
-        ["speculative (prompt lookup + forced runs)", String(totals.speculative.passes), fmt(perToken("speculative"), 3)],
-        ["speculative, one draft record across the cases (as an extractor)", String(totals.kept.passes), fmt(perToken("kept"), 3)],
+        ["one token per pass (forced runs batched)", ...part1Row("plain")],
+        ["speculative (prompt lookup + forced runs)", ...part1Row("speculative")],
+        ["speculative, one draft record across the cases (as an extractor)", ...part1Row("kept")],
       ],
     ),
   );
@@ -120,6 +140,9 @@ if (parts.has(1) || parts.has(3)) {
 }
 function perToken(mode: keyof typeof totals): number {
   return totals[mode].passes / outputTokens;
+}
+function part1Row(mode: keyof typeof totals): string[] {
+  return [String(totals[mode].passes), fmt(perToken(mode), 3), fmt(totals[mode].rows / outputTokens, 3), fmt(totals[mode].masks.masks / outputTokens, 3)];
 }
 
 // Part 2.
@@ -217,25 +240,29 @@ for (const { model } of measured.values()) model.free();
 
 // Part 4.
 if (parts.has(4)) {
-  const tiny = await createLlamaEngine({ modelPath: await ensureGgufFixture("tiny"), contextLength: 2048, threads: 1, vocabulary });
+  const tiny = await createLlamaEngine({ modelPath: await ensureGgufFixture("tiny"), contextLength: 2048, threads: rwThreads, vocabulary, verifyCost });
   const modes = ["plain", "speculative"] as const;
   const perRound = { wall: [] as number[], cpu: [] as number[] };
-  const counts = { plain: { rows: 0, passes: 0, tokens: 0 }, speculative: { rows: 0, passes: 0, tokens: 0, drafted: 0, accepted: 0 } };
+  const counts = {
+    plain: { rows: 0, logits: 0, masks: { masks: 0 }, passes: 0, tokens: 0 },
+    speculative: { rows: 0, logits: 0, masks: { masks: 0 }, passes: 0, tokens: 0, drafted: 0, accepted: 0 },
+  };
   for (let round = 0; round < rwRounds; round++) {
     const spent = { plain: { wall: 0, cpu: 0 }, speculative: { wall: 0, cpu: 0 } };
     const draftRecord = new DraftRecord(tiny.verifyRowCost);
     for (const [i, c] of cases.entries()) {
       for (const mode of (round + i) % 2 === 0 ? modes : ([...modes].reverse() as typeof modes[number][])) {
-        const batches: number[] = [];
-        const engine = { ...tiny, vocabulary, name: tiny.name, dispose: () => tiny.dispose(), createSession: async () => recording(await tiny.createSession(), batches) };
+        const log = batchLog();
+        const engine = { ...tiny, vocabulary, name: tiny.name, dispose: () => tiny.dispose(), createSession: async () => recording(await tiny.createSession(), log) };
         const cpu0 = process.cpuUsage();
         const t0 = performance.now();
-        const r = await replay(c, vocabulary, { maxTokens: 120, speculative: mode === "speculative", draftRecord }, engine);
+        const r = await replay(c, vocabulary, { maxTokens: 120, speculative: mode === "speculative", draftRecord }, engine, round === 0 ? counts[mode].masks : undefined);
         spent[mode].wall += performance.now() - t0;
         const cpu = process.cpuUsage(cpu0);
         spent[mode].cpu += (cpu.user + cpu.system) / 1000;
         if (round > 0) continue; // rows and passes are the same every round
-        counts[mode].rows += batches.slice(1).reduce((sum, b) => sum + b, 0);
+        counts[mode].rows += sum(log.batches.slice(1));
+        counts[mode].logits += sum(log.rows.slice(1));
         counts[mode].passes += r.stats.forwardPasses - 1;
         counts[mode].tokens += r.tokens.length;
         if (mode === "speculative") {
@@ -248,18 +275,19 @@ if (parts.has(4)) {
     perRound.cpu.push(spent.speculative.cpu / spent.plain.cpu);
   }
   await tiny.dispose();
-  const perOutput = (mode: "plain" | "speculative", what: "rows" | "passes"): string => fmt(counts[mode][what] / counts[mode].tokens, 3);
+  const perOutput = (mode: "plain" | "speculative", what: "rows" | "logits" | "passes"): string => fmt(counts[mode][what] / counts[mode].tokens, 3);
+  const masksPerOutput = (mode: "plain" | "speculative"): string => fmt(counts[mode].masks.masks / counts[mode].tokens, 3);
   console.log(
-    `\n[measured] random weights (tiny GGUF, greedy, ${cases.length} cases x ${rwRounds} rounds, load average ${loadavg()[0]!.toFixed(1)}): ` +
+    `\n[measured] random weights (tiny GGUF, ${rwThreads} thread${rwThreads > 1 ? "s" : ""}, greedy, ${cases.length} cases x ${rwRounds} rounds, load average ${loadavg()[0]!.toFixed(1)}): ` +
       `drafted ${counts.speculative.drafted} tokens, ${counts.speculative.accepted} confirmed, over ${counts.speculative.tokens} output tokens; ` +
-      `a verified row costs ${fmt(tiny.verifyRowCost ?? Number.NaN, 3)} passes by the model's shape, gates require ${fmt(breakEvenShare(tiny.verifyRowCost), 2)} confirmed`,
+      `a verified row costs ${fmt(tiny.verifyRowCost ?? Number.NaN, 3)} passes (${verifyCost === "measure" ? "timed at load" : "by the model's shape"}), gates require ${fmt(breakEvenShare(tiny.verifyRowCost), 2)} confirmed`,
   );
   console.log(
     formatTable(
-      ["decode loop", "engine rows / output token", "passes / output token", "wall vs plain (median of rounds)", "CPU vs plain (median of rounds)"],
+      ["decode loop", "engine rows / output token", "logits rows / output token", "masks / output token", "passes / output token", "wall vs plain (median of rounds)", "CPU vs plain (median of rounds)"],
       [
-        ["plain", perOutput("plain", "rows"), perOutput("plain", "passes"), "1.000x", "1.000x"],
-        ["speculative", perOutput("speculative", "rows"), perOutput("speculative", "passes"), `${fmt(median(perRound.wall), 3)}x`, `${fmt(median(perRound.cpu), 3)}x`],
+        ["plain", perOutput("plain", "rows"), perOutput("plain", "logits"), masksPerOutput("plain"), perOutput("plain", "passes"), "1.000x", "1.000x"],
+        ["speculative", perOutput("speculative", "rows"), perOutput("speculative", "logits"), masksPerOutput("speculative"), perOutput("speculative", "passes"), `${fmt(median(perRound.wall), 3)}x`, `${fmt(median(perRound.cpu), 3)}x`],
       ],
     ),
   );

@@ -57,9 +57,24 @@ export function pocketDraftRecord(vocabulary: Vocabulary): DraftRecord {
   return new DraftRecord(verifyRowCost(qwen3Tensors(PRESETS.pocket, vocabulary.width, GGUF_FIXTURE_SEED)));
 }
 
-/** Decodes one case through `engine` (a ScriptedEngine replaying its output when not given). */
-export async function replay(c: ReplayCase, vocabulary: Vocabulary, options: GenerateOptions, engine?: Engine): Promise<GenerateResult> {
+/** Grammar masks written (computed or read from the cache) during replays given it. */
+export interface MaskCount {
+  masks: number;
+}
+
+/**
+ * Decodes one case through `engine` (a ScriptedEngine replaying its output when not given),
+ * counting the masks the decode loop asks for into `count` when given.
+ */
+export async function replay(c: ReplayCase, vocabulary: Vocabulary, options: GenerateOptions, engine?: Engine, count?: MaskCount): Promise<GenerateResult> {
   const grammar = compileGrammar(c.schema, vocabulary, { cache: false }).tokens;
+  if (count) {
+    const writeMask = grammar.writeMask.bind(grammar);
+    grammar.writeMask = (state, out) => {
+      count.masks++;
+      writeMask(state, out);
+    };
+  }
   const prompt = buildPrompt({ jsonSchema: c.schema, text: c.text, language: c.language });
   const subject = engine ?? new ScriptedEngine({ vocabulary, script: c.output, canonical: true });
   const session = await subject.createSession();

@@ -99,8 +99,29 @@ Napi::Value tokenize(Handle& handle, const Napi::CallbackInfo& info) {
   return out;
 }
 
-// decode(tokens: Int32Array, rows = 1) -> Promise<void>: one batch at the current position, off
-// the JS thread, keeping the logits of its last `rows` tokens.
+// The logits rows decode keeps, as indices into its `size` tokens: an Int32Array of increasing
+// indices, or a count n (the last n tokens; default 1).
+std::vector<int32_t> decode_rows(const Napi::CallbackInfo& info, size_t size) {
+  Napi::Env env = info.Env();
+  std::vector<int32_t> rows;
+  if (info.Length() > 1 && info[1].IsTypedArray() && info[1].As<Napi::TypedArray>().TypedArrayType() == napi_int32_array) {
+    auto given = info[1].As<Napi::Int32Array>();
+    rows.assign(given.Data(), given.Data() + given.ElementLength());
+    bool valid = !rows.empty() && rows.front() >= 0 && static_cast<size_t>(rows.back()) < size;
+    for (size_t r = 1; r < rows.size() && valid; ++r) valid = rows[r] > rows[r - 1];
+    if (!valid) throw coded_error(env, "RANGE", "decode: rows must be increasing indices within 0.." + std::to_string(size - 1));
+    return rows;
+  }
+  const int32_t count = info.Length() > 1 && !info[1].IsUndefined() ? info[1].ToNumber().Int32Value() : 1;
+  if (count < 1 || static_cast<size_t>(count) > size) {
+    throw coded_error(env, "RANGE", "decode: rows must be within 1.." + std::to_string(size));
+  }
+  for (size_t i = size - count; i < size; ++i) rows.push_back(static_cast<int32_t>(i));
+  return rows;
+}
+
+// decode(tokens: Int32Array, rows?: number | Int32Array) -> Promise<void>: one batch at the
+// current position, off the JS thread, keeping the logits after the tokens `rows` names (decode_rows).
 Napi::Value decode(Handle& handle, const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   handle.idle(env);
@@ -108,12 +129,10 @@ Napi::Value decode(Handle& handle, const Napi::CallbackInfo& info) {
     throw Napi::TypeError::New(env, "decode: tokens must be an Int32Array");
   }
   auto tokens = info[0].As<Napi::Int32Array>();
-  const int32_t rows = info.Length() > 1 && !info[1].IsUndefined() ? info[1].ToNumber().Int32Value() : 1;
-  if (rows < 1 || static_cast<size_t>(rows) > tokens.ElementLength()) {
-    throw coded_error(env, "RANGE", "decode: rows must be within 1.." + std::to_string(tokens.ElementLength()));
-  }
+  if (tokens.ElementLength() == 0) throw coded_error(env, "RANGE", "decode: no tokens");
+  std::vector<int32_t> rows = decode_rows(info, tokens.ElementLength());
   std::vector<int32_t> ids(tokens.Data(), tokens.Data() + tokens.ElementLength());
-  return handle.run_on_worker(info, [ids = std::move(ids), rows](pocket::LlamaModel& model) {
+  return handle.run_on_worker(info, [ids = std::move(ids), rows = std::move(rows)](pocket::LlamaModel& model) {
     model.decode(ids, rows);
     return pocket::NoResult{};
   });
@@ -135,7 +154,7 @@ Napi::Value decode_sample(Handle& handle, const Napi::CallbackInfo& info) {
   const pocket::SamplingOptions options = pocket::JsSampler::read_options(info, 2);
   std::vector<int32_t> ids(tokens.Data(), tokens.Data() + tokens.ElementLength());
   return handle.evaluate_then_sample(info, mask, options, [ids = std::move(ids)](pocket::LlamaModel& worker_model) {
-    worker_model.decode(ids, 1);
+    worker_model.decode(ids, {static_cast<int32_t>(ids.size()) - 1});
     return worker_model.logits(worker_model.rows() - 1);
   });
 }

@@ -80,12 +80,15 @@ LlamaModel::~LlamaModel() {
 int32_t LlamaModel::n_vocab() const { return llama_vocab_n_tokens(vocab_); }
 uint32_t LlamaModel::context_length() const { return llama_n_ctx(ctx_); }
 
-void LlamaModel::decode(const std::vector<int32_t>& tokens, int32_t rows) {
+void LlamaModel::decode(const std::vector<int32_t>& tokens, const std::vector<int32_t>& rows) {
   if (tokens.empty()) return;
   const size_t last_batch = (tokens.size() - 1) % batch_size_ + 1;
-  if (rows < 1 || static_cast<size_t>(rows) > last_batch) {
-    throw std::runtime_error("decode: " + std::to_string(rows) + " logits rows requested for a last batch of " +
-                             std::to_string(last_batch) + " tokens");
+  const int64_t last_batch_start = static_cast<int64_t>(tokens.size() - last_batch);
+  bool rows_valid = !rows.empty() && rows.front() >= last_batch_start && rows.back() < static_cast<int64_t>(tokens.size());
+  for (size_t r = 1; r < rows.size() && rows_valid; ++r) rows_valid = rows[r] > rows[r - 1];
+  if (!rows_valid) {
+    throw std::runtime_error("decode: logits rows must be increasing indices within the last batch, tokens " +
+                             std::to_string(last_batch_start) + ".." + std::to_string(tokens.size() - 1));
   }
   if (position_ + static_cast<int64_t>(tokens.size()) > static_cast<int64_t>(context_length())) {
     throw std::runtime_error("context full: " + std::to_string(position_) + " + " + std::to_string(tokens.size()) +
@@ -98,7 +101,8 @@ void LlamaModel::decode(const std::vector<int32_t>& tokens, int32_t rows) {
   has_logits_ = false;
   llama_batch batch = llama_batch_init(batch_size_, 0, 1);
   try {
-    // Prompts longer than one batch go in several llama_decode calls; logits only for the last `rows` tokens.
+    // Prompts longer than one batch go in several llama_decode calls; logits only at `rows`.
+    size_t next_row = 0;
     for (size_t start = 0; start < tokens.size(); start += batch_size_) {
       const size_t count = std::min(tokens.size() - start, static_cast<size_t>(batch_size_));
       batch.n_tokens = static_cast<int32_t>(count);
@@ -107,7 +111,9 @@ void LlamaModel::decode(const std::vector<int32_t>& tokens, int32_t rows) {
         batch.pos[i] = position_ + static_cast<int32_t>(i);
         batch.n_seq_id[i] = 1;
         batch.seq_id[i][0] = 0;
-        batch.logits[i] = start + i + rows >= tokens.size();
+        const bool row = next_row < rows.size() && static_cast<size_t>(rows[next_row]) == start + i;
+        batch.logits[i] = row;
+        if (row) ++next_row;
       }
       captured_errors.clear();
       const int32_t rc = llama_decode(ctx_, batch);
@@ -123,7 +129,7 @@ void LlamaModel::decode(const std::vector<int32_t>& tokens, int32_t rows) {
     throw;
   }
   llama_batch_free(batch);
-  rows_ = rows;
+  rows_ = static_cast<int32_t>(rows.size());
   has_logits_ = true;
 }
 

@@ -36,9 +36,9 @@ class LlamaModel {
   // Number of tokens in the KV cache (the position the next decoded token gets).
   int32_t position() const { return position_; }
 
-  // Evaluates `tokens` at positions position()..; logits are computed for the last `rows` tokens
-  // (1 <= rows <= tokens.size(), and within the last batch of batch_size() tokens).
-  void decode(const std::vector<int32_t>& tokens, int32_t rows = 1);
+  // Evaluates `tokens` at positions position()..; logits are computed after the tokens at the
+  // indices `rows` (increasing, at least one, all within the last batch of batch_size() tokens).
+  void decode(const std::vector<int32_t>& tokens, const std::vector<int32_t>& rows);
   // Logits row `row` (0 = the first of the last decode's rows), or nullptr when nothing was decoded
   // since the last truncation or the row is out of range.
   const float* logits(int32_t row) const;

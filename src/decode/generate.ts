@@ -6,10 +6,12 @@
  * withdrawn and the shortest completion is appended instead, so the output is always complete.
  *
  * Speculative decoding (engines with `feedRows`): a draft (speculative.ts) is fed with the pending
- * tokens in one forward pass that keeps logits at each draft position; the rows are then sampled
- * in order under the masks of the speculatively advanced matcher, exactly as the plain loop would
- * sample them, and the first choice that differs from the draft ends the round (it becomes the
- * next pending token; the rest of the draft is rolled back in the engine). Every output token is
+ * tokens in one forward pass that keeps logits where the plain loop would sample (before each
+ * guessed token and after the draft; the grammar's forced tokens need none); the rows are then
+ * sampled in order, each under the mask of the matcher advanced along what was taken so far,
+ * exactly as the plain loop would sample them, and the first choice that differs from the draft
+ * ends the round (it becomes the next pending token; the rest of the draft is rolled back in the
+ * engine, and its rows' masks are never computed). Every output token is
  * one choice from its own row's distribution, drawn in output order, so the output is the plain
  * loop's: token for token with greedy decoding, and with the same seed when sampling. For a
  * deterministic draft this is speculative sampling's accept/resample rule: a draft token is kept
@@ -108,7 +110,8 @@ export async function generate(
     );
   }
   const started = performance.now();
-  const masks = new MaskPool(grammar.maskWords);
+  /** The mask of the row being sampled (the engine reads it before the next one is written). */
+  const mask = new Uint32Array(grammar.maskWords);
   /** Where drafters read the grammar's mask at a drafted position. */
   const draftMask = new Uint32Array(grammar.maskWords);
   const tokens: number[] = [];
@@ -185,37 +188,39 @@ export async function generate(
   };
 
   // Verifies a draft in one forward pass; false when generation is over.
-  const verify = async (entries: readonly DraftEntry[]): Promise<boolean> => {
+  const verify = async ({ entries, closes }: Draft): Promise<boolean> => {
     let t0 = performance.now();
-    const fed = session.feedRows!([...toFeed, ...entries.map((e) => e.id)], entries.length + 1);
+    const pending = toFeed.length;
+    const fed = session.feedRows!([...toFeed, ...entries.map((e) => e.id)], sampledRows(entries, closes).map((at) => pending - 1 + at));
     toFeed = [];
     passes++;
-    // The rows' masks are computed while the engine runs the forward pass.
-    const maskStart = performance.now();
-    const rowMasks = masksAlong(entries);
-    const maskTime = performance.now() - maskStart;
+    // The first row's mask is computed while the engine runs the forward pass (the first entry is
+    // a guess); each later row's only once the row before it confirmed its guess.
+    const maskTime = timed(() => matcher.fillMask(mask));
     maskMs += maskTime;
     await fed;
     engineMs += performance.now() - t0 - maskTime;
+    let at = 0;
     let row = 0;
     let guessed = 0;
     let confirmed = 0;
     let pacedGuessed = 0;
     let pacedConfirmed = 0;
     let going = true;
-    for (; ; row++) {
-      const entry = entries[row];
+    for (; ; at++) {
+      const entry = entries[at];
       if (entry?.forced) {
         matcher.accept(entry.id);
         forced++;
         take([entry.id]);
         continue;
       }
-      if (entry === undefined && matcher.isClosed()) break;
+      if (entry === undefined && closes) break;
       if (entry) guessed++;
       if (entry?.paced) pacedGuessed++;
+      if (row > 0) maskMs += timed(() => matcher.fillMask(mask));
       t0 = performance.now();
-      const id = await session.sampleRow!(row, rowMasks[row]!);
+      const id = await session.sampleRow!(row++, mask);
       engineMs += performance.now() - t0;
       entry?.gate?.record(id === entry.id);
       going = takeChosen(id);
@@ -228,22 +233,9 @@ export async function generate(
     accepted += confirmed;
     if (pacedGuessed > 0) speculation?.length.record(pacedGuessed, pacedConfirmed);
     // The draft entries after the last one taken are in the engine's context: drop them.
-    const rejected = entries.length - row;
+    const rejected = entries.length - at;
     if (rejected > 0 && going) await session.rollback!(rejected);
     return going;
-  };
-
-  // Masks for each row of a draft that is sampled, walking the matcher along the draft and back.
-  const masksAlong = (entries: readonly DraftEntry[]): Uint32Array[] => {
-    const mark = matcher.length;
-    const rows: Uint32Array[] = [];
-    for (let r = 0; r <= entries.length; r++) {
-      const entry = entries[r];
-      if (!entry?.forced && !(entry === undefined && matcher.isClosed())) matcher.fillMask((rows[r] = masks.get(r)));
-      if (entry) matcher.accept(entry.id);
-    }
-    matcher.rollback(matcher.length - mark);
-    return rows;
   };
 
   try {
@@ -272,15 +264,15 @@ export async function generate(
 
       const limit = speculation && toFeed.length > 0 ? speculation.length.next() : 0;
       speculation?.lookup?.catchUp(tokens);
-      const { entries, withheld } = limit > 0 ? await buildDraft(draftContext, speculation!.drafters, limit, draftMask) : NO_DRAFT;
-      if (entries.length > 0) {
-        if (!(await verify(entries))) break;
+      const draft = limit > 0 ? await buildDraft(draftContext, speculation!.drafters, limit, draftMask) : NO_DRAFT;
+      if (draft.entries.length > 0) {
+        if (!(await verify(draft))) break;
         continue;
       }
+      const { withheld } = draft;
 
       t0 = performance.now();
       // The mask is computed while the engine runs the forward pass.
-      const mask = masks.get(0);
       let maskTime = 0;
       const fillMask = (): void => {
         const maskStart = performance.now();
@@ -361,7 +353,28 @@ function speculationFor(
 }
 
 const DEFAULT_MAX_DRAFT = 8;
-const NO_DRAFT: Draft = { entries: [], withheld: undefined };
+const NO_DRAFT: Draft = { entries: [], closes: false, withheld: undefined };
+
+/**
+ * Where a draft's verification samples, as positions in it (position i: before `entries[i]`, the
+ * last one after the draft): before each guessed token, and after the draft unless it completes
+ * the document. A forced token is taken as the grammar dictates, so its position gets no row.
+ */
+function sampledRows(entries: readonly DraftEntry[], closes: boolean): number[] {
+  const rows: number[] = [];
+  entries.forEach((entry, i) => {
+    if (!entry.forced) rows.push(i);
+  });
+  if (!closes) rows.push(entries.length);
+  return rows;
+}
+
+/** Milliseconds `work` took. */
+function timed(work: () => void): number {
+  const start = performance.now();
+  work();
+  return performance.now() - start;
+}
 
 /**
  * Drafts the token the grammar's forced run held back at a token boundary (`"` then `:` are
@@ -420,18 +433,6 @@ function openingMerges(vocabulary: Vocabulary, id: number): number[] {
     }
   }
   return merges;
-}
-
-/** Mask buffers reused across steps (one per draft row), so decoding allocates none per token. */
-class MaskPool {
-  private readonly buffers: Uint32Array[] = [];
-
-  constructor(private readonly words: number) {}
-
-  get(i: number): Uint32Array {
-    while (this.buffers.length <= i) this.buffers.push(new Uint32Array(this.words));
-    return this.buffers[i]!;
-  }
 }
 
 function engineBrokeMask(id: number): PocketExtractError {

@@ -51,6 +51,8 @@ export interface WithheldGuess {
 /** What buildDraft returns: the drafted tokens, or (when there are none) the guess a gate held back. */
 export interface Draft {
   readonly entries: readonly DraftEntry[];
+  /** Whether the entries, all taken, complete the document (nothing is sampled after them). */
+  readonly closes: boolean;
   readonly withheld: WithheldGuess | undefined;
 }
 
@@ -156,8 +158,9 @@ export async function buildDraft(ctx: DraftContext, drafters: readonly Drafter[]
     // first token is the model's to choose.
     if (!paced) break;
   }
+  const closes = matcher.isClosed();
   matcher.rollback(matcher.length - mark);
-  return { entries, withheld: entries.length === 0 ? withheld : undefined };
+  return { entries, closes, withheld: entries.length === 0 ? withheld : undefined };
 }
 
 /**

@@ -63,10 +63,11 @@ export interface EngineSession {
   rollback?(n: number): Promise<void>;
   /**
    * Speculative verification, for engines that score several positions in one forward pass:
-   * feeds `ids` in one batch and keeps the next-token logits after each of its last `rows` ids
-   * (1 <= rows <= ids.length). Rejected ids are dropped afterwards with `rollback`.
+   * feeds `ids` in one batch and keeps the next-token logits after the ids at the indices `rows`
+   * (increasing, within 0..ids.length - 1, at least one); the others cost no output-layer row.
+   * Rejected ids are dropped afterwards with `rollback`.
    */
-  feedRows?(ids: readonly number[], rows: number): Promise<void>;
+  feedRows?(ids: readonly number[], rows: readonly number[]): Promise<void>;
   /**
    * Chooses from row `row` (0 = the first of the last `feedRows`' rows) as `sample` does from the
    * last position, drawing from the same random stream: one choice per row, in row order.

@@ -245,6 +245,56 @@ describe("speculative decoding on real extraction outputs (grounding set gold va
     }
   }, 300_000);
 
+  it("a verification keeps logits rows only where a token is sampled, and writes masks only for the rows it samples", async () => {
+    /** Per verification round: rows kept and sampled, masks written from its pass to its last draw, whether a rollback followed. */
+    const rounds: { kept: number; sampled: number; maskStart: number; masks: number; rolledBack: boolean }[] = [];
+    const count = { masks: 0 };
+    let forcedInDrafts = 0;
+    for (const c of replayCases()) {
+      const engine = new ScriptedEngine({ vocabulary, script: c.output, canonical: true });
+      const recorded = {
+        ...engine,
+        vocabulary,
+        name: engine.name,
+        contextLength: undefined,
+        dispose: () => engine.dispose(),
+        createSession: async (): Promise<EngineSession> => {
+          const s = await engine.createSession();
+          return {
+            feed: (ids) => s.feed(ids),
+            sample: (mask) => s.sample(mask),
+            feedRows: (ids, rows) => {
+              // Drafted ids without a row of their own (the last one's is the row after the draft): forced by the grammar.
+              forcedInDrafts += ids.length - 1 - rows[0]! - (rows.length - 1);
+              rounds.push({ kept: rows.length, sampled: 0, maskStart: count.masks, masks: 0, rolledBack: false });
+              return s.feedRows!(ids, rows);
+            },
+            sampleRow: (row, mask) => {
+              const round = rounds.at(-1)!;
+              round.sampled++;
+              round.masks = count.masks - round.maskStart;
+              return s.sampleRow!(row, mask);
+            },
+            rollback: (n) => ((rounds.at(-1)!.rolledBack = true), s.rollback!(n)),
+            close: () => s.close(),
+          };
+        },
+      };
+      const r = await replay(c, vocabulary, { speculative: true, maxTokens: 300, draftRecord: pocketDraftRecord(vocabulary) }, recorded, count);
+      expect(JSON.parse(r.text), c.id).toEqual(JSON.parse(c.output));
+    }
+    expect(rounds.length).toBeGreaterThan(100);
+    expect(rounds.some((round) => round.rolledBack)).toBe(true);
+    // Drafts hold forced tokens (a guess's closing quote, the next key), and those get no row.
+    expect(forcedInDrafts).toBeGreaterThan(0);
+    for (const round of rounds) {
+      // One mask per draw: none for the rows past a rejection.
+      expect(round.masks).toBe(round.sampled);
+      // A round the model confirmed to the end samples every row it kept.
+      if (!round.rolledBack) expect(round.sampled).toBe(round.kept);
+    }
+  });
+
   it("after a key, the held-back guess is the token the value opens with (`\":\"` before a string): drafted and confirmed", async () => {
     const c = replayCases().find((r) => r.output.includes('":"'))!;
     const merged = vocabulary.encode('":"');
@@ -263,7 +313,7 @@ describe("speculative decoding on real extraction outputs (grounding set gold va
         return {
           feed: (ids) => s.feed(ids),
           sample: (mask) => s.sample(mask),
-          feedRows: (ids, rows) => (drafts.push(ids.slice(ids.length - rows + 1)), s.feedRows!(ids, rows)),
+          feedRows: (ids, rows) => (drafts.push(ids.slice(rows[0]! + 1)), s.feedRows!(ids, rows)),
           sampleRow: (row, mask) => s.sampleRow!(row, mask),
           rollback: (n) => (rejected.push(drafts.length - 1), s.rollback!(n)),
           close: () => s.close(),

@@ -6,13 +6,13 @@ import { CachedContextEngine, type NativeContext } from "../../src/engines/nativ
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
 
 /** A native context that records each evaluation and keeps a cache like a backend would. */
-function recordingNative(): { native: NativeContext; calls: { keep: number; tokens: number[]; rows: number }[]; failNext: (held: number) => void } {
+function recordingNative(): { native: NativeContext; calls: { keep: number; tokens: number[]; rows: number[] }[]; failNext: (held: number) => void } {
   let cache: number[] = [];
   let failure: number | undefined;
-  const calls: { keep: number; tokens: number[]; rows: number }[] = [];
+  const calls: { keep: number; tokens: number[]; rows: number[] }[] = [];
   const native: NativeContext = {
     evaluate: async (keep, tokens, rows) => {
-      calls.push({ keep, tokens: Array.from(tokens), rows });
+      calls.push({ keep, tokens: Array.from(tokens), rows: Array.from(rows) });
       cache = [...cache.slice(0, keep), ...tokens];
       if (failure !== undefined) {
         cache.length = failure;
@@ -38,14 +38,32 @@ describe("CachedContextEngine cache mirror", async () => {
     const session = await engineWith(native).createSession();
     await session.feed([1, 2, 3]);
     await session.feed([await session.sample(new Uint32Array(vocabulary.width >>> 5).fill(~0))]);
-    await session.feedRows!([8, 9, 10], 3);
+    await session.feedRows!([8, 9, 10], [0, 1, 2]);
     await session.rollback!(2);
     await session.feed([11]);
     expect(calls).toEqual([
-      { keep: 0, tokens: [1, 2, 3], rows: 1 },
-      { keep: 3, tokens: [7], rows: 1 },
-      { keep: 4, tokens: [8, 9, 10], rows: 3 },
-      { keep: 5, tokens: [11], rows: 1 },
+      { keep: 0, tokens: [1, 2, 3], rows: [2] },
+      { keep: 3, tokens: [7], rows: [0] },
+      { keep: 4, tokens: [8, 9, 10], rows: [0, 1, 2] },
+      { keep: 5, tokens: [11], rows: [0] },
+    ]);
+  });
+
+  it("keeps logits rows only at the indices asked for; after a rollback they are moved past the reused prefix", async () => {
+    const { native, calls } = recordingNative();
+    const engine = engineWith(native);
+    const session = await engine.createSession();
+    await session.feed([1, 2, 3]);
+    await session.feedRows!([4, 5, 6, 7], [0, 3]);
+    await session.rollback!(3);
+    // The cache holds 1..7; the session 1..4: the prefix up to the first row's token is kept.
+    await session.feedRows!([8, 9, 10], [1, 2]);
+    await expect(session.feedRows!([11, 12], [1, 0])).rejects.toMatchObject({ code: "ENGINE_FAILED" });
+    await expect(session.feedRows!([11, 12], [])).rejects.toMatchObject({ code: "ENGINE_FAILED" });
+    await expect(session.feedRows!([11, 12], [2])).rejects.toMatchObject({ code: "ENGINE_FAILED" });
+    expect(calls.slice(1)).toEqual([
+      { keep: 3, tokens: [4, 5, 6, 7], rows: [0, 3] },
+      { keep: 4, tokens: [8, 9, 10], rows: [1, 2] },
     ]);
   });
 
@@ -59,8 +77,8 @@ describe("CachedContextEngine cache mirror", async () => {
     await second.feed([1, 2, 5]);
     await second.feed([6]);
     expect(calls.slice(1)).toEqual([
-      { keep: 2, tokens: [5], rows: 1 },
-      { keep: 3, tokens: [6], rows: 1 },
+      { keep: 2, tokens: [5], rows: [0] },
+      { keep: 3, tokens: [6], rows: [0] },
     ]);
   });
 
@@ -72,7 +90,7 @@ describe("CachedContextEngine cache mirror", async () => {
     await expect(session.feed([3, 4])).rejects.toThrow(PocketExtractError);
     await session.feed([3, 4]);
     // The backend kept 1, 2, 3: only 4 is evaluated again.
-    expect(calls.at(-1)).toEqual({ keep: 3, tokens: [4], rows: 1 });
+    expect(calls.at(-1)).toEqual({ keep: 3, tokens: [4], rows: [0] });
   });
 
   it("checks only the new ids, and the context length against the whole cache", async () => {

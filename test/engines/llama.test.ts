@@ -174,6 +174,47 @@ describe("llama.cpp engine (native addon)", () => {
     }
   });
 
+  it("decode keeps logits rows at the token indices it is given: the rows of a batch that kept every row, in order", async () => {
+    const native = loadLlamaAddon();
+    const model = await native.addon.loadModel(modelPath, { backendsDir: native.backendsDir, contextLength: 64, threads: 1 });
+    try {
+      const batch = Int32Array.from(prompt.slice(0, 6));
+      const random = mulberry32(3);
+      const masks = [allowAll(), ...Array.from({ length: 6 }, () => allowOnly(...Array.from({ length: 40 }, () => Math.floor(random() * WIDTH))))];
+      const picks = (rows: readonly number[]): number[][] => rows.map((row) => masks.map((mask) => model.sample(mask, 0, 0, 1, 0, row)));
+      await model.decode(batch, 6);
+      const every = picks([0, 1, 2, 3, 4, 5]);
+      model.truncate(0);
+      await model.decode(batch, Int32Array.from([1, 4, 5]));
+      expect(picks([0, 1, 2])).toEqual([every[1], every[4], every[5]]);
+      expect(() => model.sample(allowAll(), 0, 0, 1, 0, 3)).toThrow(expect.objectContaining({ code: "RANGE" }));
+      model.truncate(0);
+      expect(() => model.decode(batch, Int32Array.from([2, 2]))).toThrow(expect.objectContaining({ code: "RANGE" }));
+      expect(() => model.decode(batch, Int32Array.from([6]))).toThrow(expect.objectContaining({ code: "RANGE" }));
+    } finally {
+      model.free();
+    }
+  });
+
+  it("verifyCost \"measure\" times the verification cost at load (a figure that depends on the machine), and leaves the context empty", async () => {
+    const measured = await createLlamaEngine({ modelPath, contextLength: 64, threads: 1, vocabulary: fixtureVocabulary, verifyCost: "measure" });
+    try {
+      expect(Number.isFinite(measured.verifyRowCost)).toBe(true);
+      expect(measured.verifyRowCost).toBeGreaterThanOrEqual(0);
+      const session = await measured.createSession();
+      await session.feed(prompt);
+      const greedy = await session.sample(allowAll());
+      await session.close();
+      const plainSession = await engine.createSession();
+      await plainSession.feed(prompt);
+      expect(greedy).toBe(await plainSession.sample(allowAll()));
+      await plainSession.close();
+    } finally {
+      await measured.dispose();
+    }
+    await expect(createLlamaEngine({ modelPath, verifyCost: "timed" as "measure" })).rejects.toMatchObject({ code: "OPTION_INVALID" });
+  });
+
   it("never samples a disallowed id: random, single-id and eos-excluding masks, greedy and sampled", async () => {
     const random = mulberry32(7);
     const samplings = [{}, { temperature: 1.2, topK: 50, topP: 0.9, seed: 3 }, { temperature: 0.7, seed: 9 }, { temperature: 2, topP: 0.5, seed: 1 }];

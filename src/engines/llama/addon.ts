@@ -18,8 +18,11 @@ export interface NativeLlamaModel {
   /** llama.cpp's own view of the vocabulary (raw bytes per id), for cross-checks. */
   vocabulary(): NativeVocabulary;
   tokenize(text: string, parseSpecial: boolean): Int32Array;
-  /** One batch at the current position, off the JS thread; logits of its last `rows` (default 1) tokens. */
-  decode(tokens: Int32Array, rows?: number): Promise<void>;
+  /**
+   * One batch at the current position, off the JS thread, keeping the logits after the tokens at
+   * the indices `rows` (increasing, within its last batch) or after its last `rows` tokens (default 1).
+   */
+  decode(tokens: Int32Array, rows?: number | Int32Array): Promise<void>;
   /**
    * decode(tokens) and, on the same worker thread right after it, sample() from its last row. The
    * caller writes `mask` while the model runs, then calls maskReady(); -2 when the decode finished

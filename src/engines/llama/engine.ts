@@ -4,7 +4,7 @@
  * model, checks it, and adapts the addon's handle (truncate + decode) to a NativeContext.
  */
 import { availableParallelism } from "node:os";
-import { FileError } from "../../errors.js";
+import { FileError, PocketExtractError } from "../../errors.js";
 import { vocabularyFromBytes } from "../../tokens/index.js";
 import type { ChatTemplate } from "../../tokens/index.js";
 import type { Vocabulary } from "../../tokens/index.js";
@@ -14,6 +14,7 @@ import { typedNativeError } from "../native-shared/native-error.js";
 import { loadLlamaAddon, type NativeLlamaModel } from "./addon.js";
 import { readGgufHeader } from "./gguf.js";
 import { assertSameVocabulary, readGgufVocabularyParts } from "./gguf-vocabulary.js";
+import { measureVerifyRowCost } from "./measure-verify-cost.js";
 import { verifyRowCost } from "./verify-cost.js";
 
 export interface LlamaEngineOptions {
@@ -27,6 +28,14 @@ export interface LlamaEngineOptions {
   readonly vocabulary?: Vocabulary;
   /** The model's chat template when it is not ChatML (the GGUF's own template is not read; see Engine.chatTemplate). */
   readonly chatTemplate?: ChatTemplate;
+  /**
+   * How Engine.verifyRowCost is found: "shape" (default) reads it from the tensor shapes (the
+   * output matrix's share; repeatable, right where passes are memory-bound); "measure" times a
+   * one-token step against a verification at load (measure-verify-cost.ts: it includes the drafted
+   * token's pass through the blocks, which one CPU thread pays, but it depends on the machine and
+   * its load, so speculative decisions do too).
+   */
+  readonly verifyCost?: "shape" | "measure";
 }
 
 const DEFAULT_CONTEXT_LENGTH = 4096;
@@ -42,6 +51,9 @@ export type LlamaEngine = CachedContextEngine;
 export async function createLlamaEngine(options: LlamaEngineOptions): Promise<LlamaEngine> {
   const path = options.modelPath;
   checkEngineOptions(options);
+  if (options.verifyCost !== undefined && options.verifyCost !== "shape" && options.verifyCost !== "measure") {
+    throw new PocketExtractError("OPTION_INVALID", `verifyCost must be "shape" or "measure", got ${String(options.verifyCost)}`);
+  }
   const header = readGgufHeader(path);
   const parts = readGgufVocabularyParts(path, header);
   if (options.vocabulary) assertSameVocabulary(path, vocabularyFromBytes(parts), options.vocabulary);
@@ -71,12 +83,21 @@ export async function createLlamaEngine(options: LlamaEngineOptions): Promise<Ll
     }
   };
   const vocabulary = options.vocabulary ?? vocabularyFromBytes({ ...parts, encode });
+  let rowCost = verifyRowCost(header.tensors.values());
+  if (options.verifyCost === "measure") {
+    try {
+      rowCost = await measureVerifyRowCost(native);
+    } catch (err) {
+      native.free();
+      throw typedNativeError(err, "llama.cpp", "measuring the verification cost");
+    }
+  }
   return new CachedContextEngine(nativeContext(native), {
     name: "llama.cpp",
     vocabulary,
     contextLength: native.contextLength(),
     multiRow: true,
-    verifyRowCost: verifyRowCost(header.tensors.values()),
+    verifyRowCost: rowCost,
     chatTemplate: options.chatTemplate,
   });
 }

@@ -12,6 +12,7 @@ import { PocketExtractError } from "../../errors.js";
 import type { ChatTemplate } from "../../tokens/index.js";
 import type { Vocabulary } from "../../tokens/index.js";
 import type { Engine, EngineSession, SamplingOptions, SessionOptions } from "../engine.js";
+import { checkRows } from "../feed-rows.js";
 import { nativeErrorCode, typedNativeError } from "./native-error.js";
 import { checkSampling } from "./sampling.js";
 
@@ -19,10 +20,11 @@ import { checkSampling } from "./sampling.js";
 export interface NativeContext {
   /**
    * Keeps the first `keep` cached tokens, then evaluates `tokens` in one batch off the JS thread,
-   * keeping the logits of its last `rows` tokens (backends with `multiRow`; others get 1).
-   * What it resolves with is the backend's (e.g. timings for benches); the engine ignores it.
+   * keeping the logits after the tokens at the indices `rows` (increasing; backends with
+   * `multiRow`, others always get the last index). What it resolves with is the backend's (e.g.
+   * timings for benches); the engine ignores it.
    */
-  evaluate(keep: number, tokens: Int32Array, rows: number): Promise<unknown>;
+  evaluate(keep: number, tokens: Int32Array, rows: Int32Array): Promise<unknown>;
   /** Tokens the native cache holds (also after a failed evaluation). */
   cached(): number;
   /**
@@ -109,16 +111,17 @@ export class CachedContextEngine implements Engine {
   }
 
   /**
-   * Makes the context hold exactly `tokens` with fresh logits for the last `rows`, evaluating only
-   * what the cache lacks (at least those last tokens, whose logits are needed).
+   * Makes the context hold exactly `tokens` with fresh logits after the tokens at the indices
+   * `rows` (default: the last), evaluating only what the cache lacks (at least the tokens from
+   * the first of those on, whose logits are needed).
    */
-  async evaluate(tokens: readonly number[], rows = 1): Promise<void> {
+  async evaluate(tokens: readonly number[], rows: readonly number[] = [tokens.length - 1]): Promise<void> {
     if (tokens.length === 0) return;
     this.checkBatch(tokens, tokens.length);
     let keep = 0;
-    const limit = Math.min(this.cached.length, tokens.length - rows);
+    const limit = Math.min(this.cached.length, rows[0]!);
     while (keep < limit && this.cached[keep] === tokens[keep]) keep++;
-    await this.evaluateAfter(keep, tokens.slice(keep), this.evaluateRows(rows));
+    await this.evaluateAfter(keep, tokens.slice(keep), this.evaluateRows(rows.map((r) => r - keep)));
   }
 
   /** The version of the cache: unchanged since a session's evaluation means it holds exactly that session's tokens. */
@@ -127,10 +130,11 @@ export class CachedContextEngine implements Engine {
   }
 
   /**
-   * `evaluate(cachedTokens + ids, rows)` for a caller whose tokens the cache holds exactly (its
-   * `cacheVersion` unchanged): checks and copies only `ids`, so a step costs the same at any length.
+   * `evaluate(cachedTokens + ids)` for a caller whose tokens the cache holds exactly (its
+   * `cacheVersion` unchanged), with logits after the ids at the indices `rows`: checks and copies
+   * only `ids`, so a step costs the same at any length.
    */
-  async extend(ids: readonly number[], rows: number): Promise<void> {
+  async extend(ids: readonly number[], rows: readonly number[]): Promise<void> {
     this.checkBatch(ids, this.cached.length + ids.length);
     await this.evaluateAfter(this.cached.length, ids, this.evaluateRows(rows));
   }
@@ -146,8 +150,8 @@ export class CachedContextEngine implements Engine {
     if (this.evaluating) throw new PocketExtractError("ENGINE_FAILED", "feed/sample called while an evaluation is in progress (await each call)");
   }
 
-  private evaluateRows(rows: number): (keep: number, tokens: Int32Array) => Promise<unknown> {
-    return (keep, tokens) => this.native.evaluate(keep, tokens, rows);
+  private evaluateRows(rows: readonly number[]): (keep: number, tokens: Int32Array) => Promise<unknown> {
+    return (keep, tokens) => this.native.evaluate(keep, tokens, Int32Array.from(rows));
   }
 
   /** Whether the backend can sample in the call that evaluates (extendAndSample). */
@@ -222,7 +226,7 @@ class CachedContextSession implements EngineSession {
   /** The engine's cacheVersion after this session's last evaluation (-1: none yet). */
   private version = -1;
   private closed = false;
-  readonly feedRows?: (ids: readonly number[], rows: number) => Promise<void>;
+  readonly feedRows?: (ids: readonly number[], rows: readonly number[]) => Promise<void>;
   readonly sampleRow?: (row: number, mask: Uint32Array) => Promise<number>;
   readonly feedAndSample?: (ids: readonly number[], mask: Uint32Array, fillMask: () => void) => Promise<number>;
 
@@ -239,7 +243,7 @@ class CachedContextSession implements EngineSession {
   }
 
   async feed(ids: readonly number[]): Promise<void> {
-    if (ids.length > 0) await this.feedWithRows(ids, 1);
+    if (ids.length > 0) await this.feedWithRows(ids, [ids.length - 1]);
     else this.check();
   }
 
@@ -255,18 +259,16 @@ class CachedContextSession implements EngineSession {
     return this.choose(mask, this.rows - 1);
   }
 
-  private async feedWithRows(ids: readonly number[], rows: number): Promise<void> {
+  private async feedWithRows(ids: readonly number[], rows: readonly number[]): Promise<void> {
     this.check();
-    if (!(Number.isInteger(rows) && rows >= 1 && rows <= ids.length)) {
-      throw new PocketExtractError("ENGINE_FAILED", `feedRows: rows must be within 1..${ids.length}, got ${rows}`);
-    }
+    checkRows(rows, ids.length);
     // Every step of a decode extends the cache this session left: only the new ids are handled.
     if (this.synced && this.version === this.engine.cacheVersion) await this.engine.extend(ids, rows);
-    else await this.engine.evaluate([...this.tokens, ...ids], rows);
+    else await this.engine.evaluate([...this.tokens, ...ids], rows.map((r) => r + this.tokens.length));
     for (const id of ids) this.tokens.push(id);
     this.version = this.engine.cacheVersion;
     this.synced = true;
-    this.rows = rows;
+    this.rows = rows.length;
   }
 
   private async feedThenSample(ids: readonly number[], mask: Uint32Array, fillMask: () => void): Promise<number> {
@@ -322,3 +324,4 @@ class CachedContextSession implements EngineSession {
     if (this.options.signal?.aborted) throw new PocketExtractError("ABORTED", "generation aborted");
   }
 }
+

@@ -7,6 +7,7 @@ import { PocketExtractError } from "../../errors.js";
 import type { ChatTemplate } from "../../tokens/index.js";
 import type { Vocabulary } from "../../tokens/index.js";
 import type { Engine, EngineSession, SessionOptions } from "../engine.js";
+import { checkRows } from "../feed-rows.js";
 
 export abstract class TestEngine implements Engine {
   abstract readonly name: string;
@@ -37,8 +38,8 @@ export abstract class TestEngine implements Engine {
 export abstract class TestSession implements EngineSession {
   protected prompt: number[] | undefined;
   protected readonly generated: number[] = [];
-  /** Positions with choices after the last feedRows (1 after a plain feed). */
-  private rows = 1;
+  /** How many generated tokens each row's choice follows: the last feedRows' rows (the last position after a plain feed). */
+  private rowEnds = [0];
   private closed = false;
 
   constructor(protected readonly options: SessionOptions) {}
@@ -47,7 +48,7 @@ export abstract class TestSession implements EngineSession {
     this.check();
     if (this.prompt === undefined) this.prompt = [...ids];
     else this.generated.push(...ids);
-    this.rows = 1;
+    this.rowEnds = [this.generated.length];
   }
 
   async sample(mask: Uint32Array): Promise<number> {
@@ -55,27 +56,25 @@ export abstract class TestSession implements EngineSession {
     return this.chooseAfter(this.generated, mask);
   }
 
-  async feedRows(ids: readonly number[], rows: number): Promise<void> {
+  async feedRows(ids: readonly number[], rows: readonly number[]): Promise<void> {
+    checkRows(rows, ids.length);
     await this.feed(ids);
-    if (!(Number.isInteger(rows) && rows >= 1 && rows <= ids.length)) {
-      throw new PocketExtractError("ENGINE_FAILED", `feedRows: rows must be within 1..${ids.length}, got ${rows}`);
-    }
-    this.rows = rows;
+    const start = this.generated.length - ids.length;
+    this.rowEnds = rows.map((r) => Math.max(0, start + r + 1));
   }
 
-  /** As the model would choose after all but the last `rows - 1 - row` generated tokens. */
+  /** As the model would choose after the generated tokens up to the row's id. */
   async sampleRow(row: number, mask: Uint32Array): Promise<number> {
     this.check();
-    if (!(Number.isInteger(row) && row >= 0 && row < this.rows)) {
-      throw new PocketExtractError("ENGINE_FAILED", `sampleRow(${row}): the last feedRows kept ${this.rows} rows`);
-    }
-    return this.chooseAfter(this.generated.slice(0, this.generated.length - (this.rows - 1 - row)), mask);
+    const end = this.rowEnds[row];
+    if (end === undefined) throw new PocketExtractError("ENGINE_FAILED", `sampleRow(${row}): the last feedRows kept ${this.rowEnds.length} rows`);
+    return this.chooseAfter(this.generated.slice(0, end), mask);
   }
 
   async rollback(n: number): Promise<void> {
     this.check();
     this.generated.length = Math.max(0, this.generated.length - n);
-    this.rows = 1;
+    this.rowEnds = [this.generated.length];
   }
 
   async close(): Promise<void> {
