@@ -13,7 +13,9 @@
  * ends the round (it becomes the next pending token; the rest of the draft is rolled back in the
  * engine, and its rows' masks are never computed). Every output token is
  * one choice from its own row's distribution, drawn in output order, so the output is the plain
- * loop's: token for token with greedy decoding, and with the same seed when sampling. For a
+ * loop's: token for token with greedy decoding, and with the same seed when sampling (as far as
+ * the engine's batched logits equal its one-token logits; llama.cpp's differ in the last bits, so
+ * two tokens within that much of each other may swap). For a
  * deterministic draft this is speculative sampling's accept/resample rule: a draft token is kept
  * with probability p(token), and otherwise the choice comes from p without it, renormalized.
  */

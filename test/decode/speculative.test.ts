@@ -6,8 +6,10 @@
  * cache) and on the random test engine; and on real extraction outputs (the grounding set's gold
  * values replayed by the scripted engine), where drafts are mostly confirmed and the forward
  * passes drop. With sampling, every output token is still one draw from its own row in output
- * order, so the same seed gives the same tokens (on the tiny model, whose batched and one-token
- * logits agree bit for bit): the distribution is preserved draw for draw. Also: the gates that
+ * order, so the same seed gives the same tokens: the distribution is preserved draw for draw.
+ * llama.cpp's batched and one-token logits can differ in their last bits (test/support/near-tie.ts),
+ * so there a greedy divergence passes only at a near-tie of the two tokens, checked by recomputing
+ * the logits the plain loop's way, and a sampled one only rarely. Also: the gates that
  * stop drafting guesses a model seldom confirms, and their record kept across an extractor's documents.
  */
 import fc from "fast-check";
@@ -26,6 +28,7 @@ import { ScriptedEngine } from "../../src/engines/testing/scripted-engine.js";
 import { buildPrompt } from "../../src/prompt/index.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
+import { NEAR_TIE, ReferenceLogits } from "../support/near-tie.js";
 
 type Schema = Record<string, unknown>;
 
@@ -70,19 +73,46 @@ const caseArb = fc.record({
 });
 type Case = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
 
-/** Output tokens, stop reason and cut, or the error code; and the forward passes it took. */
+/** Output tokens, stop reason and cut, or the error code; the forward passes it took; the prompt. */
 async function decode(engine: Engine, vocabulary: Vocabulary, c: Case, speculative: GenerateOptions["speculative"]) {
   const grammar = compileGrammar(c.schema, vocabulary).tokens;
   const promptIds = vocabulary.encode(buildPrompt({ jsonSchema: c.schema, text: c.document, language: "en" }).full);
   const session = await engine.createSession({ sampling: c.sampling });
   try {
     const r = await generate(session, grammar, promptIds, { maxTokens: c.maxTokens, speculative });
-    return { outcome: { tokens: r.tokens, stop: r.stats.stopReason, cutAt: r.cutAt }, stats: r.stats };
+    return { outcome: { tokens: r.tokens, stop: r.stats.stopReason, cutAt: r.cutAt }, stats: r.stats, promptIds };
   } catch (err) {
-    return { outcome: { error: (err as { code?: string }).code ?? String(err) }, stats: undefined };
+    return { outcome: { error: (err as { code?: string }).code ?? String(err) }, stats: undefined, promptIds };
   } finally {
     await session.close();
   }
+}
+
+type Decoded = Awaited<ReturnType<typeof decode>>;
+
+/** Reference logit gaps of the greedy divergences accepted as near-ties, logged by each llama.cpp test. */
+const nearTies: number[] = [];
+
+/**
+ * The same outcome; or, given the llama.cpp reference of the model (greedy cases), a divergence
+ * where the two chosen tokens' logits are within batch rounding of each other (near-tie.ts).
+ */
+async function expectSameGreedy(spec: Decoded, plain: Decoded, reference?: () => Promise<ReferenceLogits>): Promise<void> {
+  const [plainTokens, specTokens] = [plain.outcome.tokens, spec.outcome.tokens];
+  if (reference && plainTokens && specTokens && !isDeepStrictEqual(spec.outcome, plain.outcome)) {
+    const gap = await (await reference()).gapAtDivergence({ promptIds: plain.promptIds, plain: plainTokens, speculative: specTokens });
+    expect(gap, `greedy outputs differ: ${plainTokens} vs ${specTokens}`).toBeDefined();
+    expect(gap!, "the greedy outputs part at a logit gap wider than batch rounding").toBeLessThanOrEqual(NEAR_TIE);
+    nearTies.push(gap!);
+    return;
+  }
+  expect(spec.outcome).toEqual(plain.outcome);
+}
+
+/** Logs the near-ties a test accepted (empty on most runs). */
+function reportNearTies(test: string): void {
+  if (nearTies.length > 0) console.warn(`speculative.test (${test}): ${nearTies.length} greedy case(s) parted at a near-tie, reference gaps ${nearTies.map((g) => g.toExponential(2)).join(", ")}`);
+  nearTies.length = 0;
 }
 
 /** Draft tokens verified across a property's runs: a property whose runs drafted nothing proves nothing. */
@@ -95,7 +125,14 @@ const totals = { drafted: 0, accepted: 0 };
  * within the whole prompt's batch can differ in their last bits, which moves a rare sampled draw
  * (also without speculation), so comparing a cold run with a warm one would test the cache.
  */
-async function checkSameOutput(engine: () => Engine, vocabulary: Vocabulary, c: Case, warm = false, sampledDiverged?: (c: Case) => void): Promise<void> {
+async function checkSameOutput(
+  engine: () => Engine,
+  vocabulary: Vocabulary,
+  c: Case,
+  warm = false,
+  sampledDiverged?: (c: Case) => void,
+  reference?: () => Promise<ReferenceLogits>,
+): Promise<void> {
   if (warm) await decode(engine(), vocabulary, c, false);
   const plain = await decode(engine(), vocabulary, c, false);
   const spec = await decode(engine(), vocabulary, c, { maxDraft: c.maxDraft });
@@ -103,7 +140,7 @@ async function checkSameOutput(engine: () => Engine, vocabulary: Vocabulary, c: 
     sampledDiverged(c);
     return;
   }
-  expect(spec.outcome).toEqual(plain.outcome);
+  await expectSameGreedy(spec, plain, reference);
   if (plain.stats && spec.stats) {
     expect(plain.stats.tokensDrafted).toBe(0);
     expect(spec.stats.tokensAccepted).toBeLessThanOrEqual(spec.stats.tokensDrafted);
@@ -139,6 +176,12 @@ describe("speculative decoding gives the plain loop's output", () => {
 
   describe("llama.cpp", () => {
     const engines: Partial<Record<"tiny" | "pocket" | "drafter", Engine>> = {};
+    // Loaded on the first greedy divergence only (most runs have none).
+    const references = new Map<"tiny" | "pocket", Promise<ReferenceLogits>>();
+    const reference = (preset: "tiny" | "pocket") => async (): Promise<ReferenceLogits> => {
+      if (!references.has(preset)) references.set(preset, ensureGgufFixture(preset).then((path) => ReferenceLogits.load(path)));
+      return references.get(preset)!;
+    };
     beforeAll(async () => {
       engines.tiny = await createLlamaEngine({ modelPath: await ensureGgufFixture("tiny"), contextLength: 1024, threads: 1, vocabulary });
       engines.drafter = await createLlamaEngine({ modelPath: await ensureGgufFixture("tiny"), contextLength: 1024, threads: 1, vocabulary });
@@ -148,6 +191,7 @@ describe("speculative decoding gives the plain loop's output", () => {
       await engines.tiny?.dispose();
       await engines.pocket?.dispose();
       await engines.drafter?.dispose();
+      for (const loaded of references.values()) (await loaded).dispose();
     });
 
     it("each reports what a verified row costs by its shape: nearly a pass for the tiny model, a fifth for the pocket-shaped one", () => {
@@ -166,12 +210,13 @@ describe("speculative decoding gives the plain loop's output", () => {
           await decode(engines.tiny!, vocabulary, c, false); // warm: both compared runs reuse the cached prompt
           const plain = await decode(engines.tiny!, vocabulary, c, false);
           const spec = await decode(engines.tiny!, vocabulary, c, { promptLookup: false, heldBack: false, draftModel: engines.drafter!, maxDraft: c.maxDraft });
-          expect(spec.outcome).toEqual(plain.outcome);
+          await expectSameGreedy(spec, plain, reference("tiny"));
           drafted += spec.stats?.tokensDrafted ?? 0;
           accepted += spec.stats?.tokensAccepted ?? 0;
         }),
         { numRuns: 40 },
       );
+      reportNearTies("tiny drafting for itself");
       expect(drafted).toBeGreaterThan(40);
       // Greedy drafts of the same weights: every guess is the target's own choice.
       expect(accepted / drafted).toBeGreaterThan(0.99);
@@ -185,11 +230,12 @@ describe("speculative decoding gives the plain loop's output", () => {
           await decode(engines.pocket!, vocabulary, c, false);
           const plain = await decode(engines.pocket!, vocabulary, c, false);
           const spec = await decode(engines.pocket!, vocabulary, c, { draftModel: engines.drafter!, maxDraft: c.maxDraft });
-          expect(spec.outcome).toEqual(plain.outcome);
+          await expectSameGreedy(spec, plain, reference("pocket"));
           drafted += spec.stats?.tokensDrafted ?? 0;
         }),
         { numRuns: 4 },
       );
+      reportNearTies("tiny drafting for the pocket-shaped GGUF");
       // Over the runs, not per case: a case whose grammar leaves one free choice (an enum) has
       // nothing to draft after it.
       expect(drafted).toBeGreaterThan(0);
@@ -197,20 +243,22 @@ describe("speculative decoding gives the plain loop's output", () => {
 
     // A verification batch's logits can differ from one-token logits in their last bits, which moves
     // a sampled draw that lands within that much of a boundary: rare, and never systematic (a
-    // wrong accept/resample rule would change most sampled cases). Greedy cases must all agree.
+    // wrong accept/resample rule would change most sampled cases). Greedy cases agree or part at a near-tie.
     it("tiny GGUF: 150 random cases, greedy and sampled (a sampled case may rarely diverge)", async () => {
       const diverged: Case[] = [];
-      await assertDrafting(fc.asyncProperty(caseArb, (c) => checkSameOutput(() => engines.tiny!, vocabulary, c, true, (d) => diverged.push(d))), 150);
+      await assertDrafting(fc.asyncProperty(caseArb, (c) => checkSameOutput(() => engines.tiny!, vocabulary, c, true, (d) => diverged.push(d), reference("tiny"))), 150);
+      reportNearTies("tiny GGUF, 150 cases");
       if (diverged.length > 0) console.warn(`speculative.test: ${diverged.length} of 150 cases diverged at a sampled draw`);
       expect(diverged.length).toBeLessThanOrEqual(2);
     }, 600_000);
 
-    // Greedy only: on this Q8_0 model llama.cpp's batched and one-token logits differ in their last
-    // bits (as they do without speculation when a session reuses a cached prompt prefix), enough
-    // to move a sampled draw that lands at a boundary; the sampled distribution is unchanged.
+    // Greedy only: on this Q8_0 model llama.cpp's batched and one-token logits can differ in their
+    // last bits (as they do without speculation when a session reuses a cached prompt prefix),
+    // enough to move a sampled draw that lands at a boundary; the sampled distribution is unchanged.
     it("pocket-shaped GGUF: 6 random cases, greedy", async () => {
       const short = caseArb.map((c) => ({ ...c, document: c.document.slice(0, 40), maxTokens: Math.min(c.maxTokens, 16), sampling: {} }));
-      await assertDrafting(fc.asyncProperty(short, (c) => checkSameOutput(() => engines.pocket!, vocabulary, c, true)), 6);
+      await assertDrafting(fc.asyncProperty(short, (c) => checkSameOutput(() => engines.pocket!, vocabulary, c, true, undefined, reference("pocket"))), 6);
+      reportNearTies("pocket-shaped GGUF, 6 cases");
     }, 600_000);
   });
 });
