@@ -204,7 +204,6 @@ export async function generate(
     engineMs += performance.now() - t0 - maskTime;
     let at = 0;
     let row = 0;
-    let guessed = 0;
     let confirmed = 0;
     let pacedGuessed = 0;
     let pacedConfirmed = 0;
@@ -218,7 +217,6 @@ export async function generate(
         continue;
       }
       if (entry === undefined && closes) break;
-      if (entry) guessed++;
       if (entry?.paced) pacedGuessed++;
       if (row > 0) maskMs += timed(() => matcher.fillMask(mask));
       t0 = performance.now();
@@ -231,7 +229,8 @@ export async function generate(
       if (entry.paced) pacedConfirmed++;
       toFeed.pop(); // already fed with the draft
     }
-    drafted += guessed;
+    // Every guess sent counts, also those after the first rejection (never sampled).
+    drafted += entries.filter((e) => !e.forced).length;
     accepted += confirmed;
     if (pacedGuessed > 0) speculation?.length.record(pacedGuessed, pacedConfirmed);
     // The draft entries after the last one taken are in the engine's context: drop them.

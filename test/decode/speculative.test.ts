@@ -293,12 +293,14 @@ describe("speculative decoding on real extraction outputs (grounding set gold va
     }
   }, 300_000);
 
-  it("a verification keeps logits rows only where a token is sampled, and writes masks only for the rows it samples", async () => {
+  it("a verification keeps logits rows only where a token is sampled, writes masks only for the rows it samples, and counts every guess it sent", async () => {
     /** Per verification round: rows kept and sampled, masks written from its pass to its last draw, whether a rollback followed. */
     const rounds: { kept: number; sampled: number; maskStart: number; masks: number; rolledBack: boolean }[] = [];
     const count = { masks: 0 };
     let forcedInDrafts = 0;
+    let cutShort = 0;
     for (const c of replayCases()) {
+      const roundsBefore = rounds.length;
       const engine = new ScriptedEngine({ vocabulary, script: c.output, canonical: true });
       const recorded = {
         ...engine,
@@ -330,8 +332,17 @@ describe("speculative decoding on real extraction outputs (grounding set gold va
       };
       const r = await replay(c, vocabulary, { speculative: true, maxTokens: 300, draftRecord: pocketDraftRecord(vocabulary) }, recorded, count);
       expect(JSON.parse(r.text), c.id).toEqual(JSON.parse(c.output));
+      // Guesses sent: one row before each, and one after the draft unless it closes the document
+      // (only a last round can). Those after a rejection are never sampled but were sent.
+      const mine = rounds.slice(roundsBefore);
+      const rowsBeforeGuesses = mine.reduce((sum, round) => sum + round.kept - 1, 0);
+      expect(r.stats.tokensDrafted - rowsBeforeGuesses, c.id).toBeGreaterThanOrEqual(0);
+      expect(r.stats.tokensDrafted - rowsBeforeGuesses, c.id).toBeLessThanOrEqual(1);
+      cutShort += mine.filter((round) => round.sampled < round.kept - 1).length;
     }
     expect(rounds.length).toBeGreaterThan(100);
+    // Rounds whose rejected guess had guesses after it: what the count must include.
+    expect(cutShort).toBeGreaterThan(0);
     expect(rounds.some((round) => round.rolledBack)).toBe(true);
     // Drafts hold forced tokens (a guess's closing quote, the next key), and those get no row.
     expect(forcedInDrafts).toBeGreaterThan(0);
