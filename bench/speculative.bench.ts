@@ -12,8 +12,8 @@
  *    pocket-shaped GGUF (MNN-Pocket-0.3B's shape) as Q8_0 and as Q4_0 (an INT4-class
  *    quantization) at a ~300-token context, for each thread count, k = 0..8.
  * 3. The speed-up: COMPOSED from 1 and 2 (passes per token x cost of the average verification
- *    batch), and MEASURED by replaying the exact batch sizes of part 1's runs (each plain step and
- *    each verification round, same token counts) through the pocket-shaped GGUF, for the first
+ *    batch), and MEASURED by replaying the exact batches of part 1's runs (each plain step and
+ *    each verification round, same token counts, logits kept at the same rows) through the pocket-shaped GGUF, for the first
  *    WALL_CASES (default 4) cases of each language.
  *
  * 4. MEASURED, the cost on random weights, where few drafts are confirmed: the tiny GGUF
@@ -58,37 +58,40 @@ const QUANTIZATIONS = [
 ] as const;
 const vocabulary = await fixtureVocabulary();
 
-/** What a recording session saw: the size of every batch fed to the engine, and the logits rows each kept. */
-interface BatchLog {
-  readonly batches: number[];
-  readonly rows: number[];
+/** A batch fed to the engine: its size and the indices of the tokens whose logits it kept. */
+interface Batch {
+  readonly size: number;
+  readonly rows: readonly number[];
 }
-const batchLog = (): BatchLog => ({ batches: [], rows: [] });
+/** What a recording session saw: every batch fed to the engine, the prompt's first. */
+type BatchLog = Batch[];
 
 /** A session wrapper that records every batch fed to the engine (BatchLog). */
 function recording(session: EngineSession, log: BatchLog): EngineSession {
   return {
-    feed: (ids) => (log.batches.push(ids.length), log.rows.push(1), session.feed(ids)),
+    feed: (ids) => (log.push({ size: ids.length, rows: [ids.length - 1] }), session.feed(ids)),
     sample: (mask) => session.sample(mask),
     rollback: (n) => session.rollback!(n),
-    feedRows: (ids, rows) => (log.batches.push(ids.length), log.rows.push(rows.length), session.feedRows!(ids, rows)),
+    feedRows: (ids, rows) => (log.push({ size: ids.length, rows }), session.feedRows!(ids, rows)),
     sampleRow: (row, mask) => session.sampleRow!(row, mask),
     close: () => session.close(),
   };
 }
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
+/** Tokens evaluated and logits rows kept by the batches of a log after the prompt's. */
+const outputBatches = (log: BatchLog) => ({ tokens: sum(log.slice(1).map((b) => b.size)), rows: sum(log.slice(1).map((b) => b.rows.length)) });
 
 // Part 1.
 const cases = replayCases();
 /** "kept": speculative with one draft record across the cases, as an extractor keeps it (Extractor). */
 const totals = {
-  plain: { passes: 0, batches: [] as number[], rows: 0, masks: { masks: 0 } },
-  speculative: { passes: 0, batches: [] as number[], rows: 0, masks: { masks: 0 } },
-  kept: { passes: 0, batches: [] as number[], rows: 0, masks: { masks: 0 } },
+  plain: { passes: 0, batches: [] as Batch[], rows: 0, masks: { masks: 0 } },
+  speculative: { passes: 0, batches: [] as Batch[], rows: 0, masks: { masks: 0 } },
+  kept: { passes: 0, batches: [] as Batch[], rows: 0, masks: { masks: 0 } },
 };
 const keptRecord = pocketDraftRecord(vocabulary);
-/** Batch sizes of the cases whose wall time is measured in part 3, and their output tokens. */
-const wall = { plain: [] as number[], speculative: [] as number[], tokens: 0 };
+/** Batches of the cases whose wall time is measured in part 3, and their output tokens. */
+const wall = { plain: [] as Batch[], speculative: [] as Batch[], tokens: 0 };
 const seenPerLanguage = new Map<string, number>();
 let outputTokens = 0;
 let drafted = 0;
@@ -97,20 +100,19 @@ let forced = 0;
 if (parts.has(1) || parts.has(3)) {
   for (const c of cases) {
     for (const mode of ["plain", "speculative", "kept"] as const) {
-      const log = batchLog();
-      const { batches } = log;
+      const log: BatchLog = [];
       const engine = new ScriptedEngine({ vocabulary, script: c.output, canonical: true });
       const wrapped = { ...engine, vocabulary, name: engine.name, contextLength: undefined, dispose: () => engine.dispose(), createSession: async () => recording(await engine.createSession(), log) };
       const options = { maxTokens: 400, speculative: mode !== "plain", draftRecord: mode === "kept" ? keptRecord : pocketDraftRecord(vocabulary) };
       const r = await replay(c, vocabulary, options, wrapped, totals[mode].masks);
       if (JSON.stringify(JSON.parse(r.text)) !== c.output) throw new Error(`${c.id}: the replay did not reproduce the gold output: ${r.text}`);
       totals[mode].passes += r.stats.forwardPasses - 1; // the prompt's pass excluded
-      totals[mode].batches.push(...batches.slice(1));
-      totals[mode].rows += sum(log.rows.slice(1));
+      totals[mode].batches.push(...log.slice(1));
+      totals[mode].rows += outputBatches(log).rows;
       if (mode === "kept") continue;
       const seen = seenPerLanguage.get(c.language) ?? 0;
       if (seen < wallCases) {
-        wall[mode].push(...batches.slice(1));
+        wall[mode].push(...log.slice(1));
         if (mode === "speculative") {
           wall.tokens += r.tokens.length;
           seenPerLanguage.set(c.language, seen + 1);
@@ -210,14 +212,14 @@ if (parts.has(2) || parts.has(3)) {
 
 // Part 3.
 if (parts.has(3)) {
-  const meanBatch = totals.speculative.batches.reduce((s, b) => s + b, 0) / totals.speculative.batches.length;
-  const replayWall = async (model: NativeLlamaModel, batches: readonly number[]): Promise<number> => {
+  const meanBatch = sum(totals.speculative.batches.map((b) => b.size)) / totals.speculative.batches.length;
+  const replayWall = async (model: NativeLlamaModel, batches: readonly Batch[]): Promise<number> => {
     model.truncate(context.length);
     const t0 = performance.now();
-    for (const size of batches) {
+    for (const { size, rows } of batches) {
       // Keep the context from growing past a realistic extraction: restart at the prompt.
       if (model.position() + size > 900) model.truncate(context.length);
-      await model.decode(Int32Array.from({ length: size }, (_, i) => 300 + i), size);
+      await model.decode(Int32Array.from({ length: size }, (_, i) => 300 + i), Int32Array.from(rows));
     }
     return performance.now() - t0;
   };
@@ -234,7 +236,7 @@ if (parts.has(3)) {
   }
   console.log(`\nspeed-up of the decode (output tokens only), mean speculative batch ${fmt(meanBatch, 2)} tokens; measured on ${wall.tokens} output tokens (${wallCases} cases per language)`);
   console.log(formatTable(["GGUF", "threads", "composed (all cases)", "[measured] plain ms/token", "[measured] speculative ms/token", "[measured] speed-up"], rows));
-  console.log("composed = (plain passes / speculative passes) / (cost of the mean verification batch / cost of one token); measured = the replay's batch sizes through llama.cpp");
+  console.log("composed = (plain passes / speculative passes) / (cost of the mean verification batch / cost of one token); measured = the replay's batches (sizes and kept rows) through llama.cpp");
 }
 for (const { model } of measured.values()) model.free();
 
@@ -252,7 +254,7 @@ if (parts.has(4)) {
     const draftRecord = new DraftRecord(tiny.verifyRowCost);
     for (const [i, c] of cases.entries()) {
       for (const mode of (round + i) % 2 === 0 ? modes : ([...modes].reverse() as typeof modes[number][])) {
-        const log = batchLog();
+        const log: BatchLog = [];
         const engine = { ...tiny, vocabulary, name: tiny.name, dispose: () => tiny.dispose(), createSession: async () => recording(await tiny.createSession(), log) };
         const cpu0 = process.cpuUsage();
         const t0 = performance.now();
@@ -261,8 +263,8 @@ if (parts.has(4)) {
         const cpu = process.cpuUsage(cpu0);
         spent[mode].cpu += (cpu.user + cpu.system) / 1000;
         if (round > 0) continue; // rows and passes are the same every round
-        counts[mode].rows += sum(log.batches.slice(1));
-        counts[mode].logits += sum(log.rows.slice(1));
+        counts[mode].rows += outputBatches(log).tokens;
+        counts[mode].logits += outputBatches(log).rows;
         counts[mode].passes += r.stats.forwardPasses - 1;
         counts[mode].tokens += r.tokens.length;
         if (mode === "speculative") {
