@@ -91,6 +91,36 @@ async function decode(engine: Engine, vocabulary: Vocabulary, c: Case, speculati
 type Decoded = Awaited<ReturnType<typeof decode>>;
 
 /** Reference logit gaps of the greedy divergences accepted as near-ties, logged by each llama.cpp test. */
+/** What a test watches a verification do; each hook runs before the call it names is passed on. */
+interface VerificationHooks {
+  feedRows?: (ids: readonly number[], rows: readonly number[]) => void;
+  sampleRow?: () => void;
+  rollback?: () => void;
+}
+
+/** A scripted engine writing `script`, whose sessions report their verification calls to `hooks`. */
+function observedScriptedEngine(script: string, hooks: VerificationHooks): Engine {
+  const engine = new ScriptedEngine({ vocabulary, script, canonical: true });
+  return {
+    ...engine,
+    vocabulary,
+    name: engine.name,
+    contextLength: undefined,
+    dispose: () => engine.dispose(),
+    createSession: async (): Promise<EngineSession> => {
+      const s = await engine.createSession();
+      return {
+        feed: (ids) => s.feed(ids),
+        sample: (mask) => s.sample(mask),
+        feedRows: (ids, rows) => (hooks.feedRows?.(ids, rows), s.feedRows!(ids, rows)),
+        sampleRow: (row, mask) => (hooks.sampleRow?.(), s.sampleRow!(row, mask)),
+        rollback: (n) => (hooks.rollback?.(), s.rollback!(n)),
+        close: () => s.close(),
+      };
+    },
+  };
+}
+
 const nearTies: number[] = [];
 
 /**
@@ -301,35 +331,19 @@ describe("speculative decoding on real extraction outputs (grounding set gold va
     let cutShort = 0;
     for (const c of replayCases()) {
       const roundsBefore = rounds.length;
-      const engine = new ScriptedEngine({ vocabulary, script: c.output, canonical: true });
-      const recorded = {
-        ...engine,
-        vocabulary,
-        name: engine.name,
-        contextLength: undefined,
-        dispose: () => engine.dispose(),
-        createSession: async (): Promise<EngineSession> => {
-          const s = await engine.createSession();
-          return {
-            feed: (ids) => s.feed(ids),
-            sample: (mask) => s.sample(mask),
-            feedRows: (ids, rows) => {
-              // Drafted ids without a row of their own (the last one's is the row after the draft): forced by the grammar.
-              forcedInDrafts += ids.length - 1 - rows[0]! - (rows.length - 1);
-              rounds.push({ kept: rows.length, sampled: 0, maskStart: count.masks, masks: 0, rolledBack: false });
-              return s.feedRows!(ids, rows);
-            },
-            sampleRow: (row, mask) => {
-              const round = rounds.at(-1)!;
-              round.sampled++;
-              round.masks = count.masks - round.maskStart;
-              return s.sampleRow!(row, mask);
-            },
-            rollback: (n) => ((rounds.at(-1)!.rolledBack = true), s.rollback!(n)),
-            close: () => s.close(),
-          };
+      const recorded = observedScriptedEngine(c.output, {
+        feedRows: (ids, rows) => {
+          // Drafted ids without a row of their own (the last one's is the row after the draft): forced by the grammar.
+          forcedInDrafts += ids.length - 1 - rows[0]! - (rows.length - 1);
+          rounds.push({ kept: rows.length, sampled: 0, maskStart: count.masks, masks: 0, rolledBack: false });
         },
-      };
+        sampleRow: () => {
+          const round = rounds.at(-1)!;
+          round.sampled++;
+          round.masks = count.masks - round.maskStart;
+        },
+        rollback: () => (rounds.at(-1)!.rolledBack = true),
+      });
       const r = await replay(c, vocabulary, { speculative: true, maxTokens: 300, draftRecord: pocketDraftRecord(vocabulary) }, recorded, count);
       expect(JSON.parse(r.text), c.id).toEqual(JSON.parse(c.output));
       // Guesses sent: one row before each, and one after the draft unless it closes the document
@@ -360,25 +374,10 @@ describe("speculative decoding on real extraction outputs (grounding set gold va
     expect(merged).toHaveLength(1);
     const drafts: number[][] = [];
     const rejected: number[] = [];
-    const engine = new ScriptedEngine({ vocabulary, script: c.output, canonical: true });
-    const recorded = {
-      ...engine,
-      vocabulary,
-      name: engine.name,
-      contextLength: undefined,
-      dispose: () => engine.dispose(),
-      createSession: async (): Promise<EngineSession> => {
-        const s = await engine.createSession();
-        return {
-          feed: (ids) => s.feed(ids),
-          sample: (mask) => s.sample(mask),
-          feedRows: (ids, rows) => (drafts.push(ids.slice(rows[0]! + 1)), s.feedRows!(ids, rows)),
-          sampleRow: (row, mask) => s.sampleRow!(row, mask),
-          rollback: (n) => (rejected.push(drafts.length - 1), s.rollback!(n)),
-          close: () => s.close(),
-        };
-      },
-    };
+    const recorded = observedScriptedEngine(c.output, {
+      feedRows: (ids, rows) => drafts.push(ids.slice(rows[0]! + 1)),
+      rollback: () => rejected.push(drafts.length - 1),
+    });
     await replay(c, vocabulary, { speculative: true, maxTokens: 300 }, recorded);
     const withMerge = drafts.flatMap((d, i) => (d.includes(merged[0]!) ? [i] : []));
     expect(withMerge.length).toBeGreaterThan(0);
