@@ -188,6 +188,32 @@ describe("two patterns as one (allOf)", () => {
     );
     expect(tooLarge).toBeLessThan(30);
   }, 300_000);
+
+  it("combines a combined pattern again without nesting look-aheads (allOf with three patterns)", () => {
+    let tooLarge = 0;
+    fc.assert(
+      fc.property(anchorsAnywhere, anchorsAnywhere, anchorsAnywhere, fc.array(text, { minLength: 5, maxLength: 5 }), (a, b, c, strings) => {
+        const all = bothPatterns(bothPatterns(a, b)!, c);
+        expect(all, `${a}, ${b} and ${c}`).toBeDefined();
+        expect(bothPatterns(c, bothPatterns(a, b)!), "either side may be the combined one").toBeDefined();
+        const res = [a, b, c].map((p) => new RegExp(p, "u"));
+        let dfa: GrammarAutomaton;
+        try {
+          dfa = contentDfa(all!, 20_000);
+        } catch (e) {
+          if (e instanceof PocketExtractError && e.code === "AUTOMATON_TOO_LARGE") return void tooLarge++;
+          if (e instanceof PocketExtractError && e.code === "SCHEMA_UNSATISFIABLE") {
+            for (const s of strings) expect(res.every((re) => re.test(s)), `${all} on ${JSON.stringify(s)}`).toBe(false);
+            return;
+          }
+          throw e;
+        }
+        for (const s of strings) expect(matches(dfa, s), `${a}, ${b} and ${c} on ${JSON.stringify(s)}`).toBe(res.every((re) => re.test(s)));
+      }),
+      { numRuns: 80 },
+    );
+    expect(tooLarge).toBeLessThan(20);
+  }, 300_000);
 });
 
 describe("edge cases", () => {

@@ -385,6 +385,11 @@ describe("not: rewritten to an exact positive schema", () => {
     expectAll("validatedAfter", [{ not: { format: "date" } }, { not: { format: "url" } }]);
     // Strings and patterns together: non-strings still fail the pattern's part.
     expectAll("enforced", [{ not: { anyOf: [{ pattern: "a" }, { const: "b" }] } }, { allOf: [{ not: { pattern: "^a" } }, { not: { const: "c" } }] }]);
+    // Three or more patterns under allOf: one string token with a look-ahead for each.
+    expectAll("enforced", [
+      { allOf: [{ pattern: "a" }, { pattern: "b" }, { pattern: "c" }] },
+      { type: "string", allOf: [{ pattern: "^a" }, { allOf: [{ pattern: "b" }, { pattern: "c$" }] }, { not: { pattern: "bb" } }] },
+    ]);
     // A format's grammar has no exclusion list.
     expectAll("validatedAfter", [{ type: "string", format: "date", not: { pattern: "^2" } }]);
   });
