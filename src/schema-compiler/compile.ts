@@ -22,7 +22,7 @@ import { exactOneOfBranches } from "./one-of.js";
 import { DisjointnessProver } from "./exclusive.js";
 import { compileInteger, compileNumber } from "./numbers.js";
 import { compileObject } from "./objects.js";
-import { compileString } from "./strings.js";
+import { compileString, formatStringToken } from "./strings.js";
 import { compileEnum } from "./values.js";
 
 export function compileNode(ctx: CompileContext, schema: unknown, pointer: string, instancePath: string): Expr | null {
@@ -244,6 +244,8 @@ function compileTyped(ctx: CompileContext, node: SchemaNode, instancePath: strin
   return union(parts);
 }
 
+const mapToken = (token: Expr | undefined, f: (token: Expr) => Expr | undefined): Expr | undefined => (token === undefined ? undefined : f(token));
+
 const onlyStrings = (types: ReadonlySet<JsonType> | undefined): boolean => types !== undefined && types.size === 1 && types.has("string");
 
 /**
@@ -254,9 +256,10 @@ function compileStrings(ctx: CompileContext, node: SchemaNode, admitted: boolean
   const expr = admitted ? compileString(ctx, node) : null;
   const excluded = stringExclusion(node.get("not"));
   if (excluded === undefined) return expr;
-  const narrowed = expr === null ? null : excludeStrings(expr, excluded);
+  // A format's rule takes no exclusions; the same strings as one string token do.
+  const narrowed = expr === null ? null : excludeStrings(expr, excluded) ?? mapToken(formatStringToken(node), (token) => excludeStrings(token, excluded));
   const exact = narrowed !== undefined;
-  ctx.report.verdict(node.raw, "not", exact, exact ? "excluded from the string token" : "a format's strings cannot exclude values; checked after decoding", node.pointer);
+  ctx.report.verdict(node.raw, "not", exact, exact ? "excluded from the string token" : "a format without a pattern form cannot exclude values; checked after decoding", node.pointer);
   return exact ? narrowed : expr;
 }
 
