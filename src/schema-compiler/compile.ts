@@ -19,9 +19,10 @@ import { mergeSchemas } from "./merge.js";
 import { excludesOtherTypes, excludeStrings, negate, recordConsumed, stringExclusion } from "./negate.js";
 import { asksNonInteger } from "./non-integer.js";
 import { exactOneOfBranches } from "./one-of.js";
+import { DisjointnessProver } from "./exclusive.js";
 import { compileInteger, compileNumber } from "./numbers.js";
 import { compileObject } from "./objects.js";
-import { compileString } from "./strings.js";
+import { compileString, formatStringToken } from "./strings.js";
 import { compileEnum } from "./values.js";
 
 export function compileNode(ctx: CompileContext, schema: unknown, pointer: string, instancePath: string): Expr | null {
@@ -80,6 +81,13 @@ function compileSchemaObject(ctx: CompileContext, raw: JsonSchemaObject, pointer
   }
   const node = normalized === raw ? written : new SchemaNode(normalized, pointer);
   if (node.has("allOf")) {
+    // One branch that asserts anything and nothing beside it: that branch, as written (a `$ref`
+    // stays a rule, so a recursive one needs no merging).
+    const asserting = branchesOf(node, "allOf").flatMap((b, i) => (b === true || (isRecord(b) && !hasAssertions(b, [])) ? [] : [i]));
+    if (asserting.length === 1 && !hasAssertions(without(ctx, normalized, ["allOf"]), [])) {
+      const i = asserting[0]!;
+      return compileNode(ctx, branchesOf(node, "allOf")[i], childPointer(pointer, "allOf", i), instancePath);
+    }
     const branches = branchesOf(node, "allOf").map((b) => inlineRefs(ctx, b, pointer));
     const rest = inlineRefs(ctx, without(ctx, normalized, ["allOf"]), pointer);
     const parts = discriminatedConditionals(ctx, ownPropertiesFirst(raw, "allOf") ? [rest, ...branches] : [...branches, rest], pointer);
@@ -180,7 +188,7 @@ function compileAlternatives(ctx: CompileContext, node: SchemaNode, groups: read
 function compileCombinations(ctx: CompileContext, node: SchemaNode, groups: readonly ("anyOf" | "oneOf")[], lists: readonly (readonly unknown[])[], instancePath: string): Expr | null {
   const pointer = node.pointer;
   const rest = without(ctx, node.raw, groups);
-  const distribute = hasAssertions(rest, []);
+  const distribute = hasAssertions(rest, []) && !(groups.length === 1 && typeImpliedByEach(ctx, rest, lists[0]!, pointer));
   // Each combination of one branch per group, with the siblings merged in when there are any.
   let combos: { schema: unknown; pointer: string }[] = [{ schema: undefined, pointer }];
   groups.forEach((g, n) => {
@@ -204,6 +212,21 @@ function compileCombinations(ctx: CompileContext, node: SchemaNode, groups: read
   return union(parts);
 }
 
+/**
+ * Whether `rest` (the siblings of one anyOf/oneOf) asserts nothing but a `type` that every branch
+ * already implies (the values it admits are all of those types): the branches then compile as
+ * written, without merging the siblings into them (which a recursive `$ref` branch would need).
+ */
+function typeImpliedByEach(ctx: CompileContext, rest: JsonSchemaObject, branches: readonly unknown[], pointer: string): boolean {
+  const types = new SchemaNode(rest, pointer).peek("type");
+  if (types === undefined || hasAssertions(rest, ["type"])) return false;
+  const prover = new DisjointnessProver(ctx, pointer);
+  return branches.every((b) => {
+    const known = prover.beside([b]);
+    return [...known.types].every((t) => types.has(t) || (t === "number" && known.integral && types.has("integer")));
+  });
+}
+
 function compileTyped(ctx: CompileContext, node: SchemaNode, instancePath: string): Expr | null {
   const types = node.get("type");
   if (node.has("enum")) return compileEnum(ctx, node, types);
@@ -221,6 +244,8 @@ function compileTyped(ctx: CompileContext, node: SchemaNode, instancePath: strin
   return union(parts);
 }
 
+const mapToken = (token: Expr | undefined, f: (token: Expr) => Expr | undefined): Expr | undefined => (token === undefined ? undefined : f(token));
+
 const onlyStrings = (types: ReadonlySet<JsonType> | undefined): boolean => types !== undefined && types.size === 1 && types.has("string");
 
 /**
@@ -231,9 +256,10 @@ function compileStrings(ctx: CompileContext, node: SchemaNode, admitted: boolean
   const expr = admitted ? compileString(ctx, node) : null;
   const excluded = stringExclusion(node.get("not"));
   if (excluded === undefined) return expr;
-  const narrowed = expr === null ? null : excludeStrings(expr, excluded);
+  // A format's rule takes no exclusions; the same strings as one string token do.
+  const narrowed = expr === null ? null : excludeStrings(expr, excluded) ?? mapToken(formatStringToken(node), (token) => excludeStrings(token, excluded));
   const exact = narrowed !== undefined;
-  ctx.report.verdict(node.raw, "not", exact, exact ? "excluded from the string token" : "a format's strings cannot exclude values; checked after decoding", node.pointer);
+  ctx.report.verdict(node.raw, "not", exact, exact ? "excluded from the string token" : "a format without a pattern form cannot exclude values; checked after decoding", node.pointer);
   return exact ? narrowed : expr;
 }
 

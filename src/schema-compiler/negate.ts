@@ -24,7 +24,8 @@
  *   a subschema the values are known to satisfy (negateWithin: shared with the branch) -> false;
  *   items: false -> a non-empty array; items S -> an array that contains an item of not S;
  *   contains C (no minContains/maxContains) -> an array whose items are all not C;
- *   format F -> false for a name neither JSON Schema nor ajv-formats defines (an annotation);
+ *   format F -> false for a name neither JSON Schema nor ajv-formats defines (an annotation); for
+ *     ipv4 and ipv6, whose grammar is exactly the validator's, the strings its pattern does not match;
  *   pattern P -> `{type: "string", not: {pattern: P}}`, which the compiler applies as the string
  *     token's excluded patterns (any pattern the automaton can run);
  * Anything else (other formats, multipleOf, patternProperties, minContains, if, ...) has no
@@ -38,6 +39,7 @@ import { isAnnotationKeyword, isKeyword, isRecord, jsonEqual, KEYWORDS, normaliz
 import { LIMITS, type CompileContext } from "./context.js";
 import { Evaluator, testRegex } from "./evaluate.js";
 import { checkPattern } from "./patterns.js";
+import { formatPattern } from "./strings.js";
 import { DisjointnessProver, type Beside, type TypeName } from "./exclusive.js";
 import { enumOnly } from "./merge.js";
 import { isNameList, type DependencyKeyword } from "./dependencies.js";
@@ -266,9 +268,14 @@ class Negator {
       }
       case "uniqueItems":
         return node.get("uniqueItems") === false ? false : undefined;
-      case "format":
+      case "format": {
         // A name neither JSON Schema nor the validator defines is an annotation: it never fails.
-        return isAnnotationFormat(node.get("format")) ? false : undefined;
+        const format = node.get("format");
+        if (isAnnotationFormat(format)) return false;
+        // A format whose grammar is exactly the validator's: the strings its pattern does not match.
+        const source = format !== undefined && EXACT_FORMATS.has(format) ? formatPattern(format) : null;
+        return source === null ? undefined : { type: "string", not: { pattern: source } };
+      }
       case "pattern": {
         // Excluded from the string token rather than a complement regex: it merges with another pattern.
         const p = node.get("pattern");
@@ -429,6 +436,10 @@ class Negator {
 function governedSchemas(node: SchemaNode, k: "additionalProperties" | "patternProperties"): readonly unknown[] {
   return k === "additionalProperties" ? [node.get("additionalProperties")] : [...(node.peek("patternProperties") ?? new Map<string, unknown>()).values()];
 }
+
+/** Formats whose grammar accepts exactly the strings the validator (ajv-formats) accepts; the
+ *  others refuse some valid strings on the safe side (README, Formats), so their complement would not be exact. */
+const EXACT_FORMATS: ReadonlySet<string> = new Set(["ipv4", "ipv6"]);
 
 const isAnnotationFormat = (format: unknown): boolean => typeof format === "string" && !SPEC_FORMATS.has(format) && !(formatNames as readonly string[]).includes(format);
 

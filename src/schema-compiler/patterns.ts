@@ -46,21 +46,28 @@ export function testPattern(source: string, text: string): boolean {
   return re.test(text);
 }
 
+/** The patterns a combined pattern (allPatterns' result) stands for, so that combining it again
+ *  adds look-aheads beside its own instead of nesting them (which the automaton cannot place). */
+const combined = new Map<string, readonly string[]>();
+
 /** One pattern matching the texts both match (`^(?=[^]*(?:A))[^]*(?:B)`: A somewhere, then a
- *  search for B from the start); undefined when either has no supported form or combining them
- *  would nest look-arounds. */
+ *  search for B from the start; a pattern combined before counts as the patterns it combines);
+ *  undefined when either has no supported form or combining them would nest look-arounds. */
 export function bothPatterns(a: string, b: string): string | undefined {
-  return allPatterns([a, b]);
+  const parts = [...(combined.get(a) ?? [a]), ...(combined.get(b) ?? [b])];
+  return allPatterns([...new Set(parts)]);
 }
 
 /** One pattern matching the texts all of `patterns` match: a look-ahead for each but the last,
  *  then a search for the last (see bothPatterns). */
 export function allPatterns(patterns: readonly string[]): string | undefined {
+  if (patterns.length === 1) return patterns[0];
   const sources = patterns.map(unicodeModeSource);
   const last = sources.pop()!;
   try {
     const all = `^${sources.map((s) => `(?=[^]*(?:${s}))`).join("")}[^]*(?:${last})`;
     patternLanguage(all);
+    if (!combined.has(all)) combined.set(all, patterns);
     return all;
   } catch (err) {
     if (err instanceof PatternError) return undefined;

@@ -61,11 +61,23 @@ export function compileString(ctx: CompileContext, node: SchemaNode): Expr | nul
   return jsonString({ minLength, maxLength, pattern, ...(source !== undefined ? { substringOf: source } : {}) });
 }
 
+/**
+ * A known format's strings as one string token (its rule as a pattern, with the node's length
+ * bounds and pattern), which can take exclusion lists as a format's rule cannot; undefined
+ * when the format is not known, its rule has no regex form, or the node's pattern does not combine.
+ */
+export function formatStringToken(node: SchemaNode): Expr | undefined {
+  const format = node.get("format");
+  if (format === undefined || !KNOWN_FORMATS.has(format)) return undefined;
+  const maxLength = node.get("maxLength") ?? Infinity;
+  return formatWithBounds(node, format, node.get("minLength") ?? 0, format === "hostname" ? Math.min(maxLength, MAX_HOSTNAME) : maxLength);
+}
+
 /** Formats whose rule has a regex form, by name (null: none). */
 const formatSources = new Map<string, string | null>();
 
 /** The format's rule as an anchored pattern, or null when it has none. */
-function formatPattern(format: string): string | null {
+export function formatPattern(format: string): string | null {
   let source = formatSources.get(format);
   if (source === undefined) {
     const body = regexOfRule(loadGrammarFile(FORMAT_FILES[format]!).rules, format);

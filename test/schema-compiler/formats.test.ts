@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { formatNames } from "ajv-formats/dist/formats.js";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { notEnforced } from "../../bench/support/evaluate.js";
 import { PocketExtractError } from "../../src/errors.js";
@@ -184,6 +185,40 @@ describe("format beside enum/const, decided per value as ajv-formats checks it",
     for (const v of values) {
       const text = JSON.stringify(v);
       expect({ format, v, dfa: accepts.dfa(text), ref: accepts.ref(text) }).toEqual({ format, v, dfa: validate(v), ref: validate(v) });
+    }
+  });
+});
+
+describe("formats negated (not, oneOf): exact for ipv4 and ipv6, whose grammar is ajv-formats' set", () => {
+  const ajv = new Ajv2020({ strict: false, logger: false });
+  addFormats(ajv);
+  /** Strings near both formats: octets, hex groups, separators, and mixed forms. */
+  const nearAddresses = fc.array(fc.constantFrom("0", "1", "01", "25", "255", "256", "9", ".", ":", "::", "a", "F", "ffff", "g", "1.2.3.4", "%"), { maxLength: 12 }).map((xs) => xs.join(""));
+  const strings = fc.sample(fc.oneof(nearAddresses, fc.ipV4(), fc.ipV6(), fc.ipV4Extended()), { numRuns: 4000, seed: 19 });
+  const values: unknown[] = [...SAMPLES.ipv4!, ...SAMPLES.ipv6!, ...strings, 1, null, ["1.2.3.4"]];
+
+  it.each([
+    { not: { format: "ipv4" } },
+    { not: { format: "ipv6" } },
+    { type: "string", oneOf: [{ format: "ipv4" }, { format: "ipv6" }] },
+    { type: "string", oneOf: [{ format: "no-such-format" }, { format: "ipv4" }, { format: "ipv6" }] },
+    { anyOf: [{ format: "ipv6", not: { format: "ipv4" } }, { type: "number" }] },
+    // Exclusions beside a format: its pattern form as a string token.
+    { type: "string", format: "ipv4", not: { const: "1.2.3.4" } },
+    { type: "string", format: "ipv6", not: { pattern: "^::" } },
+  ])("%j", (schema) => {
+    expect(compileSchema(schema, { mode: "jsonschema" }).report.validatedAfter).toEqual([]);
+    const accepts = acceptor(schema, { mode: "jsonschema" });
+    const validate = ajv.compile(schema);
+    for (const v of values) {
+      const text = JSON.stringify(v);
+      expect({ v, dfa: accepts.dfa(text), ref: accepts.ref(text) }).toEqual({ v, dfa: validate(v), ref: validate(v) });
+    }
+  });
+
+  it("a format refusing valid strings on the safe side has no exact negation: checked after decoding", () => {
+    for (const format of ["hostname", "date-time", "email", "uuid"]) {
+      expect(compileSchema({ not: { format } }, { mode: "jsonschema" }).report.validatedAfter.map((u) => u.keyword)).toEqual(["not"]);
     }
   });
 });
