@@ -10,15 +10,19 @@
 
 import { SchemaError } from "../errors.js";
 import { PatternError, patternLanguage, unicodeModeSource } from "../regex/index.js";
+import { LruCache } from "../util/index.js";
 import { LIMITS } from "./context.js";
 
+/** Patterns a process keeps checked (with their RegExp) and combined; bounded for long-running servers. */
+const PATTERN_CACHE_SIZE = 1024;
+
 /** Checked patterns (as written) and their RegExp (of the Unicode-mode form). */
-const cache = new Map<string, RegExp>();
+const cache = new LruCache<string, RegExp>(PATTERN_CACHE_SIZE);
 
 /** `written` once it is known supported (the grammar reads it as its Unicode-mode form). */
 export function checkPattern(written: unknown, keyword: string, pointer: string): string {
   if (typeof written !== "string") throw new SchemaError("SCHEMA_INVALID", "a pattern must be a string", { keyword, pointer });
-  if (cache.has(written)) return written;
+  if (cache.get(written) !== undefined) return written;
   let source: string;
   try {
     source = unicodeModeSource(written);
@@ -47,8 +51,17 @@ export function testPattern(source: string, text: string): boolean {
 }
 
 /** The patterns a combined pattern (allPatterns' result) stands for, so that combining it again
- *  adds look-aheads beside its own instead of nesting them (which the automaton cannot place). */
-const combined = new Map<string, readonly string[]>();
+ *  adds look-aheads beside its own instead of nesting them (which the automaton cannot place). An
+ *  evicted entry only makes a later combination with it fail, which leaves that pattern to the
+ *  check after decoding. */
+const combined = new LruCache<string, readonly string[]>(PATTERN_CACHE_SIZE);
+
+/**
+ * The most patterns combined into one: the string's automaton is the product of their searches,
+ * which grows with each (17 searches ran past the work limit for a whole second before failing
+ * the compile); past this, allPatterns answers undefined and the rest are checked after decoding.
+ */
+export const MAX_COMBINED_PATTERNS = 4;
 
 /** One pattern matching the texts both match (`^(?=[^]*(?:A))[^]*(?:B)`: A somewhere, then a
  *  search for B from the start; a pattern combined before counts as the patterns it combines);
@@ -59,15 +72,16 @@ export function bothPatterns(a: string, b: string): string | undefined {
 }
 
 /** One pattern matching the texts all of `patterns` match: a look-ahead for each but the last,
- *  then a search for the last (see bothPatterns). */
+ *  then a search for the last (see bothPatterns); undefined past MAX_COMBINED_PATTERNS. */
 export function allPatterns(patterns: readonly string[]): string | undefined {
   if (patterns.length === 1) return patterns[0];
+  if (patterns.length > MAX_COMBINED_PATTERNS) return undefined;
   const sources = patterns.map(unicodeModeSource);
   const last = sources.pop()!;
   try {
     const all = `^${sources.map((s) => `(?=[^]*(?:${s}))`).join("")}[^]*(?:${last})`;
     patternLanguage(all);
-    if (!combined.has(all)) combined.set(all, patterns);
+    if (combined.get(all) === undefined) combined.set(all, patterns);
     return all;
   } catch (err) {
     if (err instanceof PatternError) return undefined;

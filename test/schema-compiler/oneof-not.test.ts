@@ -389,7 +389,10 @@ describe("not: rewritten to an exact positive schema", () => {
     expectAll("enforced", [
       { allOf: [{ pattern: "a" }, { pattern: "b" }, { pattern: "c" }] },
       { type: "string", allOf: [{ pattern: "^a" }, { allOf: [{ pattern: "b" }, { pattern: "c$" }] }, { not: { pattern: "bb" } }] },
+      { allOf: [{ pattern: "a" }, { pattern: "b" }, { pattern: "c" }, { pattern: "d" }] },
     ]);
+    // Past MAX_COMBINED_PATTERNS (4) the product of searches is not built: the fifth is checked after decoding.
+    expectAll("validatedAfter", [{ allOf: [{ pattern: "a" }, { pattern: "b" }, { pattern: "c" }, { pattern: "d" }, { pattern: "e" }] }]);
     // A format's rule has no exclusion list; its pattern form as a string token has (formats.test.ts),
     // unless a pattern beside it has look-arounds of its own.
     expectAll("validatedAfter", [{ type: "string", format: "date", pattern: "^(?=2)", not: { pattern: "^2" } }]);
