@@ -3,6 +3,7 @@
  * alike. Used to keep transition tables narrow (a JSON automaton needs ~10-30 classes, not 256).
  * Not for anything that depends on automaton semantics beyond column equality.
  */
+import { LruCache } from "../../util/index.js";
 import type { ByteDfa } from "./dfa.js";
 
 export interface Partition {
@@ -38,6 +39,43 @@ export function refine(...labelings: ArrayLike<number>[]): Partition {
     numClasses = count;
   }
   return { classOf, numClasses };
+}
+
+/**
+ * refine() of automata's byte classes, reading each distinct partition once: a grammar's rules
+ * (hundreds in a big schema) have a few distinct partitions among them (a quarter, on MaskBench),
+ * and refine's result depends on neither order nor repeats (classes are numbered by their least
+ * byte). `classOf` arrays must not change once built, as every automaton's do not.
+ */
+export function refineClasses(classOfs: readonly Uint8Array[]): Partition {
+  const seen = new Set<number>();
+  const distinct: Uint8Array[] = [];
+  for (const classOf of classOfs) {
+    const id = contentId(classOf);
+    if (!seen.has(id)) {
+      seen.add(id);
+      distinct.push(classOf);
+    }
+  }
+  return refine(...distinct);
+}
+
+/** Per classOf array, an id equal for equal contents: shared rule automata keep their arrays
+ *  across grammars, so each is read once per process. */
+const contentIds = new WeakMap<Uint8Array, number>();
+/** Content -> id, bounded; ids are never reused, so an evicted content only gets a new id. */
+const idsByContent = new LruCache<string, number>(1024);
+let nextContentId = 0;
+
+function contentId(classOf: Uint8Array): number {
+  let id = contentIds.get(classOf);
+  if (id === undefined) {
+    const content = String.fromCharCode(...classOf);
+    id = idsByContent.get(content);
+    if (id === undefined) idsByContent.set(content, (id = nextContentId++));
+    contentIds.set(classOf, id);
+  }
+  return id;
 }
 
 /** Partition whose class boundaries are the given cut points (a class starts at each cut). */
