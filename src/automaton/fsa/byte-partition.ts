@@ -12,14 +12,15 @@ export interface Partition {
 }
 
 /** (class so far, label) -> new class, stamped per labeling so the table is never cleared. */
-const LABELS = 512;
+const LABELS = 256;
 const pairClass = new Int32Array(256 * LABELS);
 const pairStamp = new Int32Array(256 * LABELS);
 let stamp = 0;
 
-/** The coarsest partition refining all the given labelings (bytes equal under every labeling);
- *  labels are from -1 to 510. */
-export function refine(...labelings: ArrayLike<number>[]): Partition {
+/** The coarsest partition refining all the given labelings (bytes equal under every labeling).
+ *  Labels are bytes, as in every automaton's classOf: one array type keeps the loop's reads
+ *  monomorphic (mixing in plain arrays made it several times slower). */
+export function refine(...labelings: Uint8Array[]): Partition {
   let classOf = new Uint8Array(256);
   let numClasses = 1;
   // One labeling at a time: a byte's new class is its (class so far, label) pair, renumbered.
@@ -28,7 +29,7 @@ export function refine(...labelings: ArrayLike<number>[]): Partition {
     let count = 0;
     stamp++;
     for (let b = 0; b < 256; b++) {
-      const pair = classOf[b]! * LABELS + label[b]! + 1;
+      const pair = classOf[b]! * LABELS + label[b]!;
       if (pairStamp[pair] !== stamp) {
         pairStamp[pair] = stamp;
         pairClass[pair] = count++;
