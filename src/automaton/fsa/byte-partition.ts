@@ -3,7 +3,6 @@
  * alike. Used to keep transition tables narrow (a JSON automaton needs ~10-30 classes, not 256).
  * Not for anything that depends on automaton semantics beyond column equality.
  */
-import { LruCache } from "../../util/index.js";
 import type { ByteDfa } from "./dfa.js";
 
 export interface Partition {
@@ -62,21 +61,33 @@ export function refineClasses(classOfs: readonly Uint8Array[]): Partition {
 }
 
 /** Per classOf array, an id equal for equal contents: shared rule automata keep their arrays
- *  across grammars, so each is read once per process. */
+ *  across grammars, so each is hashed once per process. */
 const contentIds = new WeakMap<Uint8Array, number>();
-/** Content -> id, bounded; ids are never reused, so an evicted content only gets a new id. */
-const idsByContent = new LruCache<string, number>(1024);
+/** Contents seen, by hash, with their ids. Bounded: past MAX_CONTENTS it starts afresh; ids are
+ *  never reused, so an array keeps a valid id and only misses being merged with later equals. */
+const contentsByHash = new Map<number, { readonly content: Uint8Array; readonly id: number }[]>();
+const MAX_CONTENTS = 1024;
 let nextContentId = 0;
 
 function contentId(classOf: Uint8Array): number {
   let id = contentIds.get(classOf);
-  if (id === undefined) {
-    const content = String.fromCharCode(...classOf);
-    id = idsByContent.get(content);
-    if (id === undefined) idsByContent.set(content, (id = nextContentId++));
-    contentIds.set(classOf, id);
+  if (id !== undefined) return id;
+  let hash = 0;
+  for (let b = 0; b < 256; b++) hash = (Math.imul(hash, 31) + classOf[b]!) | 0;
+  let bucket = contentsByHash.get(hash);
+  if (bucket === undefined) {
+    if (contentsByHash.size >= MAX_CONTENTS) contentsByHash.clear();
+    contentsByHash.set(hash, (bucket = []));
   }
+  id = bucket.find((entry) => sameBytes(entry.content, classOf))?.id;
+  if (id === undefined) bucket.push({ content: classOf, id: (id = nextContentId++) });
+  contentIds.set(classOf, id);
   return id;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 0; i < 256; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Partition whose class boundaries are the given cut points (a class starts at each cut). */

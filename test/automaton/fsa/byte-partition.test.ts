@@ -42,6 +42,14 @@ describe("refineClasses", () => {
     );
   });
 
+  it("stays exact past the bound on remembered contents (1,024), old arrays and new alike", () => {
+    const partitionOf = (i: number): Uint8Array => Uint8Array.from({ length: 256 }, (_, b) => (b === i % 256 ? 1 + (i >> 8) : 0));
+    const early = partitionOf(3);
+    for (let i = 0; i < 1100; i++) expect(refineClasses([partitionOf(i), partitionOf(i)]).numClasses).toBe(2);
+    const both = [early, partitionOf(3), partitionOf(3 + 256), partitionOf(700)];
+    expect(refineClasses(both)).toEqual(refine(...both));
+  });
+
   it("tells apart partitions that differ in one byte", () => {
     const a = new Uint8Array(256);
     const b = a.slice();
