@@ -75,6 +75,8 @@ export class CompileContext {
   lastUnsat: Unsat | undefined;
   private readonly refRules = new LoggedMap<string, string>(this.undo);
   private readonly usedNames = new LoggedSet<string>(this.undo);
+  /** Grammar files library() has imported; rolled back with the rules they brought. */
+  private readonly importedFiles = new LoggedSet<string>(this.undo);
   /** Per name base: the suffix to try next (see ruleName). */
   private readonly nextSuffix = new LoggedMap<string, number>(this.undo);
   private compiled = 0;
@@ -170,18 +172,22 @@ export class CompileContext {
   /** A rule from grammars/<file>.gbnf, imported once (with `ws` and `string` substituted; in
    *  extraction mode, numbers bounded to finite doubles). */
   library(file: string, name: string): Expr {
-    const g = loadGrammarFile(file);
     const rule = file === "json" && this.options.mode === "extraction" ? (FINITE_NUMBERS.get(name) ?? name) : name;
     const prefix = `${file}-`;
-    const overrides = new Map<string, string>([["ws", "ws"]]);
-    if (file === "json") {
-      // Strings inside unconstrained values stay unbounded even in extraction mode: a length
-      // counter in every string of every nesting level would multiply the automaton's size.
-      if (!this.rules.has("string")) this.rules.set("string", jsonString({}));
-      overrides.set("string", "string");
-      if (this.gap === null && !this.rules.has("ws")) this.rules.set("ws", cat());
+    // A file is imported whole, the same way every time in one compile: once (every number or
+    // format field asks again, and an import walks all of the file's rules).
+    if (!this.importedFiles.has(file)) {
+      const overrides = new Map<string, string>([["ws", "ws"]]);
+      if (file === "json") {
+        // Strings inside unconstrained values stay unbounded even in extraction mode: a length
+        // counter in every string of every nesting level would multiply the automaton's size.
+        if (!this.rules.has("string")) this.rules.set("string", jsonString({}));
+        overrides.set("string", "string");
+        if (this.gap === null && !this.rules.has("ws")) this.rules.set("ws", cat());
+      }
+      importRules(this.rules, { start: rule, rules: loadGrammarFile(file).rules }, prefix, overrides);
+      this.importedFiles.add(file);
     }
-    importRules(this.rules, { start: rule, rules: g.rules }, prefix, overrides);
     return ref(prefix + rule);
   }
 

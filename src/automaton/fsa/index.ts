@@ -4,7 +4,7 @@
  * every automaton the grammar automaton runs exposes (rule-tables.ts). Nothing here spells JSON;
  * strings/ and rules/ build on it and import it only through this file.
  */
-export { partitionFromCuts, refine, type Partition } from "./byte-partition.js";
+export { partitionFromCuts, refine, refineClasses, type Partition } from "./byte-partition.js";
 export { compileExpr } from "./compile-expr.js";
 export { concatAfterSinks } from "./concat.js";
 export { determinize, SubsetConstruction } from "./determinize.js";

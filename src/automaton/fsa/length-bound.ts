@@ -12,10 +12,11 @@ import { refine } from "./byte-partition.js";
 import { PairIndex } from "./pair-index.js";
 
 const isContinuation = (b: number): boolean => (b & 0xc0) === 0x80;
+/** UTF-8 continuation bytes (1) apart from the others (0). */
+const CONTINUATION_LABELS = Uint8Array.from({ length: 256 }, (_, b) => (isContinuation(b) ? 1 : 0));
 
 export function boundLength(content: ByteDfa, min: number, max: number, budget: Budget, what: string): ByteDfa {
-  const contLabel = Array.from({ length: 256 }, (_, b) => (isContinuation(b) ? 1 : 0));
-  const part = refine(content.classOf, contLabel);
+  const part = refine(content.classOf, CONTINUATION_LABELS);
   const rep = new Int32Array(part.numClasses);
   for (let x = 255; x >= 0; x--) rep[part.classOf[x]!] = x;
   const cap = max === Infinity ? min : max;

@@ -29,7 +29,7 @@ import {
   finish,
   isLazyRule,
   Nfa,
-  refine,
+  refineClasses,
   UNREACHABLE,
   type ByteDfa,
   type Fragment,
@@ -201,7 +201,7 @@ export class RuleSet {
    *  read off the grammar (grammar-byte-classes.ts). */
   byteClasses(): Partition {
     if (this.givenClasses !== undefined) return this.givenClasses;
-    if (this.allBuilt) return refine(...this.builtRules().map((d) => d.classOf));
+    if (this.allBuilt) return refineClasses(this.builtRules().map((d) => d.classOf));
     return grammarByteClasses(this.grammar);
   }
 

@@ -37,9 +37,14 @@ export function refsOf(expr: Expr, out: string[] = []): string[] {
 }
 
 export function analyzeRules(grammar: Grammar): RuleGraph {
-  const edges = new Map<string, string[]>();
-  const visit = (name: string, from: string | undefined): void => {
-    if (edges.has(name)) return;
+  // Rules by id in the order a depth-first search from the start finds them; edges are each
+  // rule's distinct references in written order (the searches below depend on that order).
+  const ids = new Map<string, number>();
+  const names: string[] = [];
+  const edges: number[][] = [];
+  const visit = (name: string, from: string | undefined): number => {
+    let id = ids.get(name);
+    if (id !== undefined) return id;
     const expr = grammar.rules.get(name);
     if (expr === undefined) {
       throw new PocketExtractError(
@@ -47,57 +52,62 @@ export function analyzeRules(grammar: Grammar): RuleGraph {
         from === undefined ? `start rule '${name}' is not defined` : `rule '${from}' references undefined rule '${name}'`,
       );
     }
-    const targets = [...new Set(refsOf(expr))];
-    edges.set(name, targets);
-    for (const t of targets) visit(t, name);
+    id = names.push(name) - 1;
+    ids.set(name, id);
+    const targets: number[] = [];
+    edges[id] = targets;
+    for (const t of new Set(refsOf(expr))) targets.push(visit(t, name));
+    return id;
   };
   visit(grammar.start, undefined);
+  const n = names.length;
 
   // Tarjan's SCC algorithm, which is also a DFS from the start: back edges give the heads.
-  const heads = new Set<string>();
   const component = new Map<string, number>();
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const stack: number[] = [];
+  const onStack = new Uint8Array(n);
   let counter = 0;
   let components = 0;
-  const strong = (v: string): void => {
-    index.set(v, counter);
-    low.set(v, counter++);
+  const strong = (v: number): void => {
+    index[v] = low[v] = counter++;
     stack.push(v);
-    onStack.add(v);
-    for (const w of edges.get(v)!) {
-      if (!index.has(w)) {
+    onStack[v] = 1;
+    for (const w of edges[v]!) {
+      if (index[w]! < 0) {
         strong(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) {
-        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+        low[v] = Math.min(low[v]!, low[w]!);
+      } else if (onStack[w] === 1) {
+        low[v] = Math.min(low[v]!, index[w]!);
       }
     }
-    if (low.get(v) === index.get(v)) {
+    if (low[v] === index[v]) {
       for (;;) {
         const w = stack.pop()!;
-        onStack.delete(w);
-        component.set(w, components);
+        onStack[w] = 0;
+        component.set(names[w]!, components);
         if (w === v) break;
       }
       components++;
     }
   };
   // The DFS path (not Tarjan's stack) decides back edges.
-  const path = new Set<string>();
-  const seen = new Set<string>();
-  const dfs = (v: string): void => {
-    seen.add(v);
-    path.add(v);
-    for (const w of edges.get(v)!) {
-      if (path.has(w)) heads.add(w);
-      else if (!seen.has(w)) dfs(w);
+  const heads = new Set<string>();
+  const recursiveComponents = new Set<number>();
+  const onPath = new Uint8Array(n);
+  const seen = new Uint8Array(n);
+  const dfs = (v: number): void => {
+    seen[v] = 1;
+    onPath[v] = 1;
+    for (const w of edges[v]!) {
+      if (onPath[w] === 1) heads.add(names[w]!);
+      else if (seen[w] === 0) dfs(w);
     }
-    path.delete(v);
+    onPath[v] = 0;
   };
-  strong(grammar.start);
-  dfs(grammar.start);
-  return { heads, component, recursiveComponents: new Set([...heads].map((h) => component.get(h)!)) };
+  strong(0);
+  dfs(0);
+  for (const h of heads) recursiveComponents.add(component.get(h)!);
+  return { heads, component, recursiveComponents };
 }

@@ -29,6 +29,8 @@ export class StructuralKeys {
   private readonly keys = new Map<string, string | null>();
   /** leafKey of references, per target rule (interning a long key costs its length). */
   private readonly refKeys = new Map<string, string | null>();
+  /** Per rule: its leaves by leaf key (see leafByKey). */
+  private readonly leavesOf = new Map<string, Map<string, Leaf>>();
 
   constructor(
     private readonly grammar: Grammar,
@@ -89,9 +91,20 @@ export class StructuralKeys {
     return refKey;
   }
 
-  /** The reference or string in rule `name` whose leaf key is `key` (it must exist). */
+  /** The reference or string in rule `name` whose leaf key is `key` (it must exist; the first
+   *  one when several share it). */
   leafByKey(name: string, key: string): Leaf {
-    const found = findLeaf(this.grammar.rules.get(name)!, (leaf) => this.leafKey(leaf) === key);
+    let leaves = this.leavesOf.get(name);
+    if (leaves === undefined) {
+      // Once per rule: a shared rule's every call column is looked up here.
+      const byKey = new Map<string, Leaf>();
+      forEachLeaf(this.grammar.rules.get(name)!, (leaf) => {
+        const leafKey = this.leafKey(leaf);
+        if (leafKey !== null && !byKey.has(leafKey)) byKey.set(leafKey, leaf);
+      });
+      this.leavesOf.set(name, (leaves = byKey));
+    }
+    const found = leaves.get(key);
     if (found === undefined) throw new Error(`internal: no reference with key ${key} in rule '${name}'`);
     return found;
   }
@@ -116,21 +129,21 @@ function computeStringKey(spec: JsonStringSpec): string {
   return `v${shortestVerbatimValue(spec.substringOf)}:${internKey(JsonStrings.keyOf({ ...spec, substringOf: "" }))}`;
 }
 
-function findLeaf(expr: Expr, match: (leaf: Leaf) => boolean): Leaf | undefined {
+/** Calls `visit` on each reference and string of an expression, in order. */
+function forEachLeaf(expr: Expr, visit: (leaf: Leaf) => void): void {
   switch (expr.kind) {
     case "ref":
     case "jsonString":
-      return match(expr) ? expr : undefined;
+      visit(expr);
+      return;
     case "seq":
     case "alt":
-      for (const item of expr.items) {
-        const found = findLeaf(item, match);
-        if (found !== undefined) return found;
-      }
-      return undefined;
+      for (const item of expr.items) forEachLeaf(item, visit);
+      return;
     case "repeat":
-      return findLeaf(expr.item, match);
+      forEachLeaf(expr.item, visit);
+      return;
     default:
-      return undefined;
+      return;
   }
 }

@@ -37,6 +37,10 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const DEAD = -1;
 const isContinuation = (b: number): boolean => (b & 0xc0) === 0x80;
+/** Byte labels apart from the content's classes: control characters (1), each byte of the
+ *  escape alphabet on its own (itself: all are printable ASCII), UTF-8 continuation bytes (2),
+ *  the rest (0). */
+const COUNTED_ROLES = Uint8Array.from({ length: 256 }, (_, b) => (b < 0x20 ? 1 : ESCAPE_ALPHABET.has(b) ? b : isContinuation(b) ? 2 : 0));
 
 /**
  * The canonical escape sequences after their backslash, as a trie. Node 0 is "just read the
@@ -98,8 +102,7 @@ export class CountedStringAutomaton implements LazyRule {
   ) {
     this.k = content.numStates;
     this.cap = max === Infinity ? min : max;
-    const label = Array.from({ length: 256 }, (_, b) => (b < 0x20 ? 256 : ESCAPE_ALPHABET.has(b) ? b : isContinuation(b) ? 257 : -1));
-    const part = refine(content.classOf, label);
+    const part = refine(content.classOf, COUNTED_ROLES);
     this.classOf = part.classOf;
     this.numClasses = part.numClasses;
     this.classByte = new Int32Array(part.numClasses);

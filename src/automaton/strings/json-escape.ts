@@ -25,9 +25,12 @@ export const ESCAPES: readonly (readonly [number, readonly number[]])[] = Array.
 /** Bytes that appear inside escape sequences each need their own class. */
 export const ESCAPE_ALPHABET = new Set(ESCAPES.flatMap(([, path]) => path));
 
+/** Byte labels apart from the content's classes: control characters (1), each byte of the escape
+ *  alphabet on its own (itself: all are printable ASCII), and the rest (0). */
+const ESCAPE_ROLES = Uint8Array.from({ length: 256 }, (_, b) => (b < 0x20 ? 1 : ESCAPE_ALPHABET.has(b) ? b : 0));
+
 export function encodeJsonString(content: ByteDfa, budget: Budget, what: string): ByteDfa {
-  const role = Array.from({ length: 256 }, (_, b) => (b < 0x20 ? 256 : ESCAPE_ALPHABET.has(b) ? b : -1));
-  const part = refine(content.classOf, role);
+  const part = refine(content.classOf, ESCAPE_ROLES);
   const rep = new Int32Array(part.numClasses);
   for (let x = 255; x >= 0; x--) rep[part.classOf[x]!] = x;
   const out = new DfaBuilder(part.classOf, part.numClasses, budget, what);
