@@ -17,10 +17,9 @@
  */
 import { PocketExtractError } from "../errors.js";
 import { RuleAnalysis, type RuleSet } from "./rules/index.js";
-import { IntList, IntSetTable, MANY_BYTES, NO_BYTE, UNREACHABLE, type RuleTables } from "./fsa/index.js";
+import { grow, IntList, IntSetTable, IntSlices, MANY_BYTES, NO_BYTE, UNREACHABLE, type RuleTables } from "./fsa/index.js";
 import { DISTINCT_ALL, DISTINCT_NONE, DISTINCT_SOME, type DistinctMark } from "./distinct-mark.js";
-import { Frames, grow, NO_FRAME } from "./frames.js";
-import { IntSlices } from "./int-slices.js";
+import { Frames, NO_FRAME } from "./frames.js";
 import { TransitionPages, UNKNOWN } from "./transition-pages.js";
 
 /** Transition entry of a move canStepClass found without building its state: like UNKNOWN (below
@@ -262,7 +261,7 @@ export class GrammarAutomaton {
     }
     this.ensureCapacity(id + 1);
     if (single >= 0) this.stateOfFrame[single] = id + 1;
-    else this.byKernel.add(kernel, kernel.copy(), id);
+    else this.byKernel.add(kernel, id);
     if (this.rules.hasDistinct) this.distinctMarks[id] = this.markOf(kernel);
     this.closures.add(closure);
     this.describe(id, closure);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { IntList } from "../../src/automaton/fsa/index.js";
-import { IntSlices } from "../../src/automaton/int-slices.js";
-import { mulberry32 } from "../../src/engines/testing/prng.js";
+import { IntList, IntSlices } from "../../../src/automaton/fsa/index.js";
+import { mulberry32 } from "../../../src/engines/testing/prng.js";
 
 const read = (slices: IntSlices, id: number): number[] => Array.from(slices.page(id).subarray(slices.start(id), slices.end(id)));
 

@@ -5,8 +5,8 @@
  * backing store). Pages are added and never copied; slice i is
  * `page(i)[start(i) .. end(i))`.
  */
-import type { IntList } from "./fsa/index.js";
-import { grow } from "./frames.js";
+import { grow } from "./grow.js";
+import type { IntList } from "./int-list.js";
 
 /** Size of the first page, in ints; each new page doubles it up to LARGEST_PAGE. */
 const FIRST_PAGE = 256;
