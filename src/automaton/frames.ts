@@ -5,7 +5,7 @@
  * automaton state of a first document, and a map per (parent, rule) kept thousands of small
  * objects alive, which is what the young-generation collections of a first document copy.
  */
-import { UNREACHABLE } from "./fsa/index.js";
+import { grow, UNREACHABLE } from "./fsa/index.js";
 import type { RuleAnalysis } from "./rules/index.js";
 
 /** The parent of a bottom frame. */
@@ -74,10 +74,4 @@ function hash(parent: number, rule: number, state: number, depth: number): numbe
   h = Math.imul(h ^ state, 0xc2b2ae35);
   h = Math.imul(h ^ depth, 0x27d4eb2f);
   return h ^ (h >>> 15);
-}
-
-export function grow<T extends Int32Array | Int16Array | Uint8Array>(array: T, size: number): T {
-  const out = new (array.constructor as new (n: number) => T)(size);
-  out.set(array);
-  return out;
 }

@@ -17,9 +17,9 @@
  */
 import { PocketExtractError } from "../errors.js";
 import { RuleAnalysis, type RuleSet } from "./rules/index.js";
-import { IntList, IntSetTable, MANY_BYTES, NO_BYTE, UNREACHABLE, type RuleTables } from "./fsa/index.js";
+import { grow, IntList, IntSetTable, IntSlices, MANY_BYTES, NO_BYTE, UNREACHABLE, type RuleTables } from "./fsa/index.js";
 import { DISTINCT_ALL, DISTINCT_NONE, DISTINCT_SOME, type DistinctMark } from "./distinct-mark.js";
-import { Frames, grow, NO_FRAME } from "./frames.js";
+import { Frames, NO_FRAME } from "./frames.js";
 import { TransitionPages, UNKNOWN } from "./transition-pages.js";
 
 /** Transition entry of a move canStepClass found without building its state: like UNKNOWN (below
@@ -70,7 +70,8 @@ export class GrammarAutomaton {
   private forced = new Int16Array(64);
   /** Per state: DISTINCT_* of its kernel (all DISTINCT_NONE without distinct arrays). */
   private distinctMarks = new Uint8Array(64);
-  private closures: Int32Array[] = [];
+  /** Per state (slice id = state id): its closure's frames. */
+  private readonly closures = new IntSlices();
   /** States whose kernel has more than one frame, by kernel. */
   private readonly byKernel = new IntSetTable();
   /** The state whose kernel is this one frame alone, + 1 (0: none yet): most states are one
@@ -158,8 +159,9 @@ export class GrammarAutomaton {
     // Scratch: intern reads the kernel and keeps none of it (closure copies what it keeps).
     const kernel = this.kernelScratch;
     kernel.clear();
-    const closure = this.closures[state]!;
-    for (let i = 0; i < closure.length; i++) {
+    const { closures } = this;
+    const closure = closures.page(state);
+    for (let i = closures.start(state), end = closures.end(state); i < end; i++) {
       const f = closure[i]!;
       const t = this.frameNext(f, cls);
       if (t >= 0) kernel.push(frames.intern(frames.parent[f]!, frames.rule[f]!, t, frames.depth[f]!, analysis));
@@ -178,8 +180,9 @@ export class GrammarAutomaton {
     // A trie walk asks this for every leaf: sibling leaves share a class, and other states'
     // walks reach the same (state, class). A death is final (the same -1 stepClass would
     // store); a move is only marked, since building its state is what this avoids.
-    const closure = this.closures[state]!;
-    for (let i = 0; i < closure.length; i++) {
+    const { closures } = this;
+    const closure = closures.page(state);
+    for (let i = closures.start(state), end = closures.end(state); i < end; i++) {
       if (this.frameNext(closure[i]!, cls) >= 0) {
         this.table.set(state, cls, LEAF_ALIVE);
         return true;
@@ -223,7 +226,10 @@ export class GrammarAutomaton {
 
   /** True when some byte can follow `state`. */
   canContinue(state: number): boolean {
-    for (const f of this.closures[state]!) {
+    const { closures } = this;
+    const closure = closures.page(state);
+    for (let i = closures.start(state), end = closures.end(state); i < end; i++) {
+      const f = closure[i]!;
       const table = this.analysis.of(this.frames.rule[f]!, this.frames.depth[f]!);
       if (table.singleByte(this.frames.state[f]!) !== NO_BYTE) return true;
     }
@@ -232,10 +238,8 @@ export class GrammarAutomaton {
 
   /** Bytes held by the states built so far (tables, closures and frames; not the rule automata). */
   memoryBytes(): number {
-    let closures = 0;
-    for (const c of this.closures) closures += c.byteLength;
     const perState = this.accepting.byteLength + this.dist.byteLength + this.forced.byteLength + this.distinctMarks.byteLength;
-    return this.table.byteLength() + this.plainBudget.byteLength + perState + closures + this.frames.memoryBytes() + this.stateOfFrame.byteLength + this.byKernel.memoryBytes();
+    return this.table.byteLength() + this.plainBudget.byteLength + perState + this.closures.memoryBytes() + this.frames.memoryBytes() + this.stateOfFrame.byteLength + this.byKernel.memoryBytes();
   }
 
   /** The state of `kernel` (scratch: sorted and deduplicated here, which makes it canonical). */
@@ -245,6 +249,9 @@ export class GrammarAutomaton {
     if (single >= this.stateOfFrame.length) this.stateOfFrame = grow(this.stateOfFrame, Math.max(single + 1, this.stateOfFrame.length * 2));
     const known = single >= 0 ? this.stateOfFrame[single]! - 1 : this.byKernel.find(kernel);
     if (known >= 0) return known;
+    // Before the state is numbered: if building a rule on the way throws, no state is left
+    // without its closure.
+    const closure = this.closure(kernel);
     const id = this.count++;
     if (id >= this.maxStates) {
       throw new PocketExtractError(
@@ -254,10 +261,9 @@ export class GrammarAutomaton {
     }
     this.ensureCapacity(id + 1);
     if (single >= 0) this.stateOfFrame[single] = id + 1;
-    else this.byKernel.add(kernel, kernel.copy(), id);
+    else this.byKernel.add(kernel, id);
     if (this.rules.hasDistinct) this.distinctMarks[id] = this.markOf(kernel);
-    const closure = this.closure(kernel);
-    this.closures[id] = closure;
+    this.closures.add(closure);
     this.describe(id, closure);
     if (closure.length >= ROW_SCAN_MIN_FRAMES) this.markLiveClasses(id, closure);
     return id;
@@ -278,8 +284,9 @@ export class GrammarAutomaton {
     return inside === 0 ? DISTINCT_NONE : inside === kernel.length ? DISTINCT_ALL : DISTINCT_SOME;
   }
 
-  /** The kernel plus everything calls and returns reach without reading a byte. */
-  private closure(kernel: IntList): Int32Array {
+  /** The kernel plus everything calls and returns reach without reading a byte (in scratch,
+   *  valid until the next closure). */
+  private closure(kernel: IntList): IntList {
     const { frames, analysis, rules } = this;
     // Scratch reused across states (closure never re-enters itself): building a state is on the
     // first document's path, and allocation there is what brings garbage-collection pauses.
@@ -318,7 +325,7 @@ export class GrammarAutomaton {
       // A rule state at distance 0 from the rule's end accepts: the caller may continue.
       if (frames.parent[f] !== NO_FRAME && analysis.of(rule, depth).dist(state) === 0) stack.push(frames.parent[f]!);
     }
-    return out.copy();
+    return out;
   }
 
   /**
@@ -328,11 +335,11 @@ export class GrammarAutomaton {
    * leaves went through every configuration; a configuration's own moves are a few columns of
    * its rule, so one pass over those answers every class.
    */
-  private markLiveClasses(id: number, closure: Int32Array): void {
+  private markLiveClasses(id: number, closure: IntList): void {
     const { frames, analysis, table } = this;
     for (let c = 0; c < this.numClasses; c++) table.set(id, c, -1);
     for (let i = 0; i < closure.length; i++) {
-      const f = closure[i]!;
+      const f = closure.at(i);
       const rule = frames.rule[f]!;
       const state = frames.state[f]!;
       const tables = analysis.of(rule, frames.depth[f]!);
@@ -362,14 +369,14 @@ export class GrammarAutomaton {
     return columns;
   }
 
-  private describe(id: number, closure: Int32Array): void {
+  private describe(id: number, closure: IntList): void {
     const { frames, analysis } = this;
     let accepting = 0;
     let dist = UNREACHABLE;
     let forced: number = NO_BYTE;
     for (let p = 0; p < 4; p++) this.plainBudget[id * 4 + p] = -1;
     for (let i = 0; i < closure.length; i++) {
-      const f = closure[i]!;
+      const f = closure.at(i);
       const rule = frames.rule[f]!;
       const state = frames.state[f]!;
       const table = analysis.of(rule, frames.depth[f]!);

@@ -15,6 +15,7 @@ import { DfaBuilder } from "./dfa-builder.js";
 import { partitionFromCuts, type Partition } from "./byte-partition.js";
 import { IntList } from "./int-list.js";
 import { IntSetTable } from "./int-set-table.js";
+import { IntSlices } from "./int-slices.js";
 import type { Fragment, FrozenNfa, Nfa } from "./nfa.js";
 
 export interface SubsetOptions {
@@ -44,7 +45,7 @@ export class SubsetConstruction {
   readonly callees: readonly number[];
   readonly start: number;
   /** NFA states of each DFA state (empty for the collapsed accepting state of `stopAtAccept`). */
-  readonly subsets: Int32Array[] = [];
+  readonly subsets = new IntSlices();
 
   private readonly dfa: DfaBuilder;
   private readonly callColumn: Map<number, number>;
@@ -61,6 +62,8 @@ export class SubsetConstruction {
   private readonly stack = new IntList();
   /** close()'s output, before it is sorted and kept. */
   private readonly closed = new IntList();
+  /** Scratch: the one-state and empty subsets. */
+  private readonly small = new IntList();
   private readonly singleton: Int32Array;
   /** The DFA states of subsets of more than one NFA state, by content. */
   private readonly bySubset = new IntSetTable();
@@ -112,9 +115,11 @@ export class SubsetConstruction {
   /** Computes the moves of state `d`; the states they reach get ids (and subsets), not moves. */
   expand(d: number): void {
     const { nfa, budget, what, numClasses, buckets, touched, live } = this;
-    const members = this.subsets[d]!;
+    const members = this.subsets.page(d);
+    const first = this.subsets.start(d);
+    const end = this.subsets.end(d);
     budget.charge(numClasses, what);
-    for (let m = 0; m < members.length; m++) {
+    for (let m = first; m < end; m++) {
       const s = members[m]!;
       const block = nfa.blockOf[s]!;
       if (block >= 0) {
@@ -123,7 +128,7 @@ export class SubsetConstruction {
         const { base, dfa: inner } = nfa.blocks[block]!;
         const map = this.blockClassMap(inner);
         const row = (s - base) * inner.numClasses;
-        if (members.length === 1) {
+        if (end - first === 1) {
           // Fast path: a lone block state maps row to row.
           for (let c = 0; c < numClasses; c++) {
             const t = inner.trans[row + map[c]!]!;
@@ -210,11 +215,11 @@ export class SubsetConstruction {
     return out;
   }
 
-  /** A new DFA state for subset `set` (kept: not a scratch view). */
-  private add(set: Int32Array): number {
-    const accepting = set.includes(this.frag.end);
+  /** A new DFA state for subset `set` (copied). */
+  private add(set: IntList): number {
+    const accepting = contains(set, this.frag.end);
     if (accepting && this.stopAtAccept) return this.stopState();
-    this.subsets.push(set);
+    this.subsets.add(set);
     return this.dfa.addState(accepting);
   }
 
@@ -222,14 +227,19 @@ export class SubsetConstruction {
   private stopState(): number {
     if (this.stop < 0) {
       this.stop = this.dfa.addState(true);
-      this.subsets.push(new Int32Array(0));
+      this.small.clear();
+      this.subsets.add(this.small);
     }
     return this.stop;
   }
 
   /** A single state without epsilon moves is its own closure. */
   private internOne(s: number): number {
-    if (this.singleton[s]! < 0) this.singleton[s] = this.add(Int32Array.of(s));
+    if (this.singleton[s]! < 0) {
+      this.small.clear();
+      this.small.push(s);
+      this.singleton[s] = this.add(this.small);
+    }
     return this.singleton[s]!;
   }
 
@@ -241,9 +251,8 @@ export class SubsetConstruction {
     if (this.stopAtAccept && contains(set, this.frag.end)) return this.stopState();
     const known = this.bySubset.find(set);
     if (known >= 0) return known;
-    const kept = set.copy();
-    const id = this.add(kept);
-    this.bySubset.add(set, kept, id);
+    const id = this.add(set);
+    this.bySubset.add(set, id);
     return id;
   }
 }

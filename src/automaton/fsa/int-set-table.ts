@@ -1,14 +1,18 @@
 /**
  * Ids of int sets by content (a subset construction's subsets, a grammar automaton's kernels):
  * open addressing over the kept sets, at most half full. A set is looked up on every move
- * computed into it; a joined-string key per lookup was garbage on the first document's path.
+ * computed into it; a joined-string key per lookup was garbage on the first document's path, and
+ * so was a typed array per kept set (they are kept side by side in pages instead).
  */
+import { grow } from "./grow.js";
 import type { IntList } from "./int-list.js";
+import { IntSlices } from "./int-slices.js";
 
 export class IntSetTable {
   /** Entry index + 1 per slot, 0 when empty. */
   private slots = new Int32Array(64);
-  private readonly sets: Int32Array[] = [];
+  /** Entry e's set is slice e. */
+  private readonly sets = new IntSlices();
   private ids = new Int32Array(32);
   private hashes = new Int32Array(32);
 
@@ -17,19 +21,18 @@ export class IntSetTable {
     const mask = this.slots.length - 1;
     for (let at = hashOf(set) & mask; this.slots[at] !== 0; at = (at + 1) & mask) {
       const entry = this.slots[at]! - 1;
-      if (equal(this.sets[entry]!, set)) return this.ids[entry]!;
+      if (this.equal(entry, set)) return this.ids[entry]!;
     }
     return -1;
   }
 
-  /** Adds `set` (not in the table) with `id`; `kept` is a copy of it the table may hold. */
-  add(set: IntList, kept: Int32Array, id: number): void {
-    const entry = this.sets.length;
+  /** Adds a copy of `set` (not in the table) with `id`. */
+  add(set: IntList, id: number): void {
+    const entry = this.sets.add(set);
     if (entry === this.ids.length) {
-      this.ids = grown(this.ids);
-      this.hashes = grown(this.hashes);
+      this.ids = grow(this.ids, entry * 2);
+      this.hashes = grow(this.hashes, entry * 2);
     }
-    this.sets.push(kept);
     this.ids[entry] = id;
     this.hashes[entry] = hashOf(set);
     if (this.sets.length * 2 > this.slots.length) this.slots = new Int32Array(this.slots.length * 2);
@@ -42,7 +45,16 @@ export class IntSetTable {
 
   /** Bytes held by the kept sets and the table. */
   memoryBytes(): number {
-    return this.sets.reduce((n, set) => n + set.byteLength, 0) + this.slots.byteLength + this.ids.byteLength + this.hashes.byteLength;
+    return this.sets.memoryBytes() + this.slots.byteLength + this.ids.byteLength + this.hashes.byteLength;
+  }
+
+  private equal(entry: number, set: IntList): boolean {
+    const { sets } = this;
+    const start = sets.start(entry);
+    if (sets.end(entry) - start !== set.length) return false;
+    const kept = sets.page(entry);
+    for (let i = 0; i < set.length; i++) if (kept[start + i] !== set.at(i)) return false;
+    return true;
   }
 
   private place(entry: number): void {
@@ -59,14 +71,3 @@ function hashOf(set: IntList): number {
   return h ^ (h >>> 15);
 }
 
-function equal(kept: Int32Array, set: IntList): boolean {
-  if (kept.length !== set.length) return false;
-  for (let i = 0; i < kept.length; i++) if (kept[i] !== set.at(i)) return false;
-  return true;
-}
-
-function grown(array: Int32Array): Int32Array<ArrayBuffer> {
-  const out = new Int32Array(array.length * 2);
-  out.set(array);
-  return out;
-}

@@ -188,8 +188,9 @@ class SubsetTables implements RuleTables {
     // (plain-text-budget.ts: a budget is one less than the characters started up to a death).
     let best = pos === 0 ? 0 : NO_BUDGET;
     const { nfaDist } = this;
-    const members = this.rule.subsets.subsets[state]!;
-    for (let i = 0; i < members.length; i++) {
+    const { subsets } = this.rule.subsets;
+    const members = subsets.page(state);
+    for (let i = subsets.start(state), end = subsets.end(state); i < end; i++) {
       const s = members[i]!;
       if (nfaDist[s]! < UNREACHABLE) best = Math.max(best, this.rule.memberBudget(s, pos));
     }
@@ -211,8 +212,9 @@ class SubsetTables implements RuleTables {
     if (d < 0) {
       d = UNREACHABLE;
       const { nfaDist } = this;
-      const members = this.rule.subsets.subsets[state]!;
-      for (let i = 0; i < members.length; i++) d = Math.min(d, nfaDist[members[i]!]!);
+      const { subsets } = this.rule.subsets;
+      const members = subsets.page(state);
+      for (let i = subsets.start(state), end = subsets.end(state); i < end; i++) d = Math.min(d, nfaDist[members[i]!]!);
       this.least[state] = d;
     }
     return d;

@@ -16,7 +16,7 @@
  *  - `plainBudget` is the string's: the string has no maximum length, so a plain character never
  *    leads into a pair that cannot complete (a text can always grow past every name, then close).
  */
-import { ClassBytes, distancesOf, refine, UNREACHABLE, type Budget, type ByteDfa, type LazyRule, type RuleTables } from "../fsa/index.js";
+import { ClassBytes, distancesOf, grow, IntList, refine, UNREACHABLE, type Budget, type ByteDfa, type LazyRule, type RuleTables } from "../fsa/index.js";
 import { plainBudgetsOf } from "./plain-text-budget.js";
 import { textsDfa } from "./json-string.js";
 
@@ -47,6 +47,12 @@ export class ExcludedNamesAutomaton implements LazyRule {
   private raw = new Int32Array(0);
   private dist: number[] = [];
   private single: number[] = [];
+  /** search()'s scratch, kept across searches (one runs per pair inside the trie, on the first
+   *  document's path): pairs seen (== searchStamp) and the current and next levels. */
+  private seenStamp = new Int32Array(16);
+  private searchStamp = 0;
+  private readonly level = new IntList();
+  private readonly nextLevel = new IntList();
 
   /** `string`: the finished automaton of the string token without the exclusion, with no
    *  maximum length. */
@@ -123,23 +129,37 @@ export class ExcludedNamesAutomaton implements LazyRule {
   private search(from: number): number {
     if (this.accepting(from)) return 0;
     let best = UNREACHABLE;
-    let level = [from];
-    const seen = new Set(level);
+    let level = this.level;
+    let nextLevel = this.nextLevel;
+    level.clear();
+    level.push(from);
+    const stamp = ++this.searchStamp;
+    this.see(from, stamp);
     for (let depth = 1; level.length > 0 && depth < best; depth++) {
-      const nextLevel: number[] = [];
-      for (const s of level) {
+      nextLevel.clear();
+      for (let i = 0; i < level.length; i++) {
+        const s = level.at(i);
         for (let c = 0; c < this.numClasses; c++) {
           const to = this.step(s, c);
-          if (to < 0 || seen.has(to)) continue;
-          seen.add(to);
+          if (to < 0 || !this.see(to, stamp)) continue;
           if (this.node[to] === LEFT) best = Math.min(best, depth + this.baseDist[this.base[to]!]!);
           else if (this.accepting(to)) best = Math.min(best, depth);
           else nextLevel.push(to);
         }
       }
+      const done = level;
       level = nextLevel;
+      nextLevel = done;
     }
     return best;
+  }
+
+  /** Marks `pair` seen by search `stamp`; false when it already was. */
+  private see(pair: number, stamp: number): boolean {
+    if (pair >= this.seenStamp.length) this.seenStamp = grow(this.seenStamp, Math.max(pair + 1, this.seenStamp.length * 2));
+    if (this.seenStamp[pair] === stamp) return false;
+    this.seenStamp[pair] = stamp;
+    return true;
   }
 
   private singleByte(state: number): number {
