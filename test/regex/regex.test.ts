@@ -93,7 +93,10 @@ describe("regex -> automaton agrees with RegExp (u flag, search semantics)", () 
     const runs = 200;
     const tooLarge = agreeOnGenerated(anchored, runs);
     console.log(`generated patterns: ${runs - tooLarge} compiled and agreed, ${tooLarge} over the state limit`);
-    expect(tooLarge).toBeLessThan(runs / 5);
+    // About 13% are over (397 of 3,000 runs, against 376 on the tree before): a fifth was 2.8
+    // standard deviations above and failed one run in a few hundred; a quarter is 5 above, so
+    // this fails only when the rate itself grows.
+    expect(tooLarge).toBeLessThan(runs / 4);
   }, 300_000);
 
   it("with ^ and $ anywhere (ECMAScript without the m flag: position 0 and the end)", () => {
