@@ -9,6 +9,7 @@
 import { SchemaError } from "../errors.js";
 import { lit, type Expr } from "../grammar/index.js";
 import { childPointer, isAnnotationKeyword, isRecord, KEYWORDS, normalizeNode, REFUSED, SchemaNode, type JsonSchema, type JsonSchemaObject, type JsonType } from "../schema/index.js";
+import { mapDefined } from "../util/index.js";
 import { compileArray } from "./arrays.js";
 import { dependentSchemasApart, type SchemaDependencies } from "./dependencies.js";
 import { discriminatedConditionals } from "./discriminated.js";
@@ -83,12 +84,13 @@ function compileSchemaObject(ctx: CompileContext, raw: JsonSchemaObject, pointer
   if (node.has("allOf")) {
     // One branch that asserts anything and nothing beside it: that branch, as written (a `$ref`
     // stays a rule, so a recursive one needs no merging).
-    const asserting = branchesOf(node, "allOf").flatMap((b, i) => (b === true || (isRecord(b) && !hasAssertions(b, [])) ? [] : [i]));
+    const allOfBranches = branchesOf(node, "allOf");
+    const asserting = allOfBranches.flatMap((b, i) => (b === true || (isRecord(b) && !hasAssertions(b, [])) ? [] : [i]));
     if (asserting.length === 1 && !hasAssertions(without(ctx, normalized, ["allOf"]), [])) {
       const i = asserting[0]!;
-      return compileNode(ctx, branchesOf(node, "allOf")[i], childPointer(pointer, "allOf", i), instancePath);
+      return compileNode(ctx, allOfBranches[i], childPointer(pointer, "allOf", i), instancePath);
     }
-    const branches = branchesOf(node, "allOf").map((b) => inlineRefs(ctx, b, pointer));
+    const branches = allOfBranches.map((b) => inlineRefs(ctx, b, pointer));
     const rest = inlineRefs(ctx, without(ctx, normalized, ["allOf"]), pointer);
     const parts = discriminatedConditionals(ctx, ownPropertiesFirst(raw, "allOf") ? [rest, ...branches] : [...branches, rest], pointer);
     const [first, ...others] = conditionalsApart(ctx, parts, pointer);
@@ -244,8 +246,6 @@ function compileTyped(ctx: CompileContext, node: SchemaNode, instancePath: strin
   return union(parts);
 }
 
-const mapToken = (token: Expr | undefined, f: (token: Expr) => Expr | undefined): Expr | undefined => (token === undefined ? undefined : f(token));
-
 const onlyStrings = (types: ReadonlySet<JsonType> | undefined): boolean => types !== undefined && types.size === 1 && types.has("string");
 
 /**
@@ -257,7 +257,7 @@ function compileStrings(ctx: CompileContext, node: SchemaNode, admitted: boolean
   const excluded = stringExclusion(node.get("not"));
   if (excluded === undefined) return expr;
   // A format's rule takes no exclusions; the same strings as one string token do.
-  const narrowed = expr === null ? null : excludeStrings(expr, excluded) ?? mapToken(formatStringToken(node), (token) => excludeStrings(token, excluded));
+  const narrowed = expr === null ? null : excludeStrings(expr, excluded) ?? mapDefined(formatStringToken(node), (token) => excludeStrings(token, excluded));
   const exact = narrowed !== undefined;
   ctx.report.verdict(node.raw, "not", exact, exact ? "excluded from the string token" : "a format without a pattern form cannot exclude values; checked after decoding", node.pointer);
   return exact ? narrowed : expr;

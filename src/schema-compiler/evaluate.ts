@@ -13,7 +13,7 @@ import { fullFormats, type FormatName } from "ajv-formats/dist/formats.js";
 import { isAnnotationKeyword, isRecord, jsonEqual, keywordSpec, normalizeNode, SchemaNode, SPEC_FORMATS, type InstanceType } from "../schema/index.js";
 import type { CompileContext } from "./context.js";
 import { unicodeModeSource } from "../regex/index.js";
-import { isDecimalMultiple } from "../util/index.js";
+import { isDecimalMultiple, mapDefined } from "../util/index.js";
 
 /** true / false, or undefined when undecided. */
 export type Verdict = boolean | undefined;
@@ -139,7 +139,6 @@ export class Evaluator {
 }
 
 const negated = (v: Verdict): Verdict => (v === undefined ? undefined : !v);
-const mapDefined = <T>(v: T | undefined, f: (v: T) => Verdict): Verdict => (v === undefined ? undefined : f(v));
 
 function exactlyOne(verdicts: readonly Verdict[]): Verdict {
   const yes = verdicts.filter((v) => v === true).length;

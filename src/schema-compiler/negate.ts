@@ -36,6 +36,7 @@ import { formatNames } from "ajv-formats/dist/formats.js";
 import { SchemaError } from "../errors.js";
 import { jsonString, type Expr } from "../grammar/index.js";
 import { isAnnotationKeyword, isKeyword, isRecord, jsonEqual, KEYWORDS, normalizeNode, SchemaNode, SPEC_FORMATS, type JsonSchema, type JsonType, type Keyword, type KeywordSpec } from "../schema/index.js";
+import { mapDefined } from "../util/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
 import { Evaluator, testRegex } from "./evaluate.js";
 import { checkPattern } from "./patterns.js";
@@ -443,7 +444,6 @@ const EXACT_FORMATS: ReadonlySet<string> = new Set(["ipv4", "ipv6"]);
 
 const isAnnotationFormat = (format: unknown): boolean => typeof format === "string" && !SPEC_FORMATS.has(format) && !(formatNames as readonly string[]).includes(format);
 
-const mapDefined = <T, R>(v: T | undefined, f: (v: T) => R): R | undefined => (v === undefined ? undefined : f(v));
 
 function complementTypes(types: ReadonlySet<JsonType>): JsonSchema {
   const rest = TYPE_NAMES.filter((x) => !types.has(x) && !(x === "number" && types.has("integer")));

@@ -1,6 +1,6 @@
 /**
  * The leaf helpers every layer may use (bit sets, LRU cache, min-heap, option checks, language and
- * word-character tests, exact decimals, JSON pointers, the one `isRecord`, async disposal). Nothing here knows
+ * word-character tests, exact decimals, JSON pointers, the one `isRecord`, `mapDefined`, async disposal). Nothing here knows
  * about grammars, schemas or models.
  */
 export { ASYNC_DISPOSE } from "./async-dispose.js";
@@ -11,5 +11,6 @@ export { isRecord } from "./is-record.js";
 export { fromPointer, toPointer, type JsonPath } from "./json-pointer.js";
 export { CJK_SHARE_FOR_ZH, detectLanguage, type PromptLanguage } from "./language.js";
 export { LruCache } from "./lru.js";
+export { mapDefined } from "./map-defined.js";
 export { MinHeap } from "./min-heap.js";
 export { isWordCodePoint } from "./word-chars.js";
