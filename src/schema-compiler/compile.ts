@@ -20,6 +20,7 @@ import { mergeSchemas } from "./merge.js";
 import { excludesOtherTypes, excludeStrings, negate, recordConsumed, stringExclusion } from "./negate.js";
 import { asksNonInteger } from "./non-integer.js";
 import { exactOneOfBranches } from "./one-of.js";
+import { asksSomeEntry } from "./some-entry.js";
 import { DisjointnessProver } from "./exclusive.js";
 import { compileInteger, compileNumber } from "./numbers.js";
 import { compileObject } from "./objects.js";
@@ -125,8 +126,8 @@ function compileWithoutDependencyRewriting(ctx: CompileContext, node: SchemaNode
   // (one of patterns only where the node admits strings only: other types fail it, compileNot says so).
   const exclusion = stringExclusion(node.get("not"));
   const toStringToken = exclusion !== undefined && (!excludesOtherTypes(exclusion) || onlyStrings(node.get("type")));
-  // So does "not integer" among numbers (numbers.ts spells the non-integers).
-  if (node.has("not") && !node.has("enum") && !toStringToken && !asksNonInteger(node)) return compileNot(ctx, node, instancePath);
+  // So does "not integer" among numbers (numbers.ts spells the non-integers), and "some entry" of objects (some-entry.ts).
+  if (node.has("not") && !node.has("enum") && !toStringToken && !asksNonInteger(node) && !asksSomeEntry(node)) return compileNot(ctx, node, instancePath);
   const groups = (["anyOf", "oneOf"] as const).filter((k) => node.has(k));
   if (groups.length > 0) return compileAlternatives(ctx, node, groups, instancePath);
   return compileTyped(ctx, node, instancePath);

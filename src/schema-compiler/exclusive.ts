@@ -300,6 +300,10 @@ export interface Beside {
 /** Disjointness of conjunctions of schemas within one compilation (shapes cached by node). */
 export class DisjointnessProver {
   private readonly shaper: Shaper;
+  /** Conjunctions by the identities of their schemas: a oneOf rewriting asks about each branch once per other branch. */
+  private readonly conjunctions = new Map<string, Shape>();
+  private readonly ids = new WeakMap<object, number>();
+  private nextId = 0;
 
   constructor(ctx: CompileContext, pointer: string) {
     this.shaper = new Shaper(ctx, pointer);
@@ -337,7 +341,19 @@ export class DisjointnessProver {
   }
 
   private conjunction(schemas: readonly unknown[]): Shape {
-    return schemas.map((s) => this.shaper.of(s, 0)).reduce(intersect, ANY);
+    const key = schemas.map((s) => (typeof s === "object" && s !== null ? this.idOf(s) : String(s))).join(",");
+    let shape = this.conjunctions.get(key);
+    if (shape === undefined) {
+      shape = schemas.map((s) => this.shaper.of(s, 0)).reduce(intersect, ANY);
+      this.conjunctions.set(key, shape);
+    }
+    return shape;
+  }
+
+  private idOf(node: object): number {
+    let id = this.ids.get(node);
+    if (id === undefined) this.ids.set(node, (id = this.nextId++));
+    return id;
   }
 }
 

@@ -13,12 +13,15 @@
  *   oneOf [A..] -> allOf [not A..] (none holds), or allOf [Ai, Aj] for a pair not proven disjoint;
  *   $ref -> not of its target (its siblings are keywords like any other, or ignored before 2019-09);
  *   required [a, ..] -> an object without a (`properties: {a: false}`), or ...;
- *   properties {p: S, ..} -> an object whose p is not S, or ...;
+ *   properties {p: S, ..} -> an object whose p is not S, or ...; a required p: `properties: {p:
+ *     not S}` (absent or failing, one part);
  *   minLength n -> a string with maxLength n-1 (and so for the other counts and numeric bounds);
  *   propertyNames N -> an object with a property (N false) or with one of the names N rejects,
- *     when those are finitely many (N is `not: {enum: names}`);
+ *     when those are finitely many (N is `not: {enum: names}`), else `{type: "object", not:
+ *     {propertyNames: N}}`, some entry N rejects, which the object compiler writes (some-entry.ts);
  *   additionalProperties / patternProperties whose schemas all accept everything -> false; with a closed set
- *     of names known (negateWithin), one of those names with a value its schema rejects;
+ *     of names known (negateWithin), one of those names with a value its schema rejects; else
+ *     `{type: "object", not: ..}` of the keyword alone, some entry failing it (some-entry.ts);
  *   dependencies / dependentRequired / dependentSchemas -> an object with one of the names, and
  *     a name of its list missing or its schema's negation;
  *   a subschema the values are known to satisfy (negateWithin: shared with the branch) -> false;
@@ -28,23 +31,22 @@
  *     ipv4 and ipv6, whose grammar is exactly the validator's, the strings its pattern does not match;
  *   pattern P -> `{type: "string", not: {pattern: P}}`, which the compiler applies as the string
  *     token's excluded patterns (any pattern the automaton can run);
- * Anything else (other formats, multipleOf, patternProperties, minContains, if, ...) has no
+ * Anything else (other formats, multipleOf, minContains, if, ...) has no
  * exact positive form here; the compiler then checks the `not` after decoding.
  */
 
 import { formatNames } from "ajv-formats/dist/formats.js";
-import { SchemaError } from "../errors.js";
 import { jsonString, type Expr } from "../grammar/index.js";
 import { isAnnotationKeyword, isKeyword, isRecord, jsonEqual, KEYWORDS, normalizeNode, SchemaNode, SPEC_FORMATS, type JsonSchema, type JsonType, type Keyword, type KeywordSpec } from "../schema/index.js";
 import { mapDefined } from "../util/index.js";
 import { LIMITS, type CompileContext } from "./context.js";
 import { Evaluator, testRegex } from "./evaluate.js";
-import { checkPattern } from "./patterns.js";
 import { formatPattern } from "./strings.js";
 import { DisjointnessProver, type Beside, type TypeName } from "./exclusive.js";
 import { enumOnly } from "./merge.js";
 import { isNameList, type DependencyKeyword } from "./dependencies.js";
 import { acceptsEverything } from "./trivial-schemas.js";
+import { failingEntries, runnablePattern } from "./entry-forms.js";
 import { typesOf } from "./values.js";
 
 /** A keyword occurrence the rewriting took apart: exact wherever the rewriting is used. */
@@ -136,17 +138,6 @@ export function stringExclusion(not: unknown): StringExclusion | undefined {
 /** Whether values of types other than string fail the `not` of this exclusion. */
 export const excludesOtherTypes = (exclusion: StringExclusion): boolean => exclusion.patterns.length > 0;
 
-/** A pattern the string token can search for (valid, no look-arounds or back-references, not too large). */
-function runnablePattern(p: unknown): p is string {
-  try {
-    checkPattern(p, "pattern", "");
-    return true;
-  } catch (err) {
-    if (err instanceof SchemaError) return false;
-    throw err;
-  }
-}
-
 /** A string expression without `exclusion`'s strings, where the string token can say so (not a format's grammar). */
 export function excludeStrings(expr: Expr, exclusion: StringExclusion): Expr | undefined {
   if (expr.kind !== "jsonString") return undefined;
@@ -232,15 +223,18 @@ class Negator {
       }
       case "allOf":
         return mapDefined(this.negateAll(node.peek("allOf"), depth, scope), anyOfOf);
-      case "required":
-        return mapDefined(node.peek("required"), (names) => anyOfOf(names.map((r) => ({ type: "object", properties: { [r]: false } }))));
+      case "required": {
+        // A required name with a declared schema is negated with it, under properties.
+        const declared = node.peek("properties");
+        return mapDefined(node.peek("required"), (names) => anyOfOf(names.filter((r) => declared?.has(r) !== true).map((r) => ({ type: "object", properties: { [r]: false } }))));
+      }
       case "properties":
-        return mapDefined(node.peek("properties"), (properties) => this.negateProperties(properties, depth, scope?.beside));
+        return mapDefined(node.peek("properties"), (properties) => this.negateProperties(properties, new Set(node.peek("required")), depth, scope?.beside));
       case "additionalProperties":
       case "patternProperties":
         // Schemas that accept everything never fail, whatever the names.
         if (governedSchemas(node, k).every(acceptsEverything)) return false;
-        return mapDefined(scope?.beside, (beside) => this.negateOtherNames(node, k, beside, depth));
+        return mapDefined(scope?.beside, (beside) => this.negateOtherNames(node, k, beside, depth)) ?? this.someEntryFails(entryKeyword(node, k), depth);
       case "items": {
         // With prefixItems, `items` covers only the rest; `items: true` says nothing.
         const v = node.get("items");
@@ -334,31 +328,51 @@ class Negator {
     const negation = this.negate(names, depth + 1, { type: "string" });
     if (negation === false) return false;
     const rejected = mapDefined(negation, enumOnly)?.filter((v): v is string => typeof v === "string");
-    return rejected === undefined ? undefined : anyOfOf(rejected.map((name) => ({ type: "object", required: [name] })));
+    if (rejected === undefined) return this.someEntryFails({ propertyNames: names }, depth);
+    return anyOfOf(rejected.map((name) => ({ type: "object", required: [name] })));
   }
 
-  /** Some declared property is present with a value its schema rejects. */
-  private negateProperties(properties: ReadonlyMap<string, unknown>, depth: number, beside: Beside | undefined): JsonSchema | undefined {
+  /**
+   * An object with an entry that fails `universal` (entry-forms.ts), which the object compiler
+   * writes (some-entry.ts), where each failing value has a negation.
+   */
+  private someEntryFails(universal: Record<string, unknown>, depth: number): JsonSchema | undefined {
+    const entries = failingEntries(universal);
+    if (entries === undefined || entries.some((e) => new Negator(this.ctx, this.pointer, []).negate(e.fails, depth + 1) === undefined)) return undefined;
+    return entries.length === 0 ? false : { type: "object", not: universal };
+  }
+
+  /**
+   * Some declared property is present with a value its schema rejects, or (a name in `required`)
+   * absent: "absent or failing" is one part, `properties: {name: not S}`, so that a branch keyed
+   * by a required property negates to one part, which conjoins without multiplying out.
+   */
+  private negateProperties(properties: ReadonlyMap<string, unknown>, required: ReadonlySet<string>, depth: number, beside: Beside | undefined): JsonSchema | undefined {
     const parts: JsonSchema[] = [];
     for (const [name, s] of properties) {
-      const part = this.propertyFails(name, s, depth, beside);
-      if (part === undefined) return undefined;
-      parts.push(part);
+      const fails = this.valueFails(name, s, depth, beside);
+      if (fails === undefined) return undefined;
+      if (required.has(name)) parts.push(fails === true ? { type: "object" } : { type: "object", properties: { [name]: fails } });
+      else if (fails !== false) parts.push(fails === true ? { type: "object", required: [name] } : { type: "object", required: [name], properties: { [name]: fails } });
     }
     return anyOfOf(parts);
   }
 
   /** An object whose property `name` is present and fails `schema`. */
   private propertyFails(name: string, schema: unknown, depth: number, beside: Beside | undefined): JsonSchema | undefined {
+    return this.negateProperties(new Map([[name, schema]]), new Set(), depth, beside);
+  }
+
+  /** The values of property `name` that fail `schema` (true: any, false: none), given what `beside` knows of them. */
+  private valueFails(name: string, schema: unknown, depth: number, beside: Beside | undefined): JsonSchema | undefined {
     if (beside !== undefined && (beside.absent(name) || beside.schemasOf(name).some((s) => this.same(s, schema)))) return false;
-    // No value it may have satisfies the schema: being present is enough.
-    if (beside?.property(name).disjointFrom(schema) === true) return { type: "object", required: [name] };
+    // No value it may have satisfies the schema: any value fails.
+    if (beside?.property(name).disjointFrom(schema) === true) return true;
     // Finitely many values it may have: those the schema rejects, where the evaluator decides each.
     const failing = mapDefined(beside?.property(name).values, (values) => this.failing(schema, values));
-    if (failing !== undefined) return failing.length === 0 ? false : { type: "object", required: [name], properties: { [name]: { enum: failing } } };
+    if (failing !== undefined) return failing.length === 0 ? false : { enum: failing };
     // Relative to what is known of the value first: the smaller form (no `contains` where the items are known to fail).
-    const n = (beside === undefined ? undefined : this.negateBeside(schema, depth + 1, beside.property(name))) ?? this.negate(schema, depth + 1);
-    return n === undefined ? undefined : n === false ? false : { type: "object", required: [name], properties: { [name]: n } };
+    return (beside === undefined ? undefined : this.negateBeside(schema, depth + 1, beside.property(name))) ?? this.negate(schema, depth + 1);
   }
 
   /**
@@ -431,6 +445,16 @@ class Negator {
     // Nested references may resolve against different bases: only plain equal schemas count.
     return !JSON.stringify(a).includes('"$ref"') && jsonEqual(a, b);
   }
+}
+
+/**
+ * additionalProperties or patternProperties of `node` as a keyword on its own: the names that
+ * additionalProperties leaves out (its node's properties and patterns) go with it, as names only.
+ */
+function entryKeyword(node: SchemaNode, k: "additionalProperties" | "patternProperties"): Record<string, unknown> {
+  if (k === "patternProperties") return { patternProperties: node.raw.patternProperties };
+  const naming = (map: ReadonlyMap<string, unknown> | undefined): Record<string, true> => Object.fromEntries([...(map ?? new Map<string, unknown>()).keys()].map((n) => [n, true]));
+  return { properties: naming(node.peek("properties")), patternProperties: naming(node.peek("patternProperties")), additionalProperties: node.raw.additionalProperties };
 }
 
 /** The schemas additionalProperties or patternProperties apply to names. */

@@ -23,6 +23,7 @@ import { patternRegions } from "./pattern-regions.js";
 import { bothPatterns, checkPattern, testPattern } from "./patterns.js";
 import { ANY_ORDER_LIMITS, anyOrderBody, orderIsFree } from "./any-order.js";
 import { OVER_BUDGET, presenceBody, type Member, type PresenceRules } from "./presence.js";
+import { asksSomeEntry, someEntryBody, type EntrySlot, type KeyOptions } from "./some-entry.js";
 
 const PROTO = "__proto__";
 const NO_SCHEMAS: ReadonlyMap<string, unknown> = new Map();
@@ -102,6 +103,8 @@ export function compileObject(ctx: CompileContext, node: SchemaNode, instancePat
   if (ctx.legacyRefs) for (const k of NEWER_DEPENDENCIES) if (node.has(k)) ctx.report.set(pointer, k, "annotation", "not a keyword before draft 2019-09; ignored, as the validator does");
   const names = [...properties.keys(), ...required.filter((r) => !properties.has(r)), ...dependencies.names.filter((d) => !properties.has(d))];
   const entries: Member[] = [];
+  // Where each entry's value comes from, for an object `not` met by some entry (some-entry.ts).
+  const slots = node.has("not") && asksSomeEntry(node) ? { members: [] as EntrySlot[], extras: [] as (EntrySlot & { keys: KeyOptions })[] } : undefined;
   const uniqueNames = [...new Set(names)];
   if (uniqueNames.includes(PROTO)) {
     // Ajv drops "__proto__" from properties and required, and JavaScript objects read it as
@@ -127,6 +130,7 @@ export function compileObject(ctx: CompileContext, node: SchemaNode, instancePat
       ptr = firstMatch !== undefined ? childPointer(pointer, "patternProperties", firstMatch) : childPointer(pointer, "additionalProperties");
     }
     const value = keyAllowed(keys, name) ? compile(schema, ptr, childPointer(instancePath, name)) : ctx.unsat(`"${name}" violates propertyNames`, "propertyNames", pointer);
+    slots?.members.push({ schema, pointer: ptr, instancePath: childPointer(instancePath, name) });
     if (value === null) {
       if (isRequired) return ctx.unsat(`required property "${name}" can have no value`, "required", pointer);
       entries.push({ name, expr: null, required: false });
@@ -147,21 +151,41 @@ export function compileObject(ctx: CompileContext, node: SchemaNode, instancePat
   const regions = patternRegions(patterns, patternProps);
   const extraParts: (Expr | null)[] = (regions ?? patterns.map((p) => ({ pattern: p, excludePatterns: [], patterns: [p] }))).map((region) => {
     const schema = allOfOf(region.patterns.map((p) => patternProps.get(p)));
-    const value = compile(schema, childPointer(pointer, "patternProperties", region.patterns[0]!), childPointer(instancePath, "*"));
+    const slot = { schema, pointer: childPointer(pointer, "patternProperties", region.patterns[0]!), instancePath: childPointer(instancePath, "*") };
+    const value = compile(slot.schema, slot.pointer, slot.instancePath);
     if (value === null) return null;
     const excludePatterns = region.excludePatterns.length > 0 ? region.excludePatterns : undefined;
-    return cat(keyExpr(ctx, keys, pointer, { pattern: region.pattern, exclude: declaredNames, excludePatterns }), ctx.punct(":"), ctx.outline(value, "value"));
+    const keyOptions = { pattern: region.pattern, exclude: declaredNames, excludePatterns };
+    slots?.extras.push({ ...slot, keys: keyOptions });
+    return cat(keyExpr(ctx, keys, pointer, keyOptions), ctx.punct(":"), ctx.outline(value, "value"));
   });
   if (regions === undefined) ctx.report.alsoAfter(pointer, "patternProperties", "a key matching several patterns with different schemas is checked against all of them after decoding");
   if (additional !== false) {
-    const value = compile(additional, childPointer(pointer, "additionalProperties"), childPointer(instancePath, "*"));
-    if (value !== null) extraParts.push(cat(keyExpr(ctx, keys, pointer, { exclude: declaredNames, excludePatterns: patterns }), ctx.punct(":"), ctx.outline(value, "value")));
+    const slot = { schema: additional, pointer: childPointer(pointer, "additionalProperties"), instancePath: childPointer(instancePath, "*"), keys: { exclude: declaredNames, excludePatterns: patterns } };
+    const value = compile(slot.schema, slot.pointer, slot.instancePath);
+    if (value !== null) {
+      slots?.extras.push(slot);
+      extraParts.push(cat(keyExpr(ctx, keys, pointer, slot.keys), ctx.punct(":"), ctx.outline(value, "value")));
+    }
   }
   const extra = union(extraParts);
   if (extra !== null || !(additional === false && patterns.length === 0)) {
     ctx.report.set(pointer, "additionalProperties", "enforced", "duplicate keys are not excluded by the grammar (JSON parsers keep the last)");
   }
-  const body = membersBody(ctx, node, entries, extra, { minProperties: minProps, maxProperties: maxProps, ...dependencies });
+  const rules = { minProperties: minProps, maxProperties: maxProps, ...dependencies };
+  if (slots !== undefined) {
+    const layout = {
+      members: entries.map((member, i) => ({ member, ...slots.members[i]! })),
+      extras: slots.extras,
+      extra,
+      value: (schema: unknown, slot: EntrySlot) => compile(schema, slot.pointer, slot.instancePath),
+      key: (options: KeyOptions, minLength: number, maxLength: number) => keyExpr(ctx, { ...keys, minLength: Math.max(keys.minLength, minLength), maxLength: Math.min(keys.maxLength, maxLength) }, pointer, options),
+    };
+    const witnessed = someEntryBody(ctx, node, layout, rules);
+    if (witnessed === null) return ctx.unsat("no entry can meet the object's not", "not", pointer);
+    if (witnessed !== undefined) return cat(ctx.punct("{"), witnessed, ctx.punct("}"));
+  }
+  const body = membersBody(ctx, node, entries, extra, rules);
   if (body === null) return null;
   return cat(ctx.punct("{"), body, ctx.punct("}"));
 }

@@ -21,6 +21,9 @@ import { Evaluator } from "./evaluate.js";
 import { DisjointnessProver, overlappingPairs } from "./exclusive.js";
 import { negateWithin, recordConsumed, TYPE_NAMES, type Consumed, type TypeName } from "./negate.js";
 
+/** `{type: T}` for each type, one node each (the prover caches what it computes by node). */
+const TYPED = Object.fromEntries(TYPE_NAMES.map((t) => [t, { type: t }])) as Record<TypeName, { type: TypeName }>;
+
 /** Alternatives a rewritten oneOf may multiply out to (each compiles the whole branch again). */
 const MAX_ALTERNATIVES = Math.min(64, LIMITS.maxBranches);
 
@@ -77,6 +80,7 @@ function rewrite(
   const evaluator = new Evaluator(ctx, pointer);
   const consumed: Consumed[] = [];
   const out: unknown[] = [];
+  const interned = branches.map(() => new Map<string, JsonSchema>());
   let alternatives = 0;
   for (const [i, branch] of branches.entries()) {
     const others = pairs.flatMap(([a, b]) => (a === i ? [b] : b === i ? [a] : []));
@@ -91,7 +95,7 @@ function rewrite(
       const negation = negationBeside(ctx, prover, [context, branch], branches[j], pointer);
       if (negation === undefined) return undefined;
       consumed.push(...negation.consumed);
-      negations.push(negation.parts);
+      negations.push(negation.parts.map((part) => intern(interned[j]!, part)));
       // No part is possible: the branch never holds without Bj.
       if (negation.parts.length === 0) break;
     }
@@ -101,6 +105,19 @@ function rewrite(
     out.push(excluding.schema);
   }
   return { branches: out, consumed, judged: evaluator.judged };
+}
+
+/**
+ * `part` as the first equal part made before from the same branch: the branches it excludes
+ * then share its nodes, which the compiler compiles once (CompileContext.reuse) however many
+ * branches conjoin it (a oneOf keyed by required properties negates each other branch alike).
+ */
+function intern(seen: Map<string, JsonSchema>, part: JsonSchema): JsonSchema {
+  const key = JSON.stringify(part);
+  const known = seen.get(key);
+  if (known !== undefined) return known;
+  seen.set(key, part);
+  return part;
 }
 
 /**
@@ -154,7 +171,7 @@ function negationBeside(ctx: CompileContext, prover: DisjointnessProver, conjunc
   const parts: JsonSchema[] = [];
   const consumed: Consumed[] = [];
   for (const type of TYPE_NAMES) {
-    const typed = { type };
+    const typed = TYPED[type];
     if (prover.disjoint(conjunction, [typed])) continue;
     if (prover.disjoint([...conjunction, typed], [other])) {
       wholeTypes.push(type);
