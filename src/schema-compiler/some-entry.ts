@@ -5,9 +5,10 @@
  * the condition's keys and its value satisfies the negation of what it fails (negate.ts). Each
  * member and each additional entry gets, besides its plain form, a form per set of conditions it
  * may meet (its value schema and those negations), and the members in their fixed order, then
- * the additional entries, carry the set of conditions met so far; the object closes only when
- * all are met. Without an exact negation, past the limits below, or beside presence rules
- * (min/maxProperties, dependencies: presence.ts), the `not` is checked after decoding.
+ * the additional entries, carry the set of conditions met so far and the entries written (capped,
+ * for min/maxProperties); the object closes only when all are met, within the counts. Without an
+ * exact negation, past the limits below, or beside dependencies (presence.ts), the `not` is
+ * checked after decoding.
  */
 
 import { SchemaError } from "../errors.js";
@@ -78,10 +79,9 @@ export function someEntryBody(ctx: CompileContext, node: SchemaNode, layout: Obj
   const restore = ctx.checkpoint();
   const consumed: Consumed[] = [];
   try {
-    const free = rules.minProperties === 0 && rules.maxProperties === Infinity && rules.requires.size + rules.forbids.size + rules.absent.size === 0;
-    const conditions = free ? negatedConditions(ctx, node, consumed) : undefined;
+    const conditions = rules.requires.size + rules.forbids.size + rules.absent.size === 0 ? negatedConditions(ctx, node, consumed) : undefined;
     if (conditions === undefined) throw GIVE_UP;
-    const body = entriesBody(ctx, conditions, layout);
+    const body = entriesBody(ctx, conditions, layout, rules);
     ctx.report.verdict(node.raw, "not", true, "some entry fails the keyword: the object grammar requires one", pointer);
     recordConsumed(ctx, consumed, pointer);
     return body;
@@ -112,7 +112,7 @@ function negatedConditions(ctx: CompileContext, node: SchemaNode, consumed: Cons
   return out;
 }
 
-function entriesBody(ctx: CompileContext, conditions: readonly Condition[], layout: ObjectLayout): Expr | null {
+function entriesBody(ctx: CompileContext, conditions: readonly Condition[], layout: ObjectLayout, bounds: PresenceRules): Expr | null {
   const all = (1 << conditions.length) - 1;
   const colon = ctx.punct(":");
   const memberForms = layout.members.map((slot) => {
@@ -134,40 +134,53 @@ function entriesBody(ctx: CompileContext, conditions: readonly Condition[], layo
   const made: string[] = [];
   const extrasMet = extraForms.reduce((m, f) => m | f.met, 0);
   const plain = layout.extra;
+  const { minProperties: min, maxProperties: max } = bounds;
+  // Past `cap` entries the count no longer matters (the minimum is met and nothing bounds it, or
+  // the commas only need "at least one"), as in presence.ts.
+  const cap = max === Infinity ? Math.max(min, 1) : max;
+  const next = (count: number): number => Math.min(count + 1, cap);
   const tails = new Map<string, Expr | null>();
   // The additional entries after the members: plain ones, and forms that meet what is left.
-  const tail = (started: boolean, met: number): Expr | null => {
-    const key = `${started}|${met}`;
+  const tail = (count: number, met: number): Expr | null => {
+    const key = `${count}|${met}`;
     if (tails.has(key)) return tails.get(key)!;
     if ((met | extrasMet) !== all) return null;
+    const lead = count > 0 ? sep : null;
     if (met === all) {
-      const more = plain === null ? empty() : repeat(cat(sep, plain), 0, Infinity);
-      return started || plain === null ? more : optional(cat(plain, more));
+      const least = Math.max(0, min - count);
+      const most = max - count;
+      if (plain === null || most === 0) return least === 0 ? empty() : null;
+      if (count > 0) return repeat(cat(sep, plain), least, most);
+      const some = cat(plain, repeat(cat(sep, plain), Math.max(0, least - 1), most - 1));
+      return least === 0 ? optional(some) : some;
     }
-    // A rule of its own, named before its body: a plain entry leads back to it.
+    if (count >= max) return null;
+    // A rule of its own, named before its body: at the cap a plain entry leads back to it (below
+    // it the count only grows, so no state refers to this one before its body is known).
     const name = ctx.ruleName("some-entry");
     made.push(name);
     ctx.rules.set(name, never());
     tails.set(key, ref(name));
-    const lead = started ? sep : null;
-    const options = [plain === null ? null : cat(lead, plain, tail(true, met)!)];
-    for (const f of extraForms) {
-      const rest = tail(true, met | f.met);
-      if (rest !== null) options.push(cat(lead, f.expr, rest));
+    const options: (Expr | null)[] = [];
+    for (const [expr, after] of [[plain, met] as const, ...extraForms.map((f) => [f.expr, met | f.met] as const)]) {
+      const rest = expr === null ? null : tail(next(count), after);
+      if (rest !== null) options.push(cat(lead, expr, rest));
     }
-    ctx.rules.set(name, union(options) ?? never());
-    return ref(name);
+    const body = union(options);
+    ctx.rules.set(name, body ?? never());
+    tails.set(key, body === null ? null : ref(name));
+    return tails.get(key)!;
   };
   const states = new Map<string, Expr | null>();
-  const at = (i: number, started: boolean, met: number): Expr | null => {
-    if (i === layout.members.length) return tail(started, met);
-    const key = `${i}|${started}|${met}`;
+  const at = (i: number, count: number, met: number): Expr | null => {
+    if (i === layout.members.length) return tail(count, met);
+    const key = `${i}|${count}|${met}`;
     if (states.has(key)) return states.get(key)!;
     const { member } = layout.members[i]!;
-    const lead = started ? sep : null;
-    const options: (Expr | null)[] = [member.required ? null : at(i + 1, started, met)];
+    const lead = count > 0 ? sep : null;
+    const options: (Expr | null)[] = [member.required ? null : at(i + 1, count, met)];
     const write = (expr: Expr, after: number): void => {
-      const rest = at(i + 1, true, after);
+      const rest = count < max ? at(i + 1, next(count), after) : null;
       if (rest !== null) options.push(cat(lead, expr, rest));
     };
     if (member.expr !== null) write(member.expr, met);
@@ -177,7 +190,7 @@ function entriesBody(ctx: CompileContext, conditions: readonly Condition[], layo
     states.set(key, body);
     return body;
   };
-  return at(0, false, 0);
+  return at(0, 0, 0);
 }
 
 /**

@@ -62,8 +62,13 @@ describe("not: some entry fails the keyword", () => {
     expectExact({ type: "object", allOf: [{ not: { propertyNames: { not: { pattern: "a" } } } }, { not: { propertyNames: { not: { pattern: "b" } } } }] }, OBJECTS);
   });
 
-  it("beside presence rules (min/maxProperties) the not stays checked after decoding", () => {
-    const report = compileSchema({ type: "object", maxProperties: 2, not: { propertyNames: { pattern: "^a" } } }, { mode: "jsonschema" }).report;
+  it("within minProperties and maxProperties (the entries counted with the conditions met)", () => {
+    expectExact({ type: "object", maxProperties: 1, allOf: [{ not: { propertyNames: { not: { pattern: "a" } } } }, { not: { propertyNames: { not: { pattern: "b" } } } }] }, OBJECTS);
+    expectExact({ type: "object", properties: { a: true }, minProperties: 2, maxProperties: 2, not: { additionalProperties: false, properties: { a: true, b: true } } }, OBJECTS);
+  });
+
+  it("beside dependencies the not stays checked after decoding", () => {
+    const report = compileSchema({ type: "object", dependentRequired: { a: ["b"] }, not: { propertyNames: { pattern: "^a" } } }, { mode: "jsonschema" }).report;
     expect(report.validatedAfter.map((u) => u.keyword)).toEqual(["not"]);
   });
 });
