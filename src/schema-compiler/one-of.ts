@@ -27,6 +27,14 @@ const TYPED = Object.fromEntries(TYPE_NAMES.map((t) => [t, { type: t }])) as Rec
 /** Alternatives a rewritten oneOf may multiply out to (each compiles the whole branch again). */
 const MAX_ALTERNATIVES = Math.min(64, LIMITS.maxBranches);
 
+/**
+ * Overlapping pairs a rewriting may negate. Each costs a negation and a conjunction that every
+ * branch it touches compiles again, so their count is the rewriting's work: past this many
+ * (a 26-branch oneOf has 325) the negations alone take a second and the rewritten branches then
+ * compile past maxSchemaProperties, so exactly-one is checked after decoding without trying.
+ */
+export const MAX_OVERLAPPING_PAIRS = 32;
+
 /** The anyOf parts of a schema (none for false; itself when it is not a bare anyOf). */
 function partsOf(schema: JsonSchema): readonly JsonSchema[] {
   if (schema === false) return [];
@@ -55,7 +63,7 @@ export function exactOneOfBranches(
     ctx.report.verdict(node, "oneOf", true, "branches proven pairwise disjoint: exact as anyOf", pointer);
     return { branches };
   }
-  const rewritten = rewrite(ctx, prover, context, branches, pairs, pointer);
+  const rewritten = pairs.length > MAX_OVERLAPPING_PAIRS ? undefined : rewrite(ctx, prover, context, branches, pairs, pointer);
   if (rewritten === undefined) {
     ctx.report.verdict(node, "oneOf", false, "exactly-one-branch is checked after decoding", pointer);
     return { branches };

@@ -14,6 +14,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PocketExtractError } from "../../src/errors.js";
 import { compileSchema } from "../../src/schema-compiler/index.js";
+import { MAX_OVERLAPPING_PAIRS } from "../../src/schema-compiler/one-of.js";
 import { acceptor } from "./support/accept.js";
 import { expectLanguage, raw } from "./support/expect.js";
 
@@ -527,4 +528,28 @@ describe("random overlapping oneOf of object branches (the rewriting with relati
     console.log(`overlapping oneOf random schemas: ${JSON.stringify(counts)}, rewritten ${rewritten}`);
     expect(rewritten).toBeGreaterThan(50);
   }, 300_000);
+});
+
+describe("oneOf: a rewriting with more overlapping pairs than MAX_OVERLAPPING_PAIRS is not tried", () => {
+  // n branches, each requiring its own key: every pair overlaps (an object may hold both keys),
+  // and each negation is one part ("key absent or not a string"), so any n rewrites exactly.
+  const keyed = (n: number): Schema => ({
+    $schema: D2020,
+    type: "object",
+    oneOf: Array.from({ length: n }, (_, i) => ({ required: [`k${i}`], properties: { [`k${i}`]: { type: "string" } } })),
+  });
+  const pairs = (n: number): number => (n * (n - 1)) / 2;
+  const largest = Math.floor((1 + Math.sqrt(1 + 8 * MAX_OVERLAPPING_PAIRS)) / 2);
+
+  it("up to the cap the rewriting is exact", () => {
+    expect(pairs(largest)).toBeLessThanOrEqual(MAX_OVERLAPPING_PAIRS);
+    expect(compileSchema(keyed(largest), { mode: "jsonschema" }).report.validatedAfter).toEqual([]);
+    expect(check(keyed(3), [...POOL, { k0: "a" }, { k0: "a", k1: "b" }, { k0: 1, k1: "b" }, { k2: "c", k0: null }])).toBe("enforced");
+  });
+
+  it("past it exactly-one is checked after decoding", () => {
+    expect(pairs(largest + 1)).toBeGreaterThan(MAX_OVERLAPPING_PAIRS);
+    const { validatedAfter } = compileSchema(keyed(largest + 1), { mode: "jsonschema" }).report;
+    expect(validatedAfter.map((u) => [u.keyword, u.note])).toEqual([["oneOf", "exactly-one-branch is checked after decoding"]]);
+  });
 });
