@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { compileGrammar, type TokenGrammar } from "../../src/mask/index.js";
+import { compileGrammar } from "../../src/mask/index.js";
 import { MaskComputer } from "../../src/mask/mask-computer.js";
-import { mulberry32 } from "../../src/engines/testing/prng.js";
 import type { JsonSchemaObject } from "../../src/schema/index.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
-import { hasBit, nthSetBit, popcount } from "../../src/util/bitset.js";
+import { hasBit, popcount } from "../../src/util/bitset.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
-import { bruteForceMask, firstDifference } from "../support/token-walk.js";
+import { bruteForceMask, firstDifference, sampledStates } from "../support/token-walk.js";
 
 /** Schemas with free string bodies (plain loops) beside strings that only look like one: a
  *  pattern, bounded lengths, enums, keys, and a format. */
@@ -27,25 +26,6 @@ const SCHEMAS: Record<string, JsonSchemaObject> = {
     ],
   },
 };
-
-/** States a walk of random allowed tokens visits, inside strings as often as the walk stays there. */
-function sampledStates(grammar: TokenGrammar, seed: number, walks: number, steps: number): number[] {
-  const random = mulberry32(seed);
-  const states = new Set<number>();
-  const mask = new Uint32Array(grammar.maskWords);
-  for (let w = 0; w < walks; w++) {
-    const matcher = grammar.matcher();
-    for (let i = 0; i < steps && !matcher.isClosed(); i++) {
-      states.add(matcher.state);
-      matcher.fillMask(mask);
-      const allowed = popcount(mask);
-      if (allowed === 0) break;
-      const id = nthSetBit(mask, Math.floor(random() * allowed));
-      if (grammar.index.eosIds.includes(id) || !matcher.accept(id)) break;
-    }
-  }
-  return [...states];
-}
 
 describe("plain-loop masks (free string bodies)", () => {
   let vocabulary: Vocabulary;
