@@ -1,7 +1,6 @@
 /** Test helpers that drive a Matcher by hand: brute-force masks and random tokenizations. */
-import { mulberry32 } from "../../src/engines/testing/prng.js";
 import type { Matcher, TokenGrammar } from "../../src/mask/index.js";
-import { hasBit, nthSetBit, popcount } from "../../src/util/bitset.js";
+import { hasBit } from "../../src/util/bitset.js";
 
 /** The mask of a state computed the slow way: step every token's bytes through the automaton. */
 export function bruteForceMask(grammar: TokenGrammar, state: number): Uint32Array {
@@ -53,23 +52,4 @@ export function acceptAllChecked(matcher: Matcher, ids: readonly number[], mask:
     if (!matcher.accept(ids[i]!)) return i;
   }
   return -1;
-}
-
-/** States a walk of random allowed tokens visits, inside strings as often as the walk stays there. */
-export function sampledStates(grammar: TokenGrammar, seed: number, walks: number, steps: number): number[] {
-  const random = mulberry32(seed);
-  const states = new Set<number>();
-  const mask = new Uint32Array(grammar.maskWords);
-  for (let w = 0; w < walks; w++) {
-    const matcher = grammar.matcher();
-    for (let i = 0; i < steps && !matcher.isClosed(); i++) {
-      states.add(matcher.state);
-      matcher.fillMask(mask);
-      const allowed = popcount(mask);
-      if (allowed === 0) break;
-      const id = nthSetBit(mask, Math.floor(random() * allowed));
-      if (grammar.index.eosIds.includes(id) || !matcher.accept(id)) break;
-    }
-  }
-  return [...states];
 }
