@@ -14,6 +14,13 @@ export const NUM_BYTE_GROUPS = 39;
 /** byte -> its group. */
 export const BYTE_GROUP: Uint8Array = makeGroups();
 
+/** group -> its lowest byte (one byte to ask about a group before asking about all of them). */
+export const GROUP_FIRST_BYTE: Uint8Array = (() => {
+  const first = new Uint8Array(NUM_BYTE_GROUPS);
+  for (let b = 255; b >= 0; b--) first[BYTE_GROUP[b]!] = b;
+  return first;
+})();
+
 /** The groups a uniform run (uniform-runs.ts) may read: printable ASCII but the quote and the
  *  backslash. Runs are string contents, where a quote, a backslash, a control byte or a UTF-8
  *  byte each lead somewhere of their own (an end, an escape, an error, a character's middle):

@@ -13,7 +13,7 @@
  * visiting (or building the states of) the thousands of nodes a long pattern's subtree can hold.
  */
 import { grow } from "../automaton/index.js";
-import { BYTE_GROUP, NUM_BYTE_GROUPS, RUN_GROUPS } from "./byte-groups.js";
+import { BYTE_GROUP, GROUP_FIRST_BYTE, NUM_BYTE_GROUPS, RUN_GROUPS } from "./byte-groups.js";
 import type { MaskAutomaton } from "./mask-types.js";
 import { MAX_SUBTREE_HEIGHT } from "./subtree-groups.js";
 
@@ -58,6 +58,7 @@ export class UniformRuns {
    */
   covers(state: number, low: number, high: number, height: number): boolean {
     if ((low & ~RUN_GROUPS[0]) !== 0 || (high & ~RUN_GROUPS[1]) !== 0) return false;
+    if (!this.described(state) && !this.mayRead(state, low, high)) return false;
     this.describe(state);
     if ((low & ~this.groups[state * 2]!) !== 0 || (high & ~this.groups[state * 2 + 1]!) !== 0) return false;
     if (height >= MAX_SUBTREE_HEIGHT) return this.successor[state] === state;
@@ -95,6 +96,21 @@ export class UniformRuns {
       if (broke) this.whole[s] = 1;
     }
     return length >= height;
+  }
+
+  private described(state: number): boolean {
+    return state < this.successor.length && this.successor[state] !== NOT_DESCRIBED;
+  }
+
+  /** Whether `state` reads one byte of each group of `low`/`high` (what a run over them needs):
+   *  most states that read no run are told apart by a step or two, with no description. */
+  private mayRead(state: number, low: number, high: number): boolean {
+    const { automaton } = this;
+    for (let g = 0; g < NUM_BYTE_GROUPS; g++) {
+      const inSet = g < 32 ? (low >>> g) & 1 : (high >>> (g - 32)) & 1;
+      if (inSet === 1 && !automaton.canStepClass(state, automaton.classOf[GROUP_FIRST_BYTE[g]!]!)) return false;
+    }
+    return true;
   }
 
   /** Computes `state`'s run groups and successor once. */
