@@ -7,7 +7,7 @@
  * annotations share with the automata's plain-text budgets.
  */
 export { buildAutomaton, clearSharedAutomata, DEFAULT_MAX_RECURSION_DEPTH, DEFAULT_MAX_STATES, type BuildOptions } from "./build.js";
-export { stepByte, type ByteDfa, type Partition } from "./fsa/index.js";
+export { grow, stepByte, type ByteDfa, type Partition } from "./fsa/index.js";
 export { GrammarAutomaton } from "./grammar-automaton.js";
 export { DISTINCT_ALL, DISTINCT_NONE, DISTINCT_SOME, type DistinctMark } from "./distinct-mark.js";
 export { pagesOf, pageShiftFor, UNKNOWN } from "./transition-pages.js";

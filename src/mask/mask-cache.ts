@@ -2,7 +2,8 @@
  * A TokenGrammar's per-state mask cache, bounded in bytes and in entries. Most states allow a few
  * tokens (a key, a number, punctuation) or every text token but a few (inside a free string), so a
  * mask is kept as the words where it differs from a base, all zeros or the text mask, whenever that
- * takes at most a quarter of the dense width/8 bytes; only the rest is kept densely. Filling an
+ * takes at most a quarter of the dense width/8 bytes; only the rest is kept densely (in rows reused
+ * as masks are dropped, dense-rows.ts). Filling an
  * output from a kept mask is one block copy plus one write per kept word. Entries are indexed by
  * state id (states are small dense integers): no hashing on the per-token path. Past either bound,
  * the least recently used entries go until a quarter of the room is free again.
@@ -16,6 +17,8 @@ export interface ChangedWords {
   readonly count: number;
 }
 
+import { DenseRows } from "./dense-rows.js";
+
 /** How a kept mask is stored (per state). */
 const ABSENT = 0;
 const DENSE = 1;
@@ -25,12 +28,18 @@ const OVER_ZERO = 2;
 const OVER_TEXT = 3;
 
 export class MaskCache {
+  /** Per state: its sparse pairs, or its dense row's view. */
   private data: (Uint32Array | undefined)[] = [];
+  /** Per state kept densely: its row in `dense`. */
+  private rowOf = new Int32Array(64);
+  private readonly dense: DenseRows;
   private kind = new Uint8Array(64);
   private used = new Float64Array(64);
   private clock = 0;
   private bytes = 0;
   private count = 0;
+  /** Entries kept densely (their bytes are in `bytes` as well as in the rows). */
+  private denseCount = 0;
   private hitCount = 0;
   private missCount = 0;
 
@@ -40,7 +49,9 @@ export class MaskCache {
     private readonly maxEntries: number,
     /** Most bytes of mask data kept. */
     private readonly maxBytes: number,
-  ) {}
+  ) {
+    this.dense = new DenseRows(textMask.length);
+  }
 
   get size(): number {
     return this.count;
@@ -82,7 +93,14 @@ export class MaskCache {
   /** Keeps a copy of `mask` (dense, width/32 words) as the mask of `state`. `changed`, when the
    *  caller knows where the mask differs from a base, spares a pass over the whole mask. */
   set(state: number, mask: Uint32Array, changed?: ChangedWords): void {
-    if (changed !== undefined && isSparse(changed.count, mask.length)) {
+    if (changed !== undefined) {
+      // Over the base the caller chose, the one nearer the mask (mask-computer.ts: the text mask
+      // when it accepts most text tokens): if it differs from that base in many words, it does
+      // from the other as well, and is kept densely without a pass to count them.
+      if (!isSparse(changed.count, mask.length)) {
+        this.keepDense(state, mask);
+        return;
+      }
       const data = new Uint32Array(changed.count * 2);
       for (let i = 0; i < changed.count; i++) {
         const w = changed.words[i]!;
@@ -102,7 +120,7 @@ export class MaskCache {
     }
     const sparse = Math.min(overZero, overText);
     if (!isSparse(sparse, mask.length)) {
-      this.keep(state, DENSE, mask.slice());
+      this.keepDense(state, mask);
       return;
     }
     const kind = overZero <= overText ? OVER_ZERO : OVER_TEXT;
@@ -118,11 +136,22 @@ export class MaskCache {
     this.keep(state, kind, data);
   }
 
+  private keepDense(state: number, mask: Uint32Array): void {
+    this.ensureCapacity(state + 1);
+    if (this.kind[state] !== ABSENT) this.drop(state);
+    // Room first, so that the rows of the masks dropped for it are reused, not added to.
+    if (this.count >= this.maxEntries || this.bytes + mask.byteLength > this.maxBytes) this.evict(mask.byteLength);
+    const row = this.dense.add(mask);
+    this.rowOf[state] = row;
+    this.keep(state, DENSE, this.dense.view(row));
+  }
+
   private keep(state: number, kind: number, data: Uint32Array): void {
     this.ensureCapacity(state + 1);
     if (this.kind[state] !== ABSENT) this.drop(state);
     this.kind[state] = kind;
     this.data[state] = data;
+    if (kind === DENSE) this.denseCount++;
     this.used[state] = ++this.clock;
     this.bytes += data.byteLength;
     this.count++;
@@ -142,25 +171,32 @@ export class MaskCache {
     });
   }
 
-  /** Bytes held: kept masks and the per-state tables. */
+  /** Bytes held: kept masks (dense rows, free ones too) and the per-state tables. */
   memoryBytes(): number {
-    return this.bytes + this.kind.byteLength + this.used.byteLength + this.data.length * 8;
+    const sparseBytes = this.bytes - this.denseCount * this.textMask.byteLength;
+    return sparseBytes + this.dense.byteLength + this.kind.byteLength + this.used.byteLength + this.rowOf.byteLength + this.data.length * 8;
   }
 
   private drop(state: number): void {
+    if (this.kind[state] === DENSE) {
+      this.dense.release(this.rowOf[state]!);
+      this.denseCount--;
+    }
     this.bytes -= this.data[state]!.byteLength;
     this.count--;
     this.data[state] = undefined;
     this.kind[state] = ABSENT;
   }
 
-  /** Drops the least recently used masks until both bounds have a quarter of their room free. */
-  private evict(): void {
+  /** Drops the least recently used masks until both bounds have a quarter of their room free,
+   *  counting a mask of `incoming` bytes about to be kept. */
+  private evict(incoming = 0): void {
     const kept: number[] = [];
     for (let s = 0; s < this.kind.length; s++) if (this.kind[s] !== ABSENT) kept.push(s);
     kept.sort((a, b) => this.used[a]! - this.used[b]!);
-    const entries = Math.floor((this.maxEntries * 3) / 4);
-    const bytes = Math.floor((this.maxBytes * 3) / 4);
+    const newcomers = incoming > 0 ? 1 : 0;
+    const entries = Math.floor((this.maxEntries * 3) / 4) - newcomers;
+    const bytes = Math.floor((this.maxBytes * 3) / 4) - incoming;
     for (const s of kept) {
       if (this.count <= entries && this.bytes <= bytes) break;
       this.drop(s);
@@ -176,6 +212,9 @@ export class MaskCache {
     const used = new Float64Array(size);
     used.set(this.used);
     this.used = used;
+    const rowOf = new Int32Array(size);
+    rowOf.set(this.rowOf);
+    this.rowOf = rowOf;
   }
 }
 

@@ -8,19 +8,29 @@
  *
  * A state inside a free string body (a plain loop, plain-tails.ts) takes a shortcut with the same
  * result: the precomputed mask of all-plain tokens, plus walks of the other tokens' tails only.
+ * Inside other strings (a counted class, a bounded string), a subtree whose bytes the state reads
+ * as a uniform run (uniform-runs.ts) is accepted whole as well.
  */
 import type { ChangedWords } from "./mask-cache.js";
 import type { MaskAutomaton, VocabIndex } from "./mask-types.js";
 import { plainStep } from "./plain-tails.js";
 import type { AnnotatedTrie } from "./trie-annotations.js";
+import { UniformRuns } from "./uniform-runs.js";
 
 /** A state that survives fewer plain characters than any token spells cannot be a plain loop
  *  (a loop survives any number): the loop check is not even tried (trie-annotations.ts CAP). */
 const LOOP_MIN_BUDGET = 0x7fff;
+/** Subtrees smaller than this many nodes, or than this many nodes per byte of height, are
+ *  walked: asking for a uniform run describes the state and each state down its chain (a step
+ *  on every byte of the run), worth it only where it may spare more steps than that. */
+const RUN_MIN_NODES = 8;
+const RUN_MIN_NODES_PER_BYTE = 2;
 
 export interface MaskComputerOptions {
   /** Take the plain-loop shortcut (default true; tests turn it off to compare). */
   readonly plainLoops?: boolean;
+  /** Take the uniform-run shortcut (default true; tests turn it off to compare). */
+  readonly uniformRuns?: boolean;
 }
 
 export class MaskComputer {
@@ -34,6 +44,8 @@ export class MaskComputer {
   /** loop[p]: the plain loop's state at UTF-8 position p (plainLoop's result). */
   private readonly loop = new Int32Array(4);
   private readonly plainLoops: boolean;
+  /** Undefined when the uniform-run shortcut is off. */
+  private readonly runs: UniformRuns | undefined;
   private readonly changedWords: Int32Array;
   private changedCount = 0;
   private changedOverText = false;
@@ -47,6 +59,7 @@ export class MaskComputer {
   ) {
     this.stateAtDepth = new Int32Array(index.trie.maxDepth + 1);
     this.plainLoops = options.plainLoops ?? true;
+    this.runs = options.uniformRuns ?? true ? new UniformRuns(automaton) : undefined;
     this.changedWords = new Int32Array(index.maskWords);
   }
 
@@ -168,6 +181,8 @@ export class MaskComputer {
    *  returns how many. */
   private walk(state: number, at: AnnotatedTrie): number {
     const { trie, skipChars, utf8Pos } = at;
+    const { groupsBelow, groupSets, height } = at.subtrees;
+    const runs = this.runs;
     this.rangesUsed = 0;
     // A node's own tokens end where the next node's start, its subtree's where the node after the
     // subtree starts (trie.ts).
@@ -209,6 +224,18 @@ export class MaskComputer {
         accepted += this.acceptRange(tokenStart[node]!, tokenStart[end]!);
         node = end;
         continue;
+      }
+      const size = subtreeEnd[node]! - node;
+      if (runs !== undefined && size >= RUN_MIN_NODES && size >= RUN_MIN_NODES_PER_BYTE * height[node]!) {
+        const set = groupsBelow[node]! * 2;
+        const covered = runs.covers(t, groupSets[set]!, groupSets[set + 1]!, height[node]!);
+        ({ transPages: pages, plainBudget: budget } = automaton);
+        if (covered) {
+          const end = subtreeEnd[node]!;
+          accepted += this.acceptRange(tokenStart[node]!, tokenStart[end]!);
+          node = end;
+          continue;
+        }
       }
       if (tokenStart[node + 1]! > tokenStart[node]!) accepted += this.acceptRange(tokenStart[node]!, tokenStart[node + 1]!);
       stateAtDepth[depth[node]!] = t;

@@ -8,6 +8,7 @@ import type { DistinctMark } from "../automaton/index.js";
 import type { TokenTrie } from "../tokens/index.js";
 import type { Vocabulary } from "../tokens/index.js";
 import type { PlainTails } from "./plain-tails.js";
+import type { SubtreeGroups } from "./subtree-groups.js";
 
 export interface VocabIndex {
   readonly vocabulary: Vocabulary;
@@ -32,6 +33,9 @@ export interface VocabIndex {
    * any plain text of that many characters accepts the whole subtree without walking it.
    */
   readonly skipChars: Int16Array;
+  /** Per trie node: the byte groups below it and its height (the uniform-run shortcut,
+   *  uniform-runs.ts). */
+  readonly subtrees: SubtreeGroups;
   /** The masks of free string bodies start from these (plain-tails.ts). */
   readonly plainTails: PlainTails;
   readonly memoryBytes: number;

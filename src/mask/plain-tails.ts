@@ -13,6 +13,7 @@
 import { plainLeadPending } from "../automaton/index.js";
 import { TokenTrie } from "../tokens/index.js";
 import { hasBit, setBit, wordsFor } from "../util/index.js";
+import { subtreeGroups } from "./subtree-groups.js";
 import { annotateTrie, type AnnotatedTrie } from "./trie-annotations.js";
 
 export interface PlainTails {
@@ -59,10 +60,10 @@ export function makePlainTails({ byteOffsets, byteData, width, textMask }: Token
   }
   const tails = tailIds.map((ids, p) => {
     const trie = TokenTrie.of(ids.length, (i) => tailBytes[p]![i], Int32Array.from(ids));
-    return { trie, ...annotateTrie(trie) };
+    return { trie, ...annotateTrie(trie), subtrees: subtreeGroups(trie) };
   });
   let memoryBytes = plainMask.byteLength;
-  for (const t of tails) memoryBytes += t.trie.memoryBytes + t.utf8Pos.byteLength + t.skipChars.byteLength;
+  for (const t of tails) memoryBytes += t.trie.memoryBytes + t.utf8Pos.byteLength + t.skipChars.byteLength + t.subtrees.memoryBytes;
   return { plainMask, tails, memoryBytes };
 }
 

@@ -1,16 +1,18 @@
 /**
  * Per-node UTF-8 annotations of a token trie (what lets the mask walk accept whole subtrees of
  * plain text, see mask-types.ts `utf8Pos` and `skipChars`), for the vocabulary's trie and the
- * tail tries of plain-tails.ts alike.
+ * tail tries of plain-tails.ts alike, beside the byte groups below each node (subtree-groups.ts).
  */
 import { plainLeadPending } from "../automaton/index.js";
 import type { TokenTrie } from "../tokens/index.js";
+import type { SubtreeGroups } from "./subtree-groups.js";
 
 /** The annotations the mask walk reads beside a trie. */
 export interface AnnotatedTrie {
   readonly trie: TokenTrie;
   readonly utf8Pos: Int8Array;
   readonly skipChars: Int16Array;
+  readonly subtrees: SubtreeGroups;
 }
 
 const UNSAFE = -1;

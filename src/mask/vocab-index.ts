@@ -2,7 +2,8 @@
  * Everything the mask engine precomputes once per vocabulary, independent of any grammar:
  * the token trie, a flat table of token bytes (for `accept`), the mask of all text tokens,
  * per-trie-node UTF-8 annotations used to accept whole subtrees inside free text (see `skipChars`),
- * and the plain tails free string bodies are masked from (plain-tails.ts).
+ * the byte groups below each node (uniform runs, subtree-groups.ts), and the plain tails free
+ * string bodies are masked from (plain-tails.ts).
  * Built lazily and shared by every grammar compiled for the same vocabulary.
  */
 import { packBytes } from "../tokens/index.js";
@@ -13,6 +14,7 @@ import { jsonString } from "../grammar/index.js";
 import { setBit, wordsFor } from "../util/index.js";
 import { MaskComputer } from "./mask-computer.js";
 import { makePlainTails } from "./plain-tails.js";
+import { subtreeGroups } from "./subtree-groups.js";
 import { annotateTrie } from "./trie-annotations.js";
 import type { VocabIndex } from "./mask-types.js";
 
@@ -41,6 +43,7 @@ function buildVocabIndex(vocabulary: Vocabulary): VocabIndex {
   for (let id = 0; id < width; id++) if (byteOffsets[id + 1]! > byteOffsets[id]!) setBit(textMask, id);
 
   const { utf8Pos, skipChars } = annotateTrie(trie);
+  const subtrees = subtreeGroups(trie);
   const plainTails = makePlainTails({ width, byteOffsets, byteData, textMask });
   return {
     vocabulary,
@@ -53,6 +56,7 @@ function buildVocabIndex(vocabulary: Vocabulary): VocabIndex {
     eosIds: vocabulary.eosIds,
     utf8Pos,
     skipChars,
+    subtrees,
     plainTails,
     memoryBytes:
       trie.memoryBytes +
@@ -61,6 +65,7 @@ function buildVocabIndex(vocabulary: Vocabulary): VocabIndex {
       textMask.byteLength +
       utf8Pos.byteLength +
       skipChars.byteLength +
+      subtrees.memoryBytes +
       plainTails.memoryBytes,
   };
 }

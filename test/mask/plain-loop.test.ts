@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { compileGrammar, type TokenGrammar } from "../../src/mask/index.js";
-import { MaskComputer } from "../../src/mask/mask-computer.js";
-import { mulberry32 } from "../../src/engines/testing/prng.js";
+import { compileGrammar } from "../../src/mask/index.js";
 import type { JsonSchemaObject } from "../../src/schema/index.js";
 import type { Vocabulary } from "../../src/tokens/vocabulary.js";
-import { hasBit, nthSetBit, popcount } from "../../src/util/bitset.js";
+import { hasBit, popcount } from "../../src/util/bitset.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
+import { compareShortcut, sampledStates } from "../support/mask-shortcuts.js";
 import { bruteForceMask, firstDifference } from "../support/token-walk.js";
 
 /** Schemas with free string bodies (plain loops) beside strings that only look like one: a
@@ -28,25 +27,6 @@ const SCHEMAS: Record<string, JsonSchemaObject> = {
   },
 };
 
-/** States a walk of random allowed tokens visits, inside strings as often as the walk stays there. */
-function sampledStates(grammar: TokenGrammar, seed: number, walks: number, steps: number): number[] {
-  const random = mulberry32(seed);
-  const states = new Set<number>();
-  const mask = new Uint32Array(grammar.maskWords);
-  for (let w = 0; w < walks; w++) {
-    const matcher = grammar.matcher();
-    for (let i = 0; i < steps && !matcher.isClosed(); i++) {
-      states.add(matcher.state);
-      matcher.fillMask(mask);
-      const allowed = popcount(mask);
-      if (allowed === 0) break;
-      const id = nthSetBit(mask, Math.floor(random() * allowed));
-      if (grammar.index.eosIds.includes(id) || !matcher.accept(id)) break;
-    }
-  }
-  return [...states];
-}
-
 describe("plain-loop masks (free string bodies)", () => {
   let vocabulary: Vocabulary;
   beforeAll(async () => {
@@ -58,18 +38,10 @@ describe("plain-loop masks (free string bodies)", () => {
     let others = 0;
     for (const [name, schema] of Object.entries(SCHEMAS)) {
       const grammar = compileGrammar(schema, vocabulary, { mode: "jsonschema", cache: false }).tokens;
-      const withLoops = new MaskComputer(grammar.automaton, grammar.index);
-      const without = new MaskComputer(grammar.automaton, grammar.index, { plainLoops: false });
-      for (const state of sampledStates(grammar, name.length, 12, 40)) {
-        const a = new Uint32Array(grammar.maskWords);
-        const b = new Uint32Array(grammar.maskWords);
-        withLoops.compute(state, a);
-        without.compute(state, b);
-        expect(firstDifference(a, b), `${name}, state ${state}`).toBe(-1);
-        // The shortcut visits far fewer nodes; that is how loop states are told apart here.
-        if (withLoops.lastVisited < without.lastVisited / 2) loops++;
-        else others++;
-      }
+      // The shortcut visits far fewer nodes; that is how loop states are told apart here.
+      const counts = compareShortcut(grammar, { plainLoops: false }, sampledStates(grammar, name.length, 12, 40), name, 1 / 2);
+      loops += counts.taken;
+      others += counts.others;
     }
     // Both kinds were compared: the free strings' bodies and everything else.
     expect(loops).toBeGreaterThanOrEqual(4);
