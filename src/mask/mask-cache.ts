@@ -3,11 +3,12 @@
  * tokens (a key, a number, punctuation) or every text token but a few (inside a free string), so a
  * mask is kept as the words where it differs from a base, all zeros or the text mask, whenever that
  * takes at most a quarter of the dense width/8 bytes; only the rest is kept densely (in rows reused
- * as masks are dropped, dense-rows.ts). Filling an
- * output from a kept mask is one block copy plus one write per kept word. Entries are indexed by
- * state id (states are small dense integers): no hashing on the per-token path. Past either bound,
- * the least recently used entries go until a quarter of the room is free again.
+ * as masks are dropped, dense-rows.ts). Filling an output from a kept mask is one block copy plus
+ * one write per kept word. Entries are indexed by state id (states are small dense integers): no
+ * hashing on the per-token path. Past either bound, the least recently used entries go until a
+ * quarter of the room is free again.
  */
+import { DenseRows } from "./dense-rows.js";
 
 /** The words where a mask differs from all zeros (`overText` false) or from the text mask, in
  *  any order, each once: words[0 .. count). */
@@ -16,8 +17,6 @@ export interface ChangedWords {
   readonly words: Int32Array;
   readonly count: number;
 }
-
-import { DenseRows } from "./dense-rows.js";
 
 /** How a kept mask is stored (per state). */
 const ABSENT = 0;
