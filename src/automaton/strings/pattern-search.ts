@@ -68,17 +68,25 @@ export function sharedPatternSources(): string[] {
  * union of the branches; null when no text matches. A fresh copy on every call.
  */
 export function patternSearch(pattern: string, budget: Budget, what: string): ByteDfa | null {
-  let entry = searches.get(pattern);
-  if (entry === undefined) {
-    // A build that fails throws before anything is kept.
-    entry = { dfa: search(pattern, budget, what) };
+  const dfa = kept(searches, pattern, budget, what, () => {
     builds++;
-    searches.set(pattern, entry);
+    return search(pattern, budget, what);
+  });
+  return dfa === null ? null : copyOf(dfa);
+}
+
+/** The automaton `cache` keeps under `key`, built (and counted by `build`) on a miss. A build that
+ *  fails throws before anything is kept; a hit, built under another build's limits, is checked
+ *  against this build's state limit. */
+function kept(cache: LruCache<string, { readonly dfa: ByteDfa | null }>, key: string, budget: Budget, what: string, build: () => ByteDfa | null): ByteDfa | null {
+  let entry = cache.get(key);
+  if (entry === undefined) {
+    entry = { dfa: build() };
+    cache.set(key, entry);
   } else if (entry.dfa !== null) {
-    // Built under another build's limits: this build's limit still applies.
     budget.checkStates(entry.dfa.numStates, what);
   }
-  return entry.dfa === null ? null : copyOf(entry.dfa);
+  return entry.dfa;
 }
 
 function copyOf(dfa: ByteDfa): ByteDfa {
@@ -105,16 +113,10 @@ function search(pattern: string, budget: Budget, what: string): ByteDfa | null {
 
 /** The texts with a prefix in `prefix` or equal to a text of `whole` (built once per process). */
 function parts(piece: PatternParts, budget: Budget, what: string): ByteDfa | null {
-  const key = JSON.stringify([piece.prefix, piece.whole]);
-  let entry = pieces.get(key);
-  if (entry === undefined) {
-    entry = { dfa: buildParts(piece, budget, what) };
+  return kept(pieces, JSON.stringify([piece.prefix, piece.whole]), budget, what, () => {
     pieceBuilds++;
-    pieces.set(key, entry);
-  } else if (entry.dfa !== null) {
-    budget.checkStates(entry.dfa.numStates, what);
-  }
-  return entry.dfa;
+    return buildParts(piece, budget, what);
+  });
 }
 
 function buildParts({ prefix, whole }: PatternParts, budget: Budget, what: string): ByteDfa | null {
