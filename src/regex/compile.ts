@@ -9,6 +9,7 @@
  * them like any other expression and combines them with its products. Not a matcher.
  */
 import { alt, chars, seq, type Expr } from "../grammar/index.js";
+import { LruCache } from "../util/index.js";
 import { anchorKinds, BOTH, END, START, type Kinds } from "./anchors.js";
 import { ANY } from "./charset.js";
 import { parseRegex, type RegexNode } from "./parse.js";
@@ -44,8 +45,22 @@ export interface PatternLanguage {
 /** Matches any text (`[^]*`). */
 export const anyText: Expr = { kind: "repeat", item: chars(...ANY), min: 0, max: Infinity };
 
+/** Languages of the patterns a process read last (they are immutable): a pattern is read when the
+ *  schema is checked, again by each allOf combination it goes into, and when its automaton and
+ *  byte classes are built. A refused pattern is not kept (it is read again, and refused again). */
+const languages = new LruCache<string, PatternLanguage>(1024);
+
 /** The texts `written` matches, read as its Unicode-mode form (unicode-mode.ts). */
 export function patternLanguage(written: string): PatternLanguage {
+  let language = languages.get(written);
+  if (language === undefined) {
+    language = readPattern(written);
+    languages.set(written, language);
+  }
+  return language;
+}
+
+function readPattern(written: string): PatternLanguage {
   const pattern = unicodeModeSource(written);
   const root = parseRegex(pattern);
   const plainAlternatives: RegexNode[] = [];

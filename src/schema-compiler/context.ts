@@ -4,7 +4,8 @@
  */
 
 import { SchemaError } from "../errors.js";
-import { alt, importRules, jsonString, lit, loadGrammarFile, never, ref, renameRefs, repeatCopies, type Expr } from "../grammar/index.js";
+import { importRules, jsonString, lit, loadGrammarFile, never, ref, repeatCopies, type Expr } from "../grammar/index.js";
+import { anyValueLevels, anyValueName } from "./any-value.js";
 import { DEFAULT_SCHEMA_LIMITS, detectDraft, RefResolver, type SchemaLimits } from "../schema/index.js";
 import { checkInteger } from "../util/index.js";
 import { cat, gapExpr } from "./format.js";
@@ -191,33 +192,16 @@ export class CompileContext {
     return ref(prefix + rule);
   }
 
-  /**
-   * Any JSON value (`true` schema), with at most `maxAnyValueDepth` levels of nested containers.
-   * json.gbnf's recursive `value` is imported once per level, each level's containers holding
-   * values of the level below and level 0 holding scalars only: non-recursive rules, which the
-   * automaton calls level by level and shares across schemas (a recursive import could not be).
-   */
+  /** Any JSON value (`true` schema), with at most `maxAnyValueDepth` levels of nested containers
+   *  (any-value.ts). */
   anyValue(): Expr {
-    return ref(this.anyValueRule(this.options.maxAnyValueDepth));
-  }
-
-  private anyValueRule(depth: number): string {
-    const name = `any-value-${depth}`;
-    if (this.rules.has(name)) return name;
-    const g = loadGrammarFile("json");
-    this.library("json", "number");
-    const valueBody = g.rules.get("value")!;
-    if (depth === 0) {
-      const scalars = valueBody.kind === "alt" ? valueBody.items.filter((e) => !(e.kind === "ref" && (e.name === "object" || e.name === "array"))) : [valueBody];
-      this.rules.set(name, renameRefs(alt(...scalars), (n) => (n === "string" ? "string" : `json-${n}`)));
-      return name;
+    const depth = this.options.maxAnyValueDepth;
+    const name = anyValueName(depth);
+    if (!this.rules.has(name)) {
+      this.library("json", "number");
+      for (const level of anyValueLevels(depth)) for (const [rule, body] of level) if (!this.rules.has(rule)) this.rules.set(rule, body);
     }
-    const inner = this.anyValueRule(depth - 1);
-    const prefix = `json-${depth}-`;
-    const overrides = new Map([["ws", "ws"], ["string", "string"], ["value", inner], ["number", "json-number"]]);
-    importRules(this.rules, { start: "object", rules: g.rules }, prefix, overrides);
-    this.rules.set(name, renameRefs(valueBody, (n) => overrides.get(n) === inner ? inner : (overrides.get(n) ?? prefix + n)));
-    return name;
+    return ref(name);
   }
 
   /** The rule for a `$ref` target, compiled on first use; recursion goes through the rule name. */

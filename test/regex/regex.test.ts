@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { buildAutomaton, type GrammarAutomaton } from "../../src/automaton/index.js";
 import { PocketExtractError } from "../../src/errors.js";
-import { PatternError, parseRegex } from "../../src/regex/index.js";
+import { PatternError, parseRegex, patternLanguage } from "../../src/regex/index.js";
 import { bothPatterns } from "../../src/schema-compiler/patterns.js";
 import { accepts, grammar, jsonString } from "../automaton/helpers.js";
 
@@ -216,6 +216,12 @@ describe("two patterns as one (allOf)", () => {
 });
 
 describe("edge cases", () => {
+  it("reads a pattern once: the same source gives the same language, and a refused one is refused again", () => {
+    const written = "^[a-z]+\\:$"; // read as its Unicode-mode form, `^[a-z]+:$`
+    expect(patternLanguage(written)).toBe(patternLanguage(written));
+    for (let i = 0; i < 2; i++) expect(() => patternLanguage("(a")).toThrow(PatternError);
+  });
+
   it("refuses, as unsatisfiable, patterns whose anchors leave no match", () => {
     for (const p of ["/^[0-9]{4}$/", "x(^|$)y", "a^", "$a", "^(?!)", "^(?=a)(?!a)"]) {
       expect(() => contentDfa(p), p).toThrow(expect.objectContaining({ code: "SCHEMA_UNSATISFIABLE" }));

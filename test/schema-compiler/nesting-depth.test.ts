@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { OptionError } from "../../src/errors.js";
 import { compileGrammar, type CompileGrammarOptions } from "../../src/mask/index.js";
-import { DEFAULT_MAX_ANY_VALUE_DEPTH } from "../../src/schema-compiler/index.js";
+import { compileSchema, DEFAULT_MAX_ANY_VALUE_DEPTH } from "../../src/schema-compiler/index.js";
 import type { Vocabulary } from "../../src/tokens/index.js";
 import { fixtureVocabulary } from "../support/fixture-vocab.js";
 
@@ -56,6 +56,16 @@ describe("containers inside an unconstrained value", () => {
     expect(accepts(free, '{"a":[{"a":[[1]]}]}', { mode: "jsonschema", maxAnyValueDepth: 3 })).toBe(false);
     expect(accepts(free, '{"a":"x"}', { mode: "jsonschema", maxAnyValueDepth: 0 })).toBe(true);
     expect(accepts(free, '{"a":[]}', { mode: "jsonschema", maxAnyValueDepth: 0 })).toBe(false);
+  });
+});
+
+describe("the levels of an unconstrained value", () => {
+  it("are renamed once per process: compiles share them, and each compile holds all its levels", () => {
+    const rulesOf = (maxAnyValueDepth: number) => compileSchema(true, { mode: "jsonschema", maxAnyValueDepth }).grammar.rules;
+    const [first, second, deeper] = [rulesOf(3), rulesOf(3), rulesOf(5)];
+    for (const name of ["any-value-0", "any-value-3", "json-3-object", "json-1-array"]) expect(second.get(name)).toBe(first.get(name));
+    expect(deeper.get("json-3-object")).toBe(first.get("json-3-object"));
+    expect([...deeper.keys()].filter((n) => n.startsWith("any-value-"))).toEqual(["any-value-0", "any-value-1", "any-value-2", "any-value-3", "any-value-4", "any-value-5"]);
   });
 });
 

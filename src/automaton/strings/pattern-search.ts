@@ -10,6 +10,11 @@
  * The entry is never handed out: each caller gets its own copy of the tables (a copy costs a
  * memcpy, far less than the subset construction and products it replaces), so no later change to
  * an automaton one build holds can reach another build.
+ *
+ * The pieces a search is the product of (a branch's search and each look-around's language) are
+ * kept too, by their expressions: patterns combined for allOf (schema-compiler/patterns.ts) are
+ * look-aheads over the same few patterns in many combinations, and each piece was compiled again
+ * in every one. Pieces are only read by the products, never handed out.
  */
 import { anyText, patternLanguage, type PatternParts } from "../../regex/index.js";
 import { Budget, compileExpr, concatAfterSinks, product, type ByteDfa } from "../fsa/index.js";
@@ -30,18 +35,27 @@ export function anyTextAutomaton(): ByteDfa {
 }
 
 const searches = new LruCache<string, { readonly dfa: ByteDfa | null }>(SHARED_PATTERN_SEARCHES);
+/** Automata of pattern pieces (parts()), by the pieces' expressions. */
+const pieces = new LruCache<string, { readonly dfa: ByteDfa | null }>(SHARED_PATTERN_SEARCHES);
 
-/** Search automata built since the process started (a hit builds none). */
+/** Search automata and pieces built since the process started (a hit builds none). */
 let builds = 0;
+let pieceBuilds = 0;
 
 /** How many search automata were built (tests: a second schema with the same pattern builds none). */
 export function patternSearchBuilds(): number {
   return builds;
 }
 
+/** How many pieces were built (tests: a combination sharing a look-ahead builds it once). */
+export function patternPieceBuilds(): number {
+  return pieceBuilds;
+}
+
 /** Forgets every shared search automaton (clearSharedAutomata). */
 export function clearPatternSearches(): void {
   searches.clear();
+  pieces.clear();
 }
 
 /** The pattern sources kept, most recently used first (tests; reading is not a use). */
@@ -54,17 +68,25 @@ export function sharedPatternSources(): string[] {
  * union of the branches; null when no text matches. A fresh copy on every call.
  */
 export function patternSearch(pattern: string, budget: Budget, what: string): ByteDfa | null {
-  let entry = searches.get(pattern);
-  if (entry === undefined) {
-    // A build that fails throws before anything is kept.
-    entry = { dfa: search(pattern, budget, what) };
+  const dfa = kept(searches, pattern, budget, what, () => {
     builds++;
-    searches.set(pattern, entry);
+    return search(pattern, budget, what);
+  });
+  return dfa === null ? null : copyOf(dfa);
+}
+
+/** The automaton `cache` keeps under `key`, built (and counted by `build`) on a miss. A build that
+ *  fails throws before anything is kept; a hit, built under another build's limits, is checked
+ *  against this build's state limit. */
+function kept(cache: LruCache<string, { readonly dfa: ByteDfa | null }>, key: string, budget: Budget, what: string, build: () => ByteDfa | null): ByteDfa | null {
+  let entry = cache.get(key);
+  if (entry === undefined) {
+    entry = { dfa: build() };
+    cache.set(key, entry);
   } else if (entry.dfa !== null) {
-    // Built under another build's limits: this build's limit still applies.
     budget.checkStates(entry.dfa.numStates, what);
   }
-  return entry.dfa === null ? null : copyOf(entry.dfa);
+  return entry.dfa;
 }
 
 function copyOf(dfa: ByteDfa): ByteDfa {
@@ -89,8 +111,15 @@ function search(pattern: string, budget: Budget, what: string): ByteDfa | null {
   return matched;
 }
 
-/** The texts with a prefix in `prefix` or equal to a text of `whole`. */
-function parts({ prefix, whole }: PatternParts, budget: Budget, what: string): ByteDfa | null {
+/** The texts with a prefix in `prefix` or equal to a text of `whole` (built once per process). */
+function parts(piece: PatternParts, budget: Budget, what: string): ByteDfa | null {
+  return kept(pieces, JSON.stringify([piece.prefix, piece.whole]), budget, what, () => {
+    pieceBuilds++;
+    return buildParts(piece, budget, what);
+  });
+}
+
+function buildParts({ prefix, whole }: PatternParts, budget: Budget, what: string): ByteDfa | null {
   const upToMatch = prefix === null ? null : compileExpr(prefix, budget, what, { stopAtAccept: true });
   const open = upToMatch === null ? null : concatAfterSinks(upToMatch, anyTextAutomaton(), budget, what);
   const closed = whole === null ? null : compileExpr(whole, budget, what);

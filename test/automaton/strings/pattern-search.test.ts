@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { buildAutomaton, clearSharedAutomata } from "../../../src/automaton/index.js";
 import { Budget, type ByteDfa } from "../../../src/automaton/fsa/index.js";
-import { clearPatternSearches, patternSearch, SHARED_PATTERN_SEARCHES, sharedPatternSources } from "../../../src/automaton/strings/pattern-search.js";
+import { clearPatternSearches, patternPieceBuilds, patternSearch, SHARED_PATTERN_SEARCHES, sharedPatternSources } from "../../../src/automaton/strings/pattern-search.js";
 import { accepts, grammar, jsonString } from "../helpers.js";
 
 const search = (pattern: string, budget = new Budget(1 << 16, 1 << 22)): ByteDfa | null => patternSearch(pattern, budget, `pattern ${pattern}`);
@@ -77,6 +77,27 @@ describe("pattern search automata shared process-wide", () => {
         });
       }),
       { numRuns: 800 },
+    );
+  });
+
+  it("builds a look-ahead shared by combined patterns once, with the same tables as built afresh", () => {
+    // allOf combinations (bothPatterns) over the same patterns: `[aA]\d` is a piece of each.
+    const combined = ["^(?=[^]*(?:[aA]\\d))[^]*(?:xy)", "^(?=[^]*(?:[aA]\\d))[^]*(?:z$)", "^(?=[^]*(?:[aA]\\d))(?=[^]*(?:xy))[^]*(?:z$)"];
+    const before = patternPieceBuilds();
+    const warm = combined.map((p) => search(p)!);
+    // Seven pieces, four distinct: the look-ahead for `[aA]\d` (in all three), `xy` searched (1)
+    // and looked ahead for (3), `z$` searched (2, 3).
+    expect(patternPieceBuilds() - before).toBe(4);
+    combined.forEach((p, i) => {
+      clearPatternSearches();
+      sameTables(warm[i]!, search(p)!);
+    });
+    const regexes = combined.map((p) => new RegExp(p, "u"));
+    fc.assert(
+      fc.property(fc.stringMatching(/^[aA1xyz]{0,8}$/), (s) => {
+        warm.forEach((dfa, i) => expect(accepts(dfa, s)).toBe(regexes[i]!.test(s)));
+      }),
+      { numRuns: 500 },
     );
   });
 });
