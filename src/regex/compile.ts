@@ -50,6 +50,11 @@ export const anyText: Expr = { kind: "repeat", item: chars(...ANY), min: 0, max:
  *  byte classes are built. A refused pattern is not kept (it is read again, and refused again). */
 const languages = new LruCache<string, PatternLanguage>(1024);
 
+/** Forgets the languages read so far (clearSharedAutomata, through the pattern searches). */
+export function clearPatternLanguages(): void {
+  languages.clear();
+}
+
 /** The texts `written` matches, read as its Unicode-mode form (unicode-mode.ts). */
 export function patternLanguage(written: string): PatternLanguage {
   let language = languages.get(written);

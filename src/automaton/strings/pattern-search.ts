@@ -16,7 +16,7 @@
  * look-aheads over the same few patterns in many combinations, and each piece was compiled again
  * in every one. Pieces are only read by the products, never handed out.
  */
-import { anyText, patternLanguage, type PatternParts } from "../../regex/index.js";
+import { anyText, clearPatternLanguages, patternLanguage, type PatternParts } from "../../regex/index.js";
 import { Budget, compileExpr, concatAfterSinks, product, type ByteDfa } from "../fsa/index.js";
 import { LruCache } from "../../util/index.js";
 
@@ -52,10 +52,11 @@ export function patternPieceBuilds(): number {
   return pieceBuilds;
 }
 
-/** Forgets every shared search automaton (clearSharedAutomata). */
+/** Forgets every shared search automaton and the pattern languages they were read from (clearSharedAutomata). */
 export function clearPatternSearches(): void {
   searches.clear();
   pieces.clear();
+  clearPatternLanguages();
 }
 
 /** The pattern sources kept, most recently used first (tests; reading is not a use). */
